@@ -1,0 +1,106 @@
+//! The annotated function declaration, as a typed view over its syn nodes.
+
+use proc_macro2::Span;
+use syn::parse::{Parse, ParseStream};
+use syn::spanned::Spanned;
+use syn::{Attribute, Block, FnArg, Ident, Pat, ReturnType, Signature, Token, Type, Visibility};
+
+/// The parameter attribute that marks the variable-length ARGV tail.
+pub const VARIADIC: &str = "variadic";
+
+/// `#[redis_script(...)] pub fn name(params) -> Reply;`
+pub struct Binding {
+    pub attrs: Vec<Attribute>,
+    pub vis: Visibility,
+    pub sig: Signature,
+    /// The body, which a binding must not have; kept to point an error at it.
+    pub body: Option<Block>,
+    pub params: Vec<Param>,
+    /// Parameters the binding cannot use (receivers, patterns), each with its error.
+    pub bad_params: Vec<syn::Error>,
+}
+
+/// One named parameter: a KEYS or ARGV value.
+pub struct Param {
+    pub ident: Ident,
+    pub ty: Type,
+    /// The `#[variadic]` attribute, when present.
+    pub variadic: Option<Span>,
+    /// Attributes other than `#[variadic]`, which a binding does not accept.
+    pub other_attrs: Vec<Attribute>,
+}
+
+impl Parse for Binding {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let attrs = input.call(Attribute::parse_outer)?;
+        let vis: Visibility = input.parse()?;
+        let sig: Signature = input.parse()?;
+        let body = if input.peek(Token![;]) {
+            input.parse::<Token![;]>()?;
+            None
+        } else {
+            Some(input.parse::<Block>()?)
+        };
+        let mut params = Vec::new();
+        let mut bad_params = Vec::new();
+        for arg in &sig.inputs {
+            match Param::from_syn(arg) {
+                Ok(param) => params.push(param),
+                Err(error) => bad_params.push(error),
+            }
+        }
+        Ok(Binding {
+            attrs,
+            vis,
+            sig,
+            body,
+            params,
+            bad_params,
+        })
+    }
+}
+
+impl Param {
+    fn from_syn(arg: &FnArg) -> syn::Result<Param> {
+        let typed = match arg {
+            FnArg::Typed(typed) => typed,
+            FnArg::Receiver(receiver) => {
+                return Err(syn::Error::new(
+                    receiver.span(),
+                    "#[redis_script] functions take no `self`: declare a free function whose \
+                     parameters are the script's KEYS then ARGV",
+                ));
+            }
+        };
+        let ident = match &*typed.pat {
+            Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => pat.ident.clone(),
+            other => {
+                return Err(syn::Error::new(
+                    other.span(),
+                    "use a plain parameter name here: it names the KEYS or ARGV value in errors and docs",
+                ));
+            }
+        };
+        let (variadic, other_attrs): (Vec<_>, Vec<_>) = typed
+            .attrs
+            .iter()
+            .cloned()
+            .partition(|attr| attr.path().is_ident(VARIADIC));
+        Ok(Param {
+            ident,
+            ty: (*typed.ty).clone(),
+            variadic: variadic.first().map(|attr| attr.span()),
+            other_attrs,
+        })
+    }
+}
+
+impl Binding {
+    /// The declared reply type; `()` when the declaration has none.
+    pub fn reply_type(&self) -> Type {
+        match &self.sig.output {
+            ReturnType::Type(_, ty) => (**ty).clone(),
+            ReturnType::Default => syn::parse_quote!(()),
+        }
+    }
+}

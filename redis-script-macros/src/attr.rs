@@ -1,0 +1,138 @@
+//! The attribute's arguments: `#[redis_script(file = "scripts/x.lua", keys = 1)]`.
+
+use proc_macro2::Span;
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::{Expr, ExprLit, Lit, LitInt, LitStr, MetaNameValue, Token};
+
+use crate::errors::Errors;
+
+const FILE: &str = "file";
+const KEYS: &str = "keys";
+
+/// The attribute's arguments, each still pointing at its tokens.
+pub struct Args {
+    pub file: Option<LitStr>,
+    pub keys: Option<Keys>,
+}
+
+/// `keys = N`: how many leading parameters are KEYS.
+pub struct Keys {
+    pub count: usize,
+    pub lit: LitInt,
+}
+
+/// The `key = value` pairs as written, before their meaning is checked.
+pub struct RawArgs(Punctuated<MetaNameValue, Token![,]>);
+
+impl Parse for RawArgs {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        Punctuated::parse_terminated(input).map(RawArgs)
+    }
+}
+
+impl Args {
+    /// Reads every pair, recording each problem in `errors` rather than
+    /// stopping at the first, so the user sees all of them at once.
+    pub fn from_raw(raw: RawArgs, errors: &mut Errors) -> Args {
+        let mut args = Args {
+            file: None,
+            keys: None,
+        };
+        for pair in raw.0 {
+            let Some(name) = pair.path.get_ident().map(ToString::to_string) else {
+                errors.push(syn::Error::new_spanned(&pair.path, unknown_key_message()));
+                continue;
+            };
+            match name.as_str() {
+                // #[redis_script(file = "scripts/lock_acquire.lua")]
+                FILE => match string_literal(&pair.value) {
+                    Some(lit) => set_once(&mut args.file, lit, &pair, errors),
+                    None => errors.push(syn::Error::new_spanned(
+                        &pair.value,
+                        "`file` takes a string literal: the Lua file's path relative to \
+                         Cargo.toml, e.g. `file = \"scripts/lock_acquire.lua\"`",
+                    )),
+                },
+                // #[redis_script(keys = 1)]
+                KEYS => match keys_literal(&pair.value) {
+                    Ok(keys) => set_once(&mut args.keys, keys, &pair, errors),
+                    Err(error) => errors.push(error),
+                },
+                _ => errors.push(syn::Error::new_spanned(&pair.path, unknown_key_message())),
+            }
+        }
+        args
+    }
+
+    /// Reports each required argument that is missing, at the attribute.
+    pub fn check_required(&self, errors: &mut Errors) {
+        if self.file.is_none() {
+            errors.push(syn::Error::new(
+                Span::call_site(),
+                "missing `file`: name the Lua script, e.g. \
+                 #[redis_script(file = \"scripts/lock_acquire.lua\", keys = 1)]",
+            ));
+        }
+        if self.keys.is_none() {
+            errors.push(syn::Error::new(
+                Span::call_site(),
+                "missing `keys`: say how many leading parameters are KEYS, e.g. \
+                 #[redis_script(file = \"...\", keys = 1)]; use `keys = 0` for a script without keys",
+            ));
+        }
+    }
+}
+
+fn unknown_key_message() -> String {
+    format!("unknown argument of #[redis_script]; expected `{FILE} = \"...\"` or `{KEYS} = N`")
+}
+
+fn set_once<T>(slot: &mut Option<T>, value: T, pair: &MetaNameValue, errors: &mut Errors) {
+    if slot.is_some() {
+        let name = pair
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        errors.push(syn::Error::new_spanned(
+            &pair.path,
+            format!("duplicate `{name}` argument: give it once"),
+        ));
+    } else {
+        *slot = Some(value);
+    }
+}
+
+fn string_literal(value: &Expr) -> Option<LitStr> {
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(lit), ..
+        }) => Some(lit.clone()),
+        _ => None,
+    }
+}
+
+fn keys_literal(value: &Expr) -> syn::Result<Keys> {
+    let lit = match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(lit), ..
+        }) => lit,
+        _ => {
+            return Err(syn::Error::new_spanned(
+                value,
+                "`keys` takes an integer literal: how many leading parameters are KEYS, e.g. `keys = 1`",
+            ));
+        }
+    };
+    let count = lit.base10_parse::<usize>().map_err(|_| {
+        syn::Error::new_spanned(
+            lit,
+            "`keys` must be a non-negative integer, e.g. `keys = 1`",
+        )
+    })?;
+    Ok(Keys {
+        count,
+        lit: lit.clone(),
+    })
+}

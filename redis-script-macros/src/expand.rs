@@ -1,0 +1,222 @@
+//! Code generation: the typed function and its `SCRIPT` metadata module.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote};
+use syn::{Attribute, Ident, LitStr, Type};
+
+use crate::ast::{Binding, Param};
+use crate::attr::{Args, RawArgs};
+use crate::errors::Errors;
+use crate::script_file::ScriptFile;
+
+/// `#[redis_script(args)] item`, as tokens in and out; errors become
+/// `compile_error!`s beside a stub of the function, so call sites do not add
+/// errors of their own.
+pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
+    let binding = match syn::parse2::<Binding>(item) {
+        Ok(binding) => binding,
+        Err(error) => return error.to_compile_error(),
+    };
+    let mut errors = Errors::default();
+    let args = errors
+        .take(syn::parse2::<RawArgs>(args))
+        .map(|raw| Args::from_raw(raw, &mut errors));
+    if let Some(args) = &args {
+        args.check_required(&mut errors);
+    }
+    let keys = args.as_ref().and_then(|args| args.keys.as_ref());
+    binding.validate(keys, &mut errors);
+    let file = args.as_ref().and_then(|args| args.file.as_ref());
+    let script = file.and_then(|lit| errors.take(ScriptFile::read(lit)));
+
+    match (errors.into_result(), file, keys, script) {
+        (Ok(()), Some(file), Some(keys), Some(script)) => expand(
+            &binding,
+            &Source::File {
+                lit: file,
+                script: &script,
+            },
+            keys.count,
+        ),
+        (result, ..) => {
+            let error = result.err().map(|error| error.to_compile_error());
+            let stub = expand(&binding, &Source::Stub, keys.map_or(0, |keys| keys.count));
+            quote!(#error #stub)
+        }
+    }
+}
+
+/// Where the expansion's script comes from.
+enum Source<'a> {
+    File {
+        lit: &'a LitStr,
+        script: &'a ScriptFile,
+    },
+    /// Beside a compile error: nothing to read, and nothing will run.
+    Stub,
+}
+
+fn expand(binding: &Binding, source: &Source, keys: usize) -> TokenStream {
+    let private = quote!(::redis_script::__private);
+    let name = &binding.sig.ident;
+    let vis = &binding.vis;
+    let reply = binding.reply_type();
+    let reply_name = type_name(&reply);
+    let (key_params, arg_params) = binding.params.split_at(keys.min(binding.params.len()));
+    let (fixed_args, variadic) = match arg_params.split_last() {
+        Some((last, fixed)) if last.variadic.is_some() => (fixed, Some(last)),
+        _ => (arg_params, None),
+    };
+    let key_names = key_params.iter().map(|param| param.ident.to_string());
+    let arg_names = fixed_args.iter().map(|param| param.ident.to_string());
+    let is_variadic = variadic.is_some();
+
+    // A hygienic local cannot collide with a parameter name.
+    let call = Ident::new("call", Span::mixed_site());
+    let singles = key_params.iter().chain(fixed_args).map(|param| {
+        let ident = &param.ident;
+        let label = ident.to_string();
+        quote!(#call.single(#label, &#ident);)
+    });
+    let tail = variadic.map(|param| {
+        let ident = &param.ident;
+        quote!(#call.variadic(&#ident);)
+    });
+
+    let (file_name, source_expr, sha1, body) = match source {
+        Source::File { lit, script } => {
+            let path = script.path.to_string_lossy().into_owned();
+            (
+                lit.value(),
+                quote!(::core::include_str!(#path)),
+                script.sha1.clone(),
+                quote! {
+                    let mut #call = #private::Invocation::new(&#name::SCRIPT);
+                    #(#singles)*
+                    #tail
+                    #call
+                },
+            )
+        }
+        Source::Stub => (
+            String::new(),
+            quote!(""),
+            String::new(),
+            quote!(::core::unreachable!()),
+        ),
+    };
+
+    let attrs = &binding.attrs;
+    let cfgs = binding.attrs.iter().filter(|attr| is_cfg(attr));
+    let generated_doc = generated_doc(binding, &file_name, &sha1, key_params, fixed_args, variadic);
+    let module_doc = format!("The script behind [`{name}()`](fn@{name}).");
+    let script_doc =
+        format!("Static metadata of `{file_name}`, the script behind [`{name}()`](fn@{name}).");
+    let generics = &binding.sig.generics;
+    let where_clause = &generics.where_clause;
+    let params = binding
+        .params
+        .iter()
+        .map(|Param { ident, ty, .. }| quote!(#ident: #ty));
+    let stub_allow = matches!(source, Source::Stub).then(|| quote!(#[allow(unused_variables)]));
+
+    quote! {
+        #(#attrs)*
+        #(#[doc = #generated_doc])*
+        #stub_allow
+        #vis fn #name #generics (#(#params),*) -> #private::Invocation<#reply> #where_clause {
+            #body
+        }
+
+        #(#cfgs)*
+        #[doc = #module_doc]
+        #vis mod #name {
+            #[doc = #script_doc]
+            pub static SCRIPT: #private::Script = #private::Script::from_parts(#private::ScriptParts {
+                name: ::core::stringify!(#name),
+                file: #file_name,
+                source: #source_expr,
+                sha1: #sha1,
+                key_names: &[#(#key_names),*],
+                arg_names: &[#(#arg_names),*],
+                variadic: #is_variadic,
+                reply_type: #reply_name,
+            });
+        }
+    }
+}
+
+fn is_cfg(attr: &Attribute) -> bool {
+    attr.path().is_ident("cfg") || attr.path().is_ident("cfg_attr")
+}
+
+/// Doc lines appended to the user's own: what the function runs and how its
+/// parameters map onto KEYS and ARGV.
+fn generated_doc(
+    binding: &Binding,
+    file: &str,
+    sha1: &str,
+    keys: &[Param],
+    args: &[Param],
+    variadic: Option<&Param>,
+) -> Vec<String> {
+    let name = &binding.sig.ident;
+    let list = |params: &[Param], table: &str| -> String {
+        params
+            .iter()
+            .enumerate()
+            .map(|(i, param)| format!("`{table}[{}]` = `{}`", i + 1, param.ident))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut lines = Vec::new();
+    if binding.attrs.iter().any(|attr| attr.path().is_ident("doc")) {
+        lines.push(String::new());
+    }
+    lines.push(format!(
+        " Runs the Lua script `{file}` (SHA1 `{sha1}`); its metadata is [`{name}::SCRIPT`]."
+    ));
+    lines.push(String::new());
+    if !keys.is_empty() {
+        lines.push(format!(" KEYS: {}.", list(keys, "KEYS")));
+    }
+    if !args.is_empty() {
+        lines.push(format!(" ARGV: {}.", list(args, "ARGV")));
+    }
+    if let Some(param) = variadic {
+        lines.push(format!(
+            " `{}` fills `ARGV[{}]` onwards.",
+            param.ident,
+            args.len() + 1
+        ));
+    }
+    lines.push(String::new());
+    lines.push(
+        " Run the returned call with `.invoke(&mut con)`, `.invoke_async(&mut con).await`, \
+         or queue it in a pipeline with `ScriptPipeline::eval_script`."
+            .to_owned(),
+    );
+    lines
+}
+
+/// A type as a person writes it: `Option<String>`, not `Option < String >`.
+fn type_name(ty: &Type) -> String {
+    let compact: String = ty
+        .to_token_stream()
+        .to_string()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    compact.replace(',', ", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::type_name;
+
+    #[test]
+    fn type_names_read_as_written() {
+        let ty: syn::Type = syn::parse_quote!(Option<Vec<(String, i64)>>);
+        assert_eq!(type_name(&ty), "Option<Vec<(String, i64)>>");
+    }
+}

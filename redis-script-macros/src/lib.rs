@@ -1,0 +1,23 @@
+//! The `#[redis_script]` attribute of [redis-script](https://docs.rs/redis-script).
+//!
+//! Use it through the `redis-script` facade crate, which documents it; the
+//! generated code reaches the runtime only through `::redis_script::__private`.
+//!
+//! The pipeline reads top to bottom: `attr` and `ast` parse, `valid` checks,
+//! `script_file` reads the Lua file, `expand` generates.
+
+mod ast;
+mod attr;
+mod errors;
+mod expand;
+mod script_file;
+mod valid;
+
+use proc_macro::TokenStream;
+
+/// Turns a Lua script on disk into a typed Rust function; see the
+/// `redis-script` crate for the guide.
+#[proc_macro_attribute]
+pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand::redis_script(args.into(), item.into()).into()
+}

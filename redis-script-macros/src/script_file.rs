@@ -1,0 +1,81 @@
+//! Reading the Lua file named by `file = "..."`.
+
+use std::path::{Path, PathBuf};
+
+use syn::LitStr;
+
+/// A script read at compile time.
+pub struct ScriptFile {
+    /// The canonical absolute path; the expansion `include_str!`s it, which
+    /// is what makes Cargo rebuild the crate when the file changes.
+    pub path: PathBuf,
+    /// Lowercase hex SHA1 of `source`, as Redis computes it.
+    pub sha1: String,
+}
+
+impl ScriptFile {
+    /// Reads `lit`'s path relative to the manifest directory of the crate
+    /// being compiled, with every error pointing at the literal.
+    pub fn read(lit: &LitStr) -> syn::Result<ScriptFile> {
+        let relative = lit.value();
+        if Path::new(&relative).is_absolute() {
+            return Err(syn::Error::new_spanned(
+                lit,
+                "the script path must be relative to the crate's Cargo.toml: \
+                 an absolute path only works on this machine",
+            ));
+        }
+        let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").ok_or_else(|| {
+            syn::Error::new_spanned(lit, "CARGO_MANIFEST_DIR is not set: build with cargo")
+        })?;
+        let resolved = Path::new(&manifest_dir).join(&relative);
+        let bytes = std::fs::read(&resolved).map_err(|error| {
+            syn::Error::new_spanned(
+                lit,
+                format!(
+                    "cannot read Lua script `{relative}`: {error}\n\
+                     looked for: {}\n\
+                     help: the path is relative to the directory of the crate's Cargo.toml",
+                    resolved.display()
+                ),
+            )
+        })?;
+        let source = String::from_utf8(bytes).map_err(|error| {
+            let (line, column) = line_and_column(error.as_bytes(), error.utf8_error().valid_up_to());
+            syn::Error::new_spanned(
+                lit,
+                format!(
+                    "Lua script `{relative}` is not valid UTF-8 (first bad byte at {relative}:{line}:{column}): \
+                     save it as UTF-8; binary data belongs in ARGV, not in the source"
+                ),
+            )
+        })?;
+        let path = resolved.canonicalize().unwrap_or(resolved);
+        let sha1 = sha1_smol::Sha1::from(source.as_bytes())
+            .digest()
+            .to_string();
+        Ok(ScriptFile { path, sha1 })
+    }
+}
+
+/// 1-based line and column (in bytes) of `offset` in `bytes`.
+fn line_and_column(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = &bytes[..offset];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    (line, offset - line_start + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_and_column;
+
+    #[test]
+    fn positions_are_one_based() {
+        assert_eq!(line_and_column(b"ab\ncd\xff", 5), (2, 3));
+        assert_eq!(line_and_column(b"\xff", 0), (1, 1));
+    }
+}

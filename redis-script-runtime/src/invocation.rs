@@ -1,0 +1,248 @@
+//! A typed call of one script, its arguments already encoded.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use redis::{
+    Arg, Cmd, ConnectionLike, FromRedisValue, RedisError, RedisResult, ToRedisArgs, Value,
+};
+
+use crate::error::{Error, ErrorKind};
+use crate::reply::decode;
+use crate::script::Script;
+
+/// What [`Invocation::invoke`] does when the server answers EVALSHA with
+/// NOSCRIPT (after a restart, a `SCRIPT FLUSH` or a failover). Either way the
+/// call recovers in exactly one more round trip and NOSCRIPT never reaches
+/// the caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum NoScriptFallback {
+    /// Send `EVAL` with the full source, which also caches the script again.
+    /// Works everywhere EVALSHA does, including proxies without SCRIPT LOAD.
+    #[default]
+    Eval,
+    /// Send `SCRIPT LOAD` and `EVALSHA` together in one pipelined round trip.
+    /// Scripts added by SCRIPT LOAD are not evicted the way EVAL-cached ones
+    /// can be on newer Redis and Valkey. Needs a server that allows SCRIPT LOAD.
+    Load,
+}
+
+/// One call of a script: the script, its encoded KEYS and ARGV, and the Rust
+/// type its reply converts to.
+///
+/// The function that `#[redis_script]` generates returns one of these; how it
+/// runs is chosen by the method:
+///
+/// - [`invoke`](Self::invoke) on a `redis::ConnectionLike`: EVALSHA, with
+///   NOSCRIPT recovery (see [`NoScriptFallback`]);
+/// - [`invoke_async`](Self::invoke_async) on a `redis::aio::ConnectionLike`
+///   (`MultiplexedConnection`, `ConnectionManager`, ...): the same;
+/// - [`ScriptPipeline::eval_script`](crate::ScriptPipeline::eval_script)
+///   queues it in a `redis::Pipeline` as EVAL, which cannot fail with NOSCRIPT.
+///
+/// An invocation can be run any number of times, e.g. in a retry loop.
+pub struct Invocation<T> {
+    script: &'static Script,
+    /// `EVALSHA sha numkeys keys.. args..`, encoded once when the call is built.
+    evalsha: Cmd,
+    /// The first parameter that did not encode to exactly one value.
+    bad_parameter: Option<(&'static str, usize)>,
+    fallback: NoScriptFallback,
+    reply: PhantomData<fn() -> T>,
+}
+
+/// The leading arguments `EVALSHA sha`, which the EVAL form replaces with `EVAL source`.
+const EVALSHA_HEAD: usize = 2;
+
+impl<T> Invocation<T> {
+    /// Starts a call of `script`; called only by generated code.
+    #[doc(hidden)]
+    pub fn new(script: &'static Script) -> Invocation<T> {
+        // Room for the fixed arguments and a typical payload, so a small call
+        // encodes without growing its buffers.
+        let arg_count = EVALSHA_HEAD + 1 + script.keys() + script.arg_names().len();
+        let mut evalsha = Cmd::with_capacity(arg_count, 128);
+        evalsha.arg("EVALSHA").arg(script.sha1()).arg(script.keys());
+        Invocation {
+            script,
+            evalsha,
+            bad_parameter: None,
+            fallback: NoScriptFallback::default(),
+            reply: PhantomData,
+        }
+    }
+
+    /// Appends a key or fixed argument, which must encode to exactly one value.
+    #[doc(hidden)]
+    pub fn single<A: ToRedisArgs>(&mut self, parameter: &'static str, value: &A) {
+        let before = self.evalsha.args_iter().len();
+        value.write_redis_args(&mut self.evalsha);
+        let written = self.evalsha.args_iter().len() - before;
+        if written != 1 && self.bad_parameter.is_none() {
+            self.bad_parameter = Some((parameter, written));
+        }
+    }
+
+    /// Appends the `#[variadic]` tail of ARGV: any number of values.
+    #[doc(hidden)]
+    pub fn variadic<A: ToRedisArgs>(&mut self, values: &A) {
+        values.write_redis_args(&mut self.evalsha);
+    }
+
+    /// The script this call runs.
+    pub fn script(&self) -> &'static Script {
+        self.script
+    }
+
+    /// Chooses how [`invoke`](Self::invoke) recovers from NOSCRIPT.
+    #[must_use]
+    pub fn on_noscript(mut self, fallback: NoScriptFallback) -> Self {
+        self.fallback = fallback;
+        self
+    }
+
+    /// The `EVALSHA` command of this call, as `invoke` first sends it.
+    pub fn evalsha_cmd(&self) -> Result<&Cmd, Error> {
+        self.check_parameters()?;
+        Ok(&self.evalsha)
+    }
+
+    /// The `EVAL` command of this call, with the full source; it cannot fail
+    /// with NOSCRIPT, which makes it the form for pipelines and transactions.
+    pub fn eval_cmd(&self) -> Result<Cmd, Error> {
+        self.check_parameters()?;
+        Ok(self.to_eval())
+    }
+
+    fn check_parameters(&self) -> Result<(), Error> {
+        match self.bad_parameter {
+            None => Ok(()),
+            Some((parameter, values)) => Err(Error::new(
+                self.script,
+                ErrorKind::Argument { parameter, values },
+            )),
+        }
+    }
+
+    fn to_eval(&self) -> Cmd {
+        let args = self.evalsha.args_iter().skip(EVALSHA_HEAD);
+        let arg_count = args.len() + EVALSHA_HEAD;
+        let data_len: usize = args.clone().map(|arg| arg_len(&arg)).sum();
+        let mut eval = Cmd::with_capacity(arg_count, data_len + self.script.source().len() + 4);
+        eval.arg("EVAL").arg(self.script.source());
+        for arg in args {
+            // Generated calls hold only plain arguments, never a SCAN cursor.
+            if let Arg::Simple(bytes) = arg {
+                eval.arg(bytes);
+            }
+        }
+        eval
+    }
+
+    /// The one extra round trip after NOSCRIPT.
+    fn recovery(&self) -> Recovery {
+        match self.fallback {
+            NoScriptFallback::Eval => Recovery::Eval(self.to_eval()),
+            NoScriptFallback::Load => {
+                let mut pipe = redis::pipe();
+                pipe.add_command(self.script.load_cmd())
+                    .add_command(self.evalsha.clone())
+                    .ignore_errors();
+                Recovery::Load(pipe)
+            }
+        }
+    }
+}
+
+impl<T: FromRedisValue + 'static> Invocation<T> {
+    /// Runs the call on a connection: EVALSHA, and on NOSCRIPT one more round
+    /// trip as chosen by [`on_noscript`](Self::on_noscript).
+    pub fn invoke(&self, con: &mut dyn ConnectionLike) -> Result<T, Error> {
+        self.check_parameters()?;
+        let mut reply = con.req_command(&self.evalsha);
+        if is_noscript(&reply) {
+            reply = match self.recovery() {
+                Recovery::Eval(eval) => con.req_command(&eval),
+                Recovery::Load(pipe) => pipe.query(con).and_then(loaded_reply),
+            };
+        }
+        self.decode(reply)
+    }
+
+    /// The async form of [`invoke`](Self::invoke), for `MultiplexedConnection`,
+    /// `ConnectionManager` and any other `redis::aio::ConnectionLike`.
+    #[cfg(feature = "aio")]
+    pub async fn invoke_async<C: redis::aio::ConnectionLike>(
+        &self,
+        con: &mut C,
+    ) -> Result<T, Error> {
+        self.check_parameters()?;
+        let mut reply = con.req_packed_command(&self.evalsha).await;
+        if is_noscript(&reply) {
+            reply = match self.recovery() {
+                Recovery::Eval(eval) => con.req_packed_command(&eval).await,
+                Recovery::Load(pipe) => pipe.query_async(con).await.and_then(loaded_reply),
+            };
+        }
+        self.decode(reply)
+    }
+
+    /// Converts a reply of this script, e.g. one taken from a pipeline's
+    /// `Vec<redis::Value>`, the way `invoke` does.
+    pub fn decode(&self, reply: RedisResult<Value>) -> Result<T, Error> {
+        decode(self.script, self.script.reply_type(), reply)
+    }
+}
+
+impl<T> fmt::Debug for Invocation<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Arguments may carry secrets (tokens, passwords): show only their count.
+        f.debug_struct("Invocation")
+            .field("script", &self.script.name())
+            .field(
+                "values",
+                &(self.evalsha.args_iter().len() - EVALSHA_HEAD - 1),
+            )
+            .field("fallback", &self.fallback)
+            .finish()
+    }
+}
+
+fn arg_len(arg: &Arg<&[u8]>) -> usize {
+    match arg {
+        Arg::Simple(bytes) => bytes.len(),
+        _ => 0,
+    }
+}
+
+enum Recovery {
+    Eval(Cmd),
+    Load(redis::Pipeline),
+}
+
+fn is_noscript(reply: &RedisResult<Value>) -> bool {
+    match reply {
+        Err(error) => error.kind() == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript),
+        Ok(Value::ServerError(error)) => error.kind() == Some(redis::ServerErrorKind::NoScript),
+        Ok(_) => false,
+    }
+}
+
+/// The EVALSHA reply of a `SCRIPT LOAD` + `EVALSHA` pipeline; if SCRIPT LOAD
+/// itself failed (a proxy may refuse it), its error explains more than the
+/// NOSCRIPT that follows from it.
+fn loaded_reply(replies: Vec<Value>) -> RedisResult<Value> {
+    let mut replies = replies.into_iter();
+    let (Some(load), Some(evalsha)) = (replies.next(), replies.next()) else {
+        return Err(RedisError::from((
+            redis::ErrorKind::UnexpectedReturnType,
+            "SCRIPT LOAD + EVALSHA pipeline returned fewer than two replies",
+        )));
+    };
+    let evalsha = Ok(evalsha);
+    match load {
+        Value::ServerError(error) if is_noscript(&evalsha) => Err(error.into()),
+        _ => evalsha,
+    }
+}

@@ -1,0 +1,168 @@
+//! The static description of one Lua script, as the macro embeds it.
+
+use redis::{Cmd, ConnectionLike};
+
+use crate::error::Error;
+
+/// How many ARGV values a script takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Arity {
+    /// Exactly this many values.
+    Exactly(usize),
+    /// At least this many: the binding ends in a `#[variadic]` parameter that
+    /// appends any number of further values.
+    AtLeast(usize),
+}
+
+impl Arity {
+    /// Whether `count` values satisfy this arity.
+    pub const fn accepts(self, count: usize) -> bool {
+        match self {
+            Arity::Exactly(n) => count == n,
+            Arity::AtLeast(n) => count >= n,
+        }
+    }
+}
+
+/// Everything known about a script at compile time.
+///
+/// Each `#[redis_script]` binding `foo` has one of these as `foo::SCRIPT`, a
+/// `static` reachable without building a call, for inspection and preloading:
+///
+/// ```ignore
+/// let script: &'static Script = &acquire_lock::SCRIPT;
+/// assert_eq!(script.keys(), 1);
+/// script.load(&mut con)?; // SCRIPT LOAD, e.g. when warming a new server
+/// ```
+///
+/// The SHA1 is computed by the macro from the exact bytes of [`source`](Self::source),
+/// which are the bytes sent by EVAL and SCRIPT LOAD: the runtime never hashes.
+#[derive(Debug)]
+pub struct Script {
+    name: &'static str,
+    file: &'static str,
+    source: &'static str,
+    sha1: &'static str,
+    key_names: &'static [&'static str],
+    arg_names: &'static [&'static str],
+    args: Arity,
+    reply_type: &'static str,
+}
+
+/// The parts of a [`Script`], named, so the macro's output reads clearly and
+/// later fields (flags, say) can be added without reordering arguments.
+#[doc(hidden)]
+pub struct ScriptParts {
+    pub name: &'static str,
+    pub file: &'static str,
+    pub source: &'static str,
+    pub sha1: &'static str,
+    pub key_names: &'static [&'static str],
+    pub arg_names: &'static [&'static str],
+    pub variadic: bool,
+    pub reply_type: &'static str,
+}
+
+impl Script {
+    /// Builds the description; called only by code that `#[redis_script]` generates.
+    #[doc(hidden)]
+    pub const fn from_parts(parts: ScriptParts) -> Script {
+        let fixed = parts.arg_names.len();
+        Script {
+            name: parts.name,
+            file: parts.file,
+            source: parts.source,
+            sha1: parts.sha1,
+            key_names: parts.key_names,
+            arg_names: parts.arg_names,
+            args: if parts.variadic {
+                Arity::AtLeast(fixed)
+            } else {
+                Arity::Exactly(fixed)
+            },
+            reply_type: parts.reply_type,
+        }
+    }
+
+    /// The name of the Rust binding, used in every error about this script.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The Lua file as written in the attribute, relative to the crate's manifest directory.
+    pub const fn file(&self) -> &'static str {
+        self.file
+    }
+
+    /// The Lua source, byte for byte as sent to the server.
+    pub const fn source(&self) -> &'static str {
+        self.source
+    }
+
+    /// The lowercase hex SHA1 of [`source`](Self::source), as EVALSHA and SCRIPT LOAD use it.
+    pub const fn sha1(&self) -> &'static str {
+        self.sha1
+    }
+
+    /// The number of KEYS the script takes.
+    pub const fn keys(&self) -> usize {
+        self.key_names.len()
+    }
+
+    /// The Rust parameter names that fill `KEYS[1..]`, in order.
+    pub const fn key_names(&self) -> &'static [&'static str] {
+        self.key_names
+    }
+
+    /// The Rust parameter names that fill `ARGV[1..]`, in order; a variadic tail
+    /// is not listed (see [`args`](Self::args)).
+    pub const fn arg_names(&self) -> &'static [&'static str] {
+        self.arg_names
+    }
+
+    /// How many ARGV values the script takes.
+    pub const fn args(&self) -> Arity {
+        self.args
+    }
+
+    /// The Rust return type as declared on the binding, e.g. `Option<String>`.
+    pub const fn reply_type(&self) -> &'static str {
+        self.reply_type
+    }
+
+    /// The `SCRIPT LOAD` command for this script.
+    pub fn load_cmd(&self) -> Cmd {
+        let mut cmd = redis::cmd("SCRIPT");
+        cmd.arg("LOAD").arg(self.source);
+        cmd
+    }
+
+    /// Loads the script into the server's script cache with `SCRIPT LOAD`.
+    ///
+    /// Scripts loaded this way are not evicted the way EVAL-cached ones can be,
+    /// so this is the way to warm a server before a pipeline of EVALSHA calls.
+    /// Fails if the server's SHA1 differs from the embedded one.
+    pub fn load<C: ConnectionLike + ?Sized>(&self, con: &mut C) -> Result<(), Error> {
+        let reply = con.req_command(&self.load_cmd());
+        self.check_loaded(reply)
+    }
+
+    /// The async form of [`load`](Self::load).
+    #[cfg(feature = "aio")]
+    pub async fn load_async<C: redis::aio::ConnectionLike>(
+        &self,
+        con: &mut C,
+    ) -> Result<(), Error> {
+        let reply = con.req_packed_command(&self.load_cmd()).await;
+        self.check_loaded(reply)
+    }
+
+    fn check_loaded(&self, reply: redis::RedisResult<redis::Value>) -> Result<(), Error> {
+        let sha1: String = crate::reply::decode(self, "String", reply)?;
+        if sha1.eq_ignore_ascii_case(self.sha1) {
+            Ok(())
+        } else {
+            Err(Error::sha1_mismatch(self, sha1))
+        }
+    }
+}

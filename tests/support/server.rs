@@ -1,0 +1,292 @@
+//! A throwaway real `redis-server` for tests and examples.
+//!
+//! Each [`RedisServer`] is a private child process on a free loopback port,
+//! with no persistence and its own temporary directory. Dropping it kills the
+//! process and removes the directory, so nothing outlives the test.
+//!
+//! Included by path rather than as a crate, so that tests and examples share
+//! it without a published dependency:
+//! tests use `#[path = "../support/server.rs"] mod server;` and examples use
+//! `#[path = "../tests/support/server.rs"] mod server;`. Every includer uses
+//! only some of the items, hence the `#[allow(dead_code)]`s.
+
+use std::fs::{self, File};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// Spawn attempts before giving up: the free port we picked can be taken by
+/// someone else between probing it and the server binding it.
+const START_ATTEMPTS: usize = 5;
+/// How long one attempt waits for the server to answer PING.
+const READY_TIMEOUT: Duration = Duration::from_secs(10);
+/// Pause between readiness probes.
+const POLL_INTERVAL: Duration = Duration::from_millis(20);
+/// Lines of the server's logs quoted in a startup panic.
+const LOG_TAIL_LINES: usize = 30;
+
+/// Makes temp dir names unique within this process (several servers may start
+/// in the same nanosecond from parallel tests).
+static DIR_COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// A running `redis-server` child process, private to its owner.
+///
+/// Listens on `127.0.0.1` only, keeps no data on disk, and is killed (and its
+/// temp dir removed) on drop. Keep it alive as long as any connection to it.
+#[allow(dead_code)]
+pub struct RedisServer {
+    child: Child,
+    port: u16,
+    dir: PathBuf,
+}
+
+#[allow(dead_code)]
+impl RedisServer {
+    /// Starts a fresh server on a free loopback port and waits until it
+    /// answers PING.
+    ///
+    /// # Panics
+    ///
+    /// If `redis-server` is not on `PATH`, or the server does not come up
+    /// (the message then quotes the tail of its log).
+    pub fn start() -> RedisServer {
+        let binary = find_redis_server();
+        let mut last_failure = String::new();
+        for attempt in 1..=START_ATTEMPTS {
+            let mut server = RedisServer::spawn(&binary);
+            match server.wait_ready() {
+                Ok(()) => return server,
+                // Most likely lost the port race: retry on a new port.
+                Err(Failure::Exited(status)) => {
+                    last_failure = format!(
+                        "attempt {attempt}/{START_ATTEMPTS}: redis-server on port {} exited early ({status})\n{}",
+                        server.port,
+                        server.log_tail()
+                    );
+                }
+                Err(Failure::TimedOut) => {
+                    let message = format!(
+                        "redis-server on port {} did not answer PING within {READY_TIMEOUT:?}\n{}",
+                        server.port,
+                        server.log_tail()
+                    );
+                    drop(server); // kill it before panicking
+                    panic!("{message}");
+                }
+            }
+        }
+        panic!(
+            "could not start redis-server after {START_ATTEMPTS} attempts; last: {last_failure}"
+        );
+    }
+
+    /// The TCP port the server listens on (on `127.0.0.1`).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Connection URL using the default protocol (RESP2).
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    /// Connection URL that negotiates RESP3 (`HELLO 3`) on connect.
+    pub fn url_resp3(&self) -> String {
+        format!("redis://127.0.0.1:{}/?protocol=resp3", self.port)
+    }
+
+    /// A client for [`url`](Self::url) (RESP2).
+    pub fn client(&self) -> redis::Client {
+        redis::Client::open(self.url()).expect("test server URL is valid")
+    }
+
+    /// A client for [`url_resp3`](Self::url_resp3) (RESP3).
+    pub fn client_resp3(&self) -> redis::Client {
+        redis::Client::open(self.url_resp3()).expect("test server URL is valid")
+    }
+
+    /// A new synchronous RESP2 connection.
+    ///
+    /// # Panics
+    ///
+    /// If the server cannot be reached.
+    pub fn connection(&self) -> redis::Connection {
+        self.client().get_connection().unwrap_or_else(|e| {
+            panic!("cannot connect to test redis-server at {}: {e}", self.url())
+        })
+    }
+
+    /// Creates a fresh temp dir and launches one server in it. The result owns
+    /// both at once, so its `Drop` cleans up even if a later step panics.
+    fn spawn(binary: &Path) -> RedisServer {
+        let port = free_port();
+        let dir = fresh_temp_dir();
+        // Fatal config errors go to stderr before the log file is opened:
+        // capture the console too, so a panic can quote it.
+        let console = File::create(dir.join("console.log"))
+            .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+        let console_err = console.try_clone().expect("clone console log handle");
+        let spawned = Command::new(binary)
+            .arg("--port")
+            .arg(port.to_string())
+            .args(["--bind", "127.0.0.1", "--protected-mode", "yes"])
+            // No RDB snapshots and no AOF: nothing should ever touch disk.
+            .args(["--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(&dir)
+            // Stay in the foreground so we own (and can kill) the process.
+            .args(["--daemonize", "no"])
+            .arg("--logfile")
+            .arg(dir.join("redis.log"))
+            .stdin(Stdio::null())
+            .stdout(console)
+            .stderr(console_err)
+            .spawn();
+        match spawned {
+            Ok(child) => RedisServer { child, port, dir },
+            Err(e) => {
+                let _ = fs::remove_dir_all(&dir);
+                panic!("cannot spawn {}: {e}", binary.display());
+            }
+        }
+    }
+
+    /// Polls until the server answers PING, it exits, or the timeout passes.
+    fn wait_ready(&mut self) -> Result<(), Failure> {
+        let deadline = Instant::now() + READY_TIMEOUT;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Err(Failure::Exited(status));
+            }
+            if self.answers_as_ours() {
+                return Ok(());
+            }
+            if Instant::now() >= deadline {
+                return Err(Failure::TimedOut);
+            }
+            thread::sleep(POLL_INTERVAL);
+        }
+    }
+
+    /// True once PING answers *and* the answering server is our child: after
+    /// a lost port race another redis could answer briefly before ours exits.
+    fn answers_as_ours(&self) -> bool {
+        let Ok(mut con) = self
+            .client()
+            .get_connection_with_timeout(Duration::from_millis(500))
+        else {
+            return false;
+        };
+        let _ = con.set_read_timeout(Some(Duration::from_secs(1)));
+        if redis::cmd("PING").query::<String>(&mut con).is_err() {
+            return false;
+        }
+        let Ok(info) = redis::cmd("INFO").arg("server").query::<String>(&mut con) else {
+            return false;
+        };
+        let expected = format!("process_id:{}", self.child.id());
+        info.lines().any(|line| line.trim() == expected)
+    }
+
+    /// The last lines of the server's log file and console output.
+    fn log_tail(&self) -> String {
+        let mut out = String::new();
+        for name in ["redis.log", "console.log"] {
+            let path = self.dir.join(name);
+            let text = fs::read_to_string(&path).unwrap_or_default();
+            let lines: Vec<&str> = text.lines().collect();
+            let tail = &lines[lines.len().saturating_sub(LOG_TAIL_LINES)..];
+            // File name only: the temp dir is gone by the time a panic prints.
+            out.push_str(&format!("--- {name} (last {} lines)\n", tail.len()));
+            for line in tail {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        out
+    }
+}
+
+impl Drop for RedisServer {
+    /// Kills the server (SIGKILL is fine: there is nothing to persist), reaps
+    /// it so no zombie remains, and removes its temp dir.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// For examples: uses `REDIS_URL` if it is set (and non-empty); otherwise
+/// starts a throwaway server.
+///
+/// Returns the server (if one was started) and the URL to connect to. The
+/// caller must keep the `Option<RedisServer>` alive while using the URL:
+/// dropping it stops the server.
+#[allow(dead_code)]
+pub fn from_env_or_start() -> (Option<RedisServer>, String) {
+    match std::env::var("REDIS_URL") {
+        Ok(url) if !url.is_empty() => (None, url),
+        _ => {
+            let server = RedisServer::start();
+            let url = server.url();
+            (Some(server), url)
+        }
+    }
+}
+
+/// Why one startup attempt failed.
+enum Failure {
+    /// The child exited before answering PING (usually: port already taken).
+    Exited(ExitStatus),
+    /// The child kept running but never answered PING.
+    TimedOut,
+}
+
+/// Looks `redis-server` up on `PATH`, panicking with install instructions if
+/// it is missing: the tests need a real server, not a mock.
+fn find_redis_server() -> PathBuf {
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join("redis-server"))
+        .find(|candidate| candidate.is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "redis-server not found on PATH: the tests start a real server. \
+                 Install it with `apt-get install -y redis-server` (Debian/Ubuntu) \
+                 or `brew install redis`."
+            )
+        })
+}
+
+/// Asks the OS for a free loopback port. The listener is dropped before the
+/// server binds, so the port can be lost to a race; `start` retries for that.
+fn free_port() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0 to find a free port");
+    listener
+        .local_addr()
+        .expect("local address of probe listener")
+        .port()
+}
+
+/// Creates `<temp>/redis-script-test-<pid>-<counter>-<nanos>`: unique across
+/// processes (pid), threads (counter) and runs (nanos).
+fn fresh_temp_dir() -> PathBuf {
+    let counter = DIR_COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let dir = std::env::temp_dir().join(format!(
+        "redis-script-test-{}-{counter}-{nanos}",
+        std::process::id()
+    ));
+    // `create_dir` (not `_all`) fails if it already exists: it must be fresh.
+    fs::create_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot create temp dir {}: {e}", dir.display()));
+    dir
+}
