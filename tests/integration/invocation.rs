@@ -1,4 +1,7 @@
-use redis_script::redis_script;
+//! How a call runs: EVALSHA, NOSCRIPT recovery, pipelines, argument encoding.
+
+use redis::{ConnectionLike, Value};
+use redis_script::{ErrorKind, NoScriptFallback, Script, ScriptPipeline, redis_script};
 
 use crate::server::RedisServer;
 
@@ -9,9 +12,399 @@ pub fn acquire_lock(lock: &str, ttl_secs: u64, token: &str) -> Option<String>;
 #[redis_script(file = "scripts/lock_release.lua", keys = 1)]
 pub fn release_lock(lock: &str, token: &str) -> bool;
 
+#[redis_script(file = "tests/lua/echo_argv.lua", keys = 2)]
+fn echo_variadic(a: &str, b: &str, first: i64, #[variadic] rest: &[&str]) -> Vec<String>;
+
+#[redis_script(file = "tests/lua/echo_argv.lua", keys = 1)]
+fn echo_one<K: redis::ToRedisArgs>(key: K, arg: Option<i64>) -> Vec<String>;
+
+/// Every script the project ships, each through one binding.
+const SHIPPED: &[&Script] = &[&acquire_lock::SCRIPT, &release_lock::SCRIPT];
+
+/// A real connection that counts its round trips.
+struct Counting<'a> {
+    inner: &'a mut redis::Connection,
+    round_trips: usize,
+}
+
+impl ConnectionLike for Counting<'_> {
+    fn req_packed_command(&mut self, cmd: &[u8]) -> redis::RedisResult<Value> {
+        self.round_trips += 1;
+        self.inner.req_packed_command(cmd)
+    }
+
+    fn req_packed_commands(
+        &mut self,
+        cmd: &[u8],
+        offset: usize,
+        count: usize,
+    ) -> redis::RedisResult<Vec<Value>> {
+        self.round_trips += 1;
+        self.inner.req_packed_commands(cmd, offset, count)
+    }
+
+    fn get_db(&self) -> i64 {
+        self.inner.get_db()
+    }
+
+    fn check_connection(&mut self) -> bool {
+        self.inner.check_connection()
+    }
+
+    fn is_open(&self) -> bool {
+        self.inner.is_open()
+    }
+}
+
+fn flush_scripts(con: &mut dyn ConnectionLike) {
+    redis::cmd("SCRIPT").arg("FLUSH").exec(con).unwrap();
+}
+
+fn script_cached(con: &mut dyn ConnectionLike, script: &Script) -> bool {
+    let exists: Vec<bool> = redis::cmd("SCRIPT")
+        .arg("EXISTS")
+        .arg(script.sha1())
+        .query(con)
+        .unwrap();
+    exists == [true]
+}
+
+/// Calls of `command` the server saw since the last `CONFIG RESETSTAT`,
+/// whether they ran (`calls`, which counts failures such as NOSCRIPT too) or
+/// were rejected before running (`rejected_calls`).
+fn command_calls(con: &mut dyn ConnectionLike, command: &str) -> u64 {
+    let info: String = redis::cmd("INFO").arg("commandstats").query(con).unwrap();
+    let prefix = format!("cmdstat_{command}:");
+    let Some(line) = info.lines().find(|line| line.starts_with(&prefix)) else {
+        return 0;
+    };
+    line[prefix.len()..]
+        .split(',')
+        .filter_map(|field| field.split_once('='))
+        .filter(|(name, _)| matches!(*name, "calls" | "rejected_calls"))
+        .map(|(_, value)| value.parse::<u64>().unwrap())
+        .sum()
+}
+
+fn reset_stats(con: &mut dyn ConnectionLike) {
+    redis::cmd("CONFIG").arg("RESETSTAT").exec(con).unwrap();
+}
+
 #[test]
-fn smoke() {
+fn embedded_sha1_equals_the_servers_for_every_shipped_script() {
     let server = RedisServer::start();
     let mut con = server.connection();
-    assert_eq!(acquire_lock("l", 10, "t").invoke(&mut con).unwrap().as_deref(), Some("OK"));
+    for script in SHIPPED {
+        let sha1: String = script.load_cmd().query(&mut con).unwrap();
+        assert_eq!(sha1, script.sha1(), "{}", script.file());
+        script.load(&mut con).unwrap();
+    }
+    // Every file in scripts/ has a binding above, so none escapes the check.
+    let mut on_disk: Vec<String> = std::fs::read_dir("scripts")
+        .unwrap()
+        .map(|entry| format!("scripts/{}", entry.unwrap().file_name().to_string_lossy()))
+        .filter(|path| path.ends_with(".lua"))
+        .collect();
+    on_disk.sort();
+    let mut bound: Vec<String> = SHIPPED.iter().map(|s| s.file().to_owned()).collect();
+    bound.sort();
+    assert_eq!(on_disk, bound);
+}
+
+#[test]
+fn metadata_is_static_and_complete() {
+    let script: &'static Script = &acquire_lock::SCRIPT;
+    assert_eq!(script.name(), "acquire_lock");
+    assert_eq!(script.file(), "scripts/lock_acquire.lua");
+    assert_eq!(
+        script.source(),
+        include_str!("../../scripts/lock_acquire.lua")
+    );
+    assert_eq!(script.sha1().len(), 40);
+    assert_eq!(script.keys(), 1);
+    assert_eq!(script.key_names(), ["lock"]);
+    assert_eq!(script.arg_names(), ["ttl_secs", "token"]);
+    assert_eq!(script.args(), redis_script::Arity::Exactly(2));
+    assert_eq!(script.reply_type(), "Option<String>");
+    assert_eq!(
+        echo_variadic::SCRIPT.args(),
+        redis_script::Arity::AtLeast(1)
+    );
+    assert_eq!(echo_variadic::SCRIPT.key_names(), ["a", "b"]);
+    assert_eq!(release_lock::SCRIPT.reply_type(), "bool");
+    let call = acquire_lock("k", 1, "t");
+    assert!(std::ptr::eq(call.script(), script));
+}
+
+#[test]
+fn invoke_runs_evalsha_in_one_round_trip_when_cached() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    acquire_lock::SCRIPT.load(&mut con).unwrap();
+    reset_stats(&mut con);
+    let mut counting = Counting {
+        inner: &mut con,
+        round_trips: 0,
+    };
+    let reply = acquire_lock("lock:a", 10, "t1")
+        .invoke(&mut counting)
+        .unwrap();
+    assert_eq!(reply.as_deref(), Some("OK"));
+    assert_eq!(counting.round_trips, 1);
+    assert_eq!(command_calls(&mut con, "evalsha"), 1);
+    assert_eq!(command_calls(&mut con, "eval"), 0);
+}
+
+#[test]
+fn invoke_recovers_from_noscript_with_one_eval() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    for (round, token) in ["t1", "t2"].into_iter().enumerate() {
+        flush_scripts(&mut con);
+        reset_stats(&mut con);
+        let mut counting = Counting {
+            inner: &mut con,
+            round_trips: 0,
+        };
+        let lock = format!("lock:{round}");
+        let reply = acquire_lock(&lock, 10, token)
+            .invoke(&mut counting)
+            .unwrap();
+        assert_eq!(reply.as_deref(), Some("OK"));
+        assert_eq!(counting.round_trips, 2, "EVALSHA, then exactly one EVAL");
+        assert_eq!(command_calls(&mut con, "evalsha"), 1);
+        assert_eq!(command_calls(&mut con, "eval"), 1);
+        assert_eq!(command_calls(&mut con, "script|load"), 0);
+        // EVAL cached it again: the next call is a plain EVALSHA.
+        assert!(script_cached(&mut con, &acquire_lock::SCRIPT));
+        let held: Option<String> = redis::cmd("GET").arg(&lock).query(&mut con).unwrap();
+        assert_eq!(held.as_deref(), Some(token));
+    }
+}
+
+#[test]
+fn invoke_recovers_from_noscript_with_one_pipelined_load() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    flush_scripts(&mut con);
+    reset_stats(&mut con);
+    let mut counting = Counting {
+        inner: &mut con,
+        round_trips: 0,
+    };
+    let call = acquire_lock("lock:a", 10, "t1").on_noscript(NoScriptFallback::Load);
+    assert_eq!(call.invoke(&mut counting).unwrap().as_deref(), Some("OK"));
+    assert_eq!(
+        counting.round_trips, 2,
+        "EVALSHA, then SCRIPT LOAD + EVALSHA together"
+    );
+    assert_eq!(command_calls(&mut con, "evalsha"), 2);
+    assert_eq!(command_calls(&mut con, "script|load"), 1);
+    assert_eq!(command_calls(&mut con, "eval"), 0);
+    assert!(script_cached(&mut con, &acquire_lock::SCRIPT));
+}
+
+#[test]
+fn script_errors_are_not_mistaken_for_noscript() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    redis::cmd("HSET")
+        .arg("lock:h")
+        .arg("f")
+        .arg("v")
+        .exec(&mut con)
+        .unwrap();
+    // GET on a hash fails inside the script: WRONGTYPE, reported once, not retried.
+    release_lock::SCRIPT.load(&mut con).unwrap();
+    reset_stats(&mut con);
+    let error = release_lock("lock:h", "t").invoke(&mut con).unwrap_err();
+    assert_eq!(error.script(), "release_lock");
+    assert_eq!(error.code(), Some("WRONGTYPE"));
+    assert!(error.to_string().contains("release_lock"), "{error}");
+    assert_eq!(command_calls(&mut con, "evalsha"), 1);
+    assert_eq!(command_calls(&mut con, "eval"), 0);
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn invoke_async_recovers_from_noscript_on_multiplexed_and_manager() {
+    let server = RedisServer::start();
+    let client = server.client();
+    let mut admin = server.connection();
+    let mut multiplexed = client.get_multiplexed_async_connection().await.unwrap();
+    let mut manager = redis::aio::ConnectionManager::new(client.clone())
+        .await
+        .unwrap();
+    for fallback in [NoScriptFallback::Eval, NoScriptFallback::Load] {
+        flush_scripts(&mut admin);
+        reset_stats(&mut admin);
+        let first = acquire_lock("lock:m", 10, "m")
+            .on_noscript(fallback)
+            .invoke_async(&mut multiplexed)
+            .await
+            .unwrap();
+        assert_eq!(first.as_deref(), Some("OK"));
+        flush_scripts(&mut admin);
+        let second = acquire_lock("lock:m", 10, "n")
+            .on_noscript(fallback)
+            .invoke_async(&mut manager)
+            .await
+            .unwrap();
+        assert_eq!(second, None, "held by the first call");
+        let release = release_lock("lock:m", "m").on_noscript(fallback);
+        assert!(release.invoke_async(&mut manager).await.unwrap());
+        // Three recoveries: two flushed acquires and the never-loaded release.
+        let (evals, loads) = match fallback {
+            NoScriptFallback::Eval => (3, 0),
+            _ => (0, 3),
+        };
+        assert_eq!(command_calls(&mut admin, "eval"), evals, "{fallback:?}");
+        assert_eq!(
+            command_calls(&mut admin, "script|load"),
+            loads,
+            "{fallback:?}"
+        );
+    }
+}
+
+#[test]
+fn pipelines_queue_eval_and_survive_a_flushed_cache() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    for atomic in [false, true] {
+        flush_scripts(&mut con);
+        let token = if atomic { "atomic" } else { "plain" };
+        let mut pipe = redis::pipe();
+        if atomic {
+            pipe.atomic();
+        }
+        pipe.eval_script(&acquire_lock("lock:p", 10, token))
+            .unwrap();
+        pipe.incr("attempts", 1);
+        pipe.eval_script(&acquire_lock("lock:p", 10, "other"))
+            .unwrap();
+        pipe.eval_script(&release_lock("lock:p", token)).unwrap();
+        pipe.get("lock:p");
+        let (taken, attempts, second, released, left): (
+            Option<String>,
+            i64,
+            Option<String>,
+            bool,
+            Option<String>,
+        ) = pipe.query(&mut con).unwrap();
+        assert_eq!(taken.as_deref(), Some("OK"));
+        assert_eq!(attempts, if atomic { 2 } else { 1 });
+        assert_eq!(second, None);
+        assert!(released);
+        assert_eq!(left, None);
+    }
+}
+
+#[test]
+fn pipeline_replies_decode_one_by_one_with_the_declared_type() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let take = acquire_lock("lock:d", 10, "t");
+    let release = release_lock("lock:d", "wrong");
+    let mut pipe = redis::pipe();
+    pipe.eval_script(&take).unwrap().set("x", 1).ignore();
+    pipe.eval_script(&release).unwrap();
+    let replies: Vec<Value> = pipe.query(&mut con).unwrap();
+    assert_eq!(replies.len(), 2);
+    let mut replies = replies.into_iter();
+    assert_eq!(
+        take.decode(Ok(replies.next().unwrap())).unwrap().as_deref(),
+        Some("OK")
+    );
+    assert!(!release.decode(Ok(replies.next().unwrap())).unwrap());
+}
+
+#[test]
+fn keys_then_fixed_args_then_the_variadic_tail_in_order() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let reply = echo_variadic("k1", "k2", 7, &["x", "y", "z"])
+        .invoke(&mut con)
+        .unwrap();
+    assert_eq!(reply, ["k1", "k2", "7", "x", "y", "z"]);
+    let tail: Vec<&str> = Vec::new();
+    assert_eq!(
+        echo_variadic("k1", "k2", 7, &tail)
+            .invoke(&mut con)
+            .unwrap(),
+        ["k1", "k2", "7"]
+    );
+    // KEYS really are KEYS: the server sees numkeys = 2.
+    let cmd = echo_variadic("k1", "k2", 7, &["x"]);
+    let args: Vec<Vec<u8>> = cmd
+        .evalsha_cmd()
+        .unwrap()
+        .args_iter()
+        .map(|arg| match arg {
+            redis::Arg::Simple(bytes) => bytes.to_vec(),
+            _ => unreachable!(),
+        })
+        .collect();
+    assert_eq!(args[0], b"EVALSHA");
+    assert_eq!(args[1], echo_variadic::SCRIPT.sha1().as_bytes());
+    assert_eq!(args[2], b"2");
+}
+
+#[test]
+fn a_parameter_that_is_not_one_value_is_an_error_and_sends_nothing() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    assert_eq!(echo_one("k", Some(1)).invoke(&mut con).unwrap(), ["k", "1"]);
+
+    let mut counting = Counting {
+        inner: &mut con,
+        round_trips: 0,
+    };
+    let error = echo_one("k", None).invoke(&mut counting).unwrap_err();
+    assert_eq!(error.script(), "echo_one");
+    assert!(matches!(
+        error.kind(),
+        ErrorKind::Argument {
+            parameter: "arg",
+            values: 0
+        }
+    ));
+    assert!(error.to_string().contains("`arg`"), "{error}");
+    let error = echo_one(("k1", "k2"), Some(1))
+        .invoke(&mut counting)
+        .unwrap_err();
+    assert!(matches!(
+        error.kind(),
+        ErrorKind::Argument {
+            parameter: "key",
+            values: 2
+        }
+    ));
+    assert_eq!(counting.round_trips, 0);
+
+    let mut pipe = redis::pipe();
+    assert!(pipe.eval_script(&echo_one("k", None)).is_err());
+    assert!(pipe.is_empty(), "nothing queued");
+}
+
+#[test]
+fn an_invocation_runs_again_and_converts_into_redis_error() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let call = acquire_lock("lock:r", 10, "t");
+    assert!(call.invoke(&mut con).unwrap().is_some());
+    assert!(
+        call.invoke(&mut con).unwrap().is_none(),
+        "second run sees the lock held"
+    );
+    let debug = format!("{call:?}");
+    assert!(
+        debug.contains("acquire_lock") && !debug.contains("lock:r"),
+        "{debug}"
+    );
+
+    fn as_redis_result(con: &mut redis::Connection) -> redis::RedisResult<bool> {
+        Ok(echo_one("k", None).invoke(con).map(|v| v.is_empty())?)
+    }
+    let error = as_redis_result(&mut con).unwrap_err();
+    assert!(error.to_string().contains("echo_one"), "{error}");
 }
