@@ -5,4 +5,5 @@
 mod server;
 
 mod invocation;
+mod rebuild;
 mod reply_mapping;
