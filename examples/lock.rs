@@ -47,6 +47,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("now bob takes it: {taken:?}");
 
     let script = &acquire_lock::SCRIPT;
-    println!("{} runs {} (SHA1 {})", script.name(), script.file(), script.sha1());
+    println!(
+        "{} runs {} (SHA1 {})",
+        script.name(),
+        script.file(),
+        script.sha1()
+    );
     Ok(())
 }

@@ -154,6 +154,9 @@ pub use redis_script_runtime::{
     Arity, Error, ErrorKind, Invocation, NoScriptFallback, Script, ScriptPipeline,
 };
 
+#[cfg(feature = "recipes")]
+pub mod recipes;
+
 /// The redis-rs this crate is built on, for connections and pipelines.
 pub use redis;
 

@@ -6,4 +6,5 @@ mod server;
 
 mod invocation;
 mod rebuild;
+mod recipes;
 mod reply_mapping;

@@ -46,12 +46,25 @@ fn editing_the_script_rebuilds_and_changes_the_embedded_sha1() {
         std::fs::write(&script, source).unwrap();
         // Later than any build so far, however coarse the file system's clock.
         let later = SystemTime::now() + Duration::from_secs(2);
-        std::fs::File::options().write(true).open(&script).unwrap().set_modified(later).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&script)
+            .unwrap()
+            .set_modified(later)
+            .unwrap();
 
         let embedded = build_and_run(&project, &target);
-        let expected: String = redis::cmd("SCRIPT").arg("LOAD").arg(source).query(&mut con).unwrap();
+        let expected: String = redis::cmd("SCRIPT")
+            .arg("LOAD")
+            .arg(source)
+            .query(&mut con)
+            .unwrap();
         assert_eq!(embedded, expected, "binary built from {source:?}");
-        assert_ne!(Some(&embedded), previous.as_ref(), "the edit must change the binary");
+        assert_ne!(
+            Some(&embedded),
+            previous.as_ref(),
+            "the edit must change the binary"
+        );
         previous = Some(embedded);
     }
     std::fs::remove_dir_all(&project).unwrap();
@@ -74,6 +87,12 @@ fn build_and_run(project: &Path, target: &Path) -> String {
 }
 
 fn scratch_dir() -> PathBuf {
-    let nanos = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap().as_nanos();
-    std::env::temp_dir().join(format!("redis-script-rebuild-{}-{nanos}", std::process::id()))
+    let nanos = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    std::env::temp_dir().join(format!(
+        "redis-script-rebuild-{}-{nanos}",
+        std::process::id()
+    ))
 }

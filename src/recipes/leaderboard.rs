@@ -1,0 +1,4 @@
+//! TODO
+
+/// The scripts of this recipe.
+pub(crate) const SCRIPTS: &[&crate::Script] = &[];

@@ -1,0 +1,56 @@
+//! Ready-made systems built on Lua scripts, each a typed API over
+//! `#[redis_script]` bindings of the scripts in `scripts/`.
+//!
+//! | system | module | what it guarantees |
+//! |---|---|---|
+//! | lock | [`lock`] | one holder at a time, always with an expiry; only the holder releases or extends |
+//! | counting semaphore | [`semaphore`] | at most `limit` holders, timed out by the server's clock |
+//! | status messages | [`status`] | a post and its counters in one round trip |
+//! | autocomplete | [`autocomplete`] | prefix matches from a sorted set, without WATCH retries |
+//! | marketplace | [`marketplace`] | a purchase moves the item and the funds together, or not at all |
+//! | sharded list | [`sharded_list`] | a list spread over small shards, with blocking pops |
+//! | capped leaderboard | [`leaderboard`] | the top N members under a score ceiling |
+//! | red envelope | [`red_envelope`] | each envelope to at most one user, each user at most one envelope |
+//! | de-duplication | [`dedup`] | exactly one caller is first for an id, until it expires |
+
+use crate::Script;
+
+pub mod autocomplete;
+pub mod dedup;
+pub mod leaderboard;
+pub mod lock;
+pub mod marketplace;
+pub mod red_envelope;
+pub mod semaphore;
+pub mod sharded_list;
+pub mod status;
+
+/// Every script the recipes use, e.g. to preload them all with [`Script::load`].
+pub fn scripts() -> impl Iterator<Item = &'static Script> {
+    [
+        autocomplete::SCRIPTS,
+        dedup::SCRIPTS,
+        leaderboard::SCRIPTS,
+        lock::SCRIPTS,
+        marketplace::SCRIPTS,
+        red_envelope::SCRIPTS,
+        semaphore::SCRIPTS,
+        sharded_list::SCRIPTS,
+        status::SCRIPTS,
+    ]
+    .into_iter()
+    .flatten()
+    .copied()
+}
+
+/// A random 128-bit identifier as 32 hex digits, for lock and semaphore tokens.
+///
+/// Drawn from the standard library's randomly keyed SipHash (seeded from the
+/// operating system), so tokens are unique and unpredictable to other clients
+/// without a dependency; they are not meant as cryptographic secrets.
+pub fn random_token() -> String {
+    use std::hash::{BuildHasher, RandomState};
+    let high = RandomState::new().hash_one(0u8);
+    let low = RandomState::new().hash_one(1u8);
+    format!("{high:016x}{low:016x}")
+}
