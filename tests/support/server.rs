@@ -1,14 +1,15 @@
-//! A throwaway real `redis-server` for tests and examples.
-//!
-//! Each [`RedisServer`] is a private child process on a free loopback port,
-//! with no persistence and its own temporary directory. Dropping it kills the
-//! process and removes the directory, so nothing outlives the test.
-//!
-//! Included by path rather than as a crate, so that tests and examples share
-//! it without a published dependency:
-//! tests use `#[path = "../support/server.rs"] mod server;` and examples use
-//! `#[path = "../tests/support/server.rs"] mod server;`. Every includer uses
-//! only some of the items, hence the `#[allow(dead_code)]`s.
+// A throwaway real `redis-server` for tests and examples.
+//
+// Each [`RedisServer`] is a private child process on a free loopback port,
+// with no persistence and its own temporary directory. Dropping it kills the
+// process and removes the directory, so nothing outlives the test.
+//
+// Included by path rather than as a crate, so that tests and examples share
+// it without a published dependency:
+// tests use `#[path = "../support/server.rs"] mod server;` and examples use
+// `#[path = "../tests/support/server.rs"] mod server;`. Every includer uses
+// only some of the items, hence the `#[allow(dead_code)]`s. Doc examples
+// `include!` it, where inner doc comments are not allowed: hence `//` here.
 
 use std::fs::{self, File};
 use std::net::TcpListener;
