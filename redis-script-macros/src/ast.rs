@@ -1,8 +1,6 @@
 //! The annotated function declaration, as a typed view over its syn nodes.
 
-use proc_macro2::Span;
 use syn::parse::{Parse, ParseStream};
-use syn::spanned::Spanned;
 use syn::{Attribute, Block, FnArg, Ident, Pat, ReturnType, Signature, Token, Type, Visibility};
 
 /// The parameter attribute that marks the variable-length ARGV tail.
@@ -24,8 +22,8 @@ pub struct Binding {
 pub struct Param {
     pub ident: Ident,
     pub ty: Type,
-    /// The `#[variadic]` attribute, when present.
-    pub variadic: Option<Span>,
+    /// The `#[variadic]` attribute, when present, to point errors at.
+    pub variadic: Option<Attribute>,
     /// Attributes other than `#[variadic]`, which a binding does not accept.
     pub other_attrs: Vec<Attribute>,
 }
@@ -65,9 +63,9 @@ impl Param {
         let typed = match arg {
             FnArg::Typed(typed) => typed,
             FnArg::Receiver(receiver) => {
-                return Err(syn::Error::new(
-                    receiver.span(),
-                    "#[redis_script] functions take no `self`: declare a free function whose \
+                return Err(syn::Error::new_spanned(
+                    receiver,
+                    "remove `self`: a #[redis_script] function is a free function whose \
                      parameters are the script's KEYS then ARGV",
                 ));
             }
@@ -75,8 +73,8 @@ impl Param {
         let ident = match &*typed.pat {
             Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => pat.ident.clone(),
             other => {
-                return Err(syn::Error::new(
-                    other.span(),
+                return Err(syn::Error::new_spanned(
+                    other,
                     "use a plain parameter name here: it names the KEYS or ARGV value in errors and docs",
                 ));
             }
@@ -89,7 +87,7 @@ impl Param {
         Ok(Param {
             ident,
             ty: (*typed.ty).clone(),
-            variadic: variadic.first().map(|attr| attr.span()),
+            variadic: variadic.into_iter().next(),
             other_attrs,
         })
     }

@@ -14,6 +14,10 @@ const KEYS: &str = "keys";
 pub struct Args {
     pub file: Option<LitStr>,
     pub keys: Option<Keys>,
+    /// Whether `file` and `keys` were written at all: one with a bad value
+    /// has an error of its own and is not also missing.
+    file_written: bool,
+    keys_written: bool,
 }
 
 /// `keys = N`: how many leading parameters are KEYS.
@@ -38,28 +42,53 @@ impl Args {
         let mut args = Args {
             file: None,
             keys: None,
+            file_written: false,
+            keys_written: false,
         };
         for pair in raw.0 {
             let Some(name) = pair.path.get_ident().map(ToString::to_string) else {
-                errors.push(syn::Error::new_spanned(&pair.path, unknown_key_message()));
+                errors.push(syn::Error::new_spanned(
+                    &pair.path,
+                    unknown_key_message(&path_name(&pair.path)),
+                ));
                 continue;
             };
-            match name.as_str() {
+            let written = match name.as_str() {
+                FILE => &mut args.file_written,
+                KEYS => &mut args.keys_written,
+                _ => {
+                    errors.push(syn::Error::new_spanned(
+                        &pair.path,
+                        unknown_key_message(&name),
+                    ));
+                    continue;
+                }
+            };
+            if std::mem::replace(written, true) {
+                errors.push(syn::Error::new_spanned(
+                    &pair.path,
+                    format!(
+                        "`{name}` is given twice: #[redis_script] takes it once, so remove one of them"
+                    ),
+                ));
+                continue;
+            }
+            if name == FILE {
                 // #[redis_script(file = "scripts/lock_acquire.lua")]
-                FILE => match string_literal(&pair.value) {
-                    Some(lit) => set_once(&mut args.file, lit, &pair, errors),
+                match string_literal(&pair.value) {
+                    Some(lit) => args.file = Some(lit),
                     None => errors.push(syn::Error::new_spanned(
                         &pair.value,
                         "`file` takes a string literal: the Lua file's path relative to \
                          Cargo.toml, e.g. `file = \"scripts/lock_acquire.lua\"`",
                     )),
-                },
+                }
+            } else {
                 // #[redis_script(keys = 1)]
-                KEYS => match keys_literal(&pair.value) {
-                    Ok(keys) => set_once(&mut args.keys, keys, &pair, errors),
+                match keys_literal(&pair.value) {
+                    Ok(keys) => args.keys = Some(keys),
                     Err(error) => errors.push(error),
-                },
-                _ => errors.push(syn::Error::new_spanned(&pair.path, unknown_key_message())),
+                }
             }
         }
         args
@@ -67,14 +96,14 @@ impl Args {
 
     /// Reports each required argument that is missing, at the attribute.
     pub fn check_required(&self, errors: &mut Errors) {
-        if self.file.is_none() {
+        if !self.file_written {
             errors.push(syn::Error::new(
                 Span::call_site(),
                 "missing `file`: name the Lua script, e.g. \
                  #[redis_script(file = \"scripts/lock_acquire.lua\", keys = 1)]",
             ));
         }
-        if self.keys.is_none() {
+        if !self.keys_written {
             errors.push(syn::Error::new(
                 Span::call_site(),
                 "missing `keys`: say how many leading parameters are KEYS, e.g. \
@@ -84,24 +113,19 @@ impl Args {
     }
 }
 
-fn unknown_key_message() -> String {
-    format!("unknown argument of #[redis_script]; expected `{FILE} = \"...\"` or `{KEYS} = N`")
+fn unknown_key_message(name: &str) -> String {
+    format!(
+        "unknown argument `{name}`: #[redis_script] takes only `{FILE} = \"...\"` and `{KEYS} = N`"
+    )
 }
 
-fn set_once<T>(slot: &mut Option<T>, value: T, pair: &MetaNameValue, errors: &mut Errors) {
-    if slot.is_some() {
-        let name = pair
-            .path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        errors.push(syn::Error::new_spanned(
-            &pair.path,
-            format!("duplicate `{name}` argument: give it once"),
-        ));
-    } else {
-        *slot = Some(value);
-    }
+/// `a::b` for a path written `a :: b`.
+fn path_name(path: &syn::Path) -> String {
+    path.segments
+        .iter()
+        .map(|segment| segment.ident.to_string())
+        .collect::<Vec<_>>()
+        .join("::")
 }
 
 fn string_literal(value: &Expr) -> Option<LitStr> {

@@ -2,7 +2,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
-use syn::{Attribute, Ident, LitStr, Type};
+use syn::{Ident, LitStr, Type};
 
 use crate::ast::{Binding, Param};
 use crate::attr::{Args, RawArgs};
@@ -107,7 +107,6 @@ fn expand(binding: &Binding, source: &Source, keys: usize) -> TokenStream {
     };
 
     let attrs = &binding.attrs;
-    let cfgs = binding.attrs.iter().filter(|attr| is_cfg(attr));
     let generated_doc = generated_doc(binding, &file_name, &sha1, key_params, fixed_args, variadic);
     let module_doc = format!("The script behind [`{name}()`](fn@{name}).");
     let script_doc =
@@ -128,7 +127,6 @@ fn expand(binding: &Binding, source: &Source, keys: usize) -> TokenStream {
             #body
         }
 
-        #(#cfgs)*
         #[doc = #module_doc]
         #vis mod #name {
             #[doc = #script_doc]
@@ -144,10 +142,6 @@ fn expand(binding: &Binding, source: &Source, keys: usize) -> TokenStream {
             });
         }
     }
-}
-
-fn is_cfg(attr: &Attribute) -> bool {
-    attr.path().is_ident("cfg") || attr.path().is_ident("cfg_attr")
 }
 
 /// Doc lines appended to the user's own: what the function runs and how its

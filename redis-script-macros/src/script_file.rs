@@ -18,11 +18,18 @@ impl ScriptFile {
     /// being compiled, with every error pointing at the literal.
     pub fn read(lit: &LitStr) -> syn::Result<ScriptFile> {
         let relative = lit.value();
+        if relative.is_empty() {
+            return Err(syn::Error::new_spanned(
+                lit,
+                "the script path is empty: name the Lua file relative to the crate's Cargo.toml, \
+                 e.g. `file = \"scripts/lock_acquire.lua\"`",
+            ));
+        }
         if Path::new(&relative).is_absolute() {
             return Err(syn::Error::new_spanned(
                 lit,
-                "the script path must be relative to the crate's Cargo.toml: \
-                 an absolute path only works on this machine",
+                "the script path is absolute, so the crate builds only on this machine: \
+                 write it relative to the crate's Cargo.toml, e.g. `file = \"scripts/lock_acquire.lua\"`",
             ));
         }
         let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").ok_or_else(|| {
@@ -30,15 +37,27 @@ impl ScriptFile {
         })?;
         let resolved = Path::new(&manifest_dir).join(&relative);
         let bytes = std::fs::read(&resolved).map_err(|error| {
-            syn::Error::new_spanned(
-                lit,
+            let looked_for = real_path(&resolved);
+            let looked_for = looked_for.display();
+            let message = if resolved.is_dir() {
                 format!(
-                    "cannot read Lua script `{relative}`: {error}\n\
-                     looked for: {}\n\
-                     help: the path is relative to the directory of the crate's Cargo.toml",
-                    resolved.display()
-                ),
-            )
+                    "the script path `{relative}` is a directory: name the Lua file in it, \
+                     e.g. `{}/<name>.lua`\n\
+                     looked for: {looked_for}",
+                    relative.trim_end_matches(['/', '\\']),
+                )
+            } else {
+                let reason = match error.kind() {
+                    std::io::ErrorKind::NotFound => "no such file".to_owned(),
+                    _ => error.to_string(),
+                };
+                format!(
+                    "cannot read Lua script `{relative}`: {reason}\n\
+                     looked for: {looked_for}\n\
+                     help: the path is relative to the directory of the crate's Cargo.toml"
+                )
+            };
+            syn::Error::new_spanned(lit, message)
         })?;
         let source = String::from_utf8(bytes).map_err(|error| {
             let (line, column) = line_and_column(error.as_bytes(), error.utf8_error().valid_up_to());
@@ -56,6 +75,24 @@ impl ScriptFile {
             .to_string();
         Ok(ScriptFile { path, sha1 })
     }
+}
+
+/// `path` with its longest existing ancestor made canonical: where the
+/// compiler really looked, with symlinks and `..` resolved, even when the
+/// file itself is missing.
+fn real_path(path: &Path) -> PathBuf {
+    path.ancestors()
+        .find_map(|ancestor| {
+            let rest = path.strip_prefix(ancestor).ok()?;
+            let real = ancestor.canonicalize().ok()?;
+            // `join("")` would add a trailing separator.
+            Some(if rest.as_os_str().is_empty() {
+                real
+            } else {
+                real.join(rest)
+            })
+        })
+        .unwrap_or_else(|| path.to_path_buf())
 }
 
 /// 1-based line and column (in bytes) of `offset` in `bytes`.

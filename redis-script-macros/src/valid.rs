@@ -1,5 +1,6 @@
 //! The rules a binding must follow, apart from parsing and generation.
 
+use syn::FnArg;
 use syn::spanned::Spanned;
 
 use crate::ast::{Binding, VARIADIC};
@@ -46,15 +47,21 @@ impl Binding {
                 "remove `const`: a script call cannot be built at compile time",
             ));
         }
-        if let Some(abi) = &sig.abi {
+        if let syn::Safety::Unsafe(token) = &sig.safety {
             errors.push(syn::Error::new(
-                abi.span(),
+                token.span,
+                "remove `unsafe`: building a script call is safe, and so is the generated function",
+            ));
+        }
+        if let Some(abi) = &sig.abi {
+            errors.push(syn::Error::new_spanned(
+                abi,
                 "remove the ABI: a #[redis_script] function is a Rust function",
             ));
         }
         if let Some(variadic) = &sig.variadic {
-            errors.push(syn::Error::new(
-                variadic.span(),
+            errors.push(syn::Error::new_spanned(
+                variadic,
                 "C-style `...` is not supported: mark the last parameter #[variadic] to pass \
                  any number of ARGV values",
             ));
@@ -65,27 +72,38 @@ impl Binding {
         let last = self.params.len().saturating_sub(1);
         for (index, param) in self.params.iter().enumerate() {
             for attr in &param.other_attrs {
-                errors.push(syn::Error::new(
-                    attr.span(),
+                errors.push(syn::Error::new_spanned(
+                    attr,
                     format!(
-                        "#[redis_script] parameters take no attributes but #[{VARIADIC}]; \
-                         every parameter is one KEYS or ARGV value"
+                        "remove this attribute: a #[redis_script] parameter is one KEYS or ARGV \
+                         value and takes no attribute but #[{VARIADIC}]"
                     ),
                 ));
             }
-            if let Some(span) = param.variadic
+            if let Some(attr) = &param.variadic
                 && index != last
             {
-                errors.push(syn::Error::new(
-                    span,
-                    format!("#[{VARIADIC}] belongs on the last parameter only: it takes the rest of ARGV"),
+                errors.push(syn::Error::new_spanned(
+                    attr,
+                    format!(
+                        "#[{VARIADIC}] takes the rest of ARGV, so only the last parameter can \
+                         have it: move `{}` to the end or remove #[{VARIADIC}]",
+                        param.ident
+                    ),
                 ));
             }
         }
     }
 
     fn validate_keys(&self, keys: &Keys, errors: &mut Errors) {
-        let params = self.params.len();
+        // Counted as written: a badly named parameter is still a parameter
+        // (and has its own error), a receiver never is.
+        let params = self
+            .sig
+            .inputs
+            .iter()
+            .filter(|arg| matches!(arg, FnArg::Typed(_)))
+            .count();
         if keys.count > params {
             errors.push(syn::Error::new_spanned(
                 &keys.lit,
@@ -100,16 +118,16 @@ impl Binding {
         }
         if let Some(param) = self
             .params
-            .get(..keys.count.min(params))
+            .get(..keys.count.min(self.params.len()))
             .and_then(<[_]>::last)
-            && let Some(span) = param.variadic
+            && let Some(attr) = &param.variadic
         {
-            errors.push(syn::Error::new(
-                span,
+            errors.push(syn::Error::new_spanned(
+                attr,
                 format!(
-                    "`{}` is a key (`keys = {}`), but #[{VARIADIC}] feeds ARGV: every key must be \
-                     one parameter",
-                    param.ident, keys.count
+                    "`{}` is a key (`keys = {}`), but #[{VARIADIC}] fills ARGV: pass each key as \
+                     its own parameter, or lower `keys` to make `{}` the ARGV tail",
+                    param.ident, keys.count, param.ident
                 ),
             ));
         }

@@ -1,0 +1,10 @@
+use redis_script::redis_script;
+
+#[redis_script(
+    file = "scripts/lock_acquire.lua",
+    keys = 1,
+    file = "scripts/lock_release.lua"
+)]
+pub fn acquire_lock(lock: &str, ttl_secs: u64, token: &str) -> Option<String>;
+
+fn main() {}

@@ -1,0 +1,6 @@
+use redis_script::redis_script;
+
+#[redis_script(file = "scripts/lock_acquire.lua", keys = 4)]
+pub fn acquire_lock(lock: &str, ttl_secs: u64, token: &str) -> Option<String>;
+
+fn main() {}
