@@ -111,7 +111,10 @@
 //!
 //! Any other [`redis::FromRedisValue`] type works as it does in redis-rs. A
 //! reply that does not fit the declared type is an `Err` with
-//! [`ErrorKind::Reply`] naming the script and the type, never a panic.
+//! [`ErrorKind::Reply`] naming the script and the type, never a panic. One
+//! exception comes from redis-rs: an integer reply outside the range of a
+//! narrower declared integer type is cast with `as` (`-1` into `u32` gives
+//! `4294967295`); declare `i64` where a script can return such values.
 //!
 //! A script that calls `redis.setresp(3)` returns booleans as RESP3 booleans
 //! on a RESP3 connection; `Option<T>` and `bool` treat those like any other
