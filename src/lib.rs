@@ -5,12 +5,12 @@
 //!
 //! /// Takes the lock if nobody holds it; replies "OK", or None when it is held.
 //! #[redis_script(file = "scripts/lock_acquire.lua", keys = 1)]
-//! pub fn acquire_lock(lock: &str, ttl_secs: u64, token: &str) -> Option<String>;
+//! pub fn acquire_lock(lock: &str, ttl_ms: u64, token: &str) -> Option<String>;
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let client = redis::Client::open("redis://127.0.0.1/")?;
 //! let mut con = client.get_connection()?;
-//! let taken: Option<String> = acquire_lock("lock:report", 30, "4f1c...").invoke(&mut con)?;
+//! let taken: Option<String> = acquire_lock("lock:report", 30_000, "4f1c...").invoke(&mut con)?;
 //! # Ok(()) }
 //! ```
 //!
@@ -78,13 +78,13 @@
 //! # use redis_script::redis_script;
 //! use redis_script::ScriptPipeline;
 //! # #[redis_script(file = "scripts/lock_acquire.lua", keys = 1)]
-//! # pub fn acquire_lock(lock: &str, ttl_secs: u64, token: &str) -> Option<String>;
+//! # pub fn acquire_lock(lock: &str, ttl_ms: u64, token: &str) -> Option<String>;
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! # let client = redis::Client::open("redis://127.0.0.1/")?;
 //! # let mut con = client.get_connection()?;
 //! let mut pipe = redis::pipe();
 //! pipe.atomic();
-//! pipe.eval_script(&acquire_lock("lock:a", 10, "token"))?;
+//! pipe.eval_script(&acquire_lock("lock:a", 10_000, "token"))?;
 //! pipe.incr("lock:a:attempts", 1);
 //! let (taken, attempts): (Option<String>, i64) = pipe.query(&mut con)?;
 //! # Ok(()) }

@@ -13,6 +13,8 @@
 //! | red envelope | [`red_envelope`] | each envelope to at most one user, each user at most one envelope |
 //! | de-duplication | [`dedup`] | exactly one caller is first for an id, until it expires |
 
+use std::time::Duration;
+
 use crate::Script;
 
 pub mod autocomplete;
@@ -24,6 +26,8 @@ pub mod red_envelope;
 pub mod semaphore;
 pub mod sharded_list;
 pub mod status;
+
+mod retry;
 
 /// Every script the recipes use, e.g. to preload them all with [`Script::load`].
 pub fn scripts() -> impl Iterator<Item = &'static Script> {
@@ -53,4 +57,26 @@ pub fn random_token() -> String {
     let high = RandomState::new().hash_one(0u8);
     let low = RandomState::new().hash_one(1u8);
     format!("{high:016x}{low:016x}")
+}
+
+/// `duration` in whole milliseconds, rounded up so that a positive duration
+/// never becomes 0 (which the server rejects, or treats as already expired);
+/// saturates at `u64::MAX`.
+pub(crate) fn millis(duration: Duration) -> u64 {
+    let millis = duration.as_nanos().div_ceil(1_000_000);
+    u64::try_from(millis).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn millis_round_up_and_saturate() {
+        assert_eq!(millis(Duration::ZERO), 0);
+        assert_eq!(millis(Duration::from_nanos(1)), 1);
+        assert_eq!(millis(Duration::from_micros(1500)), 2);
+        assert_eq!(millis(Duration::from_millis(50)), 50);
+        assert_eq!(millis(Duration::MAX), u64::MAX);
+    }
 }

@@ -7,7 +7,7 @@ use crate::server::RedisServer;
 
 /// Takes the lock.
 #[redis_script(file = "scripts/lock_acquire.lua", keys = 1)]
-pub fn acquire_lock(lock: &str, ttl_secs: u64, token: &str) -> Option<String>;
+pub fn acquire_lock(lock: &str, ttl_ms: u64, token: &str) -> Option<String>;
 
 #[redis_script(file = "scripts/lock_release.lua", keys = 1)]
 pub fn release_lock(lock: &str, token: &str) -> bool;
@@ -122,7 +122,7 @@ fn metadata_is_static_and_complete() {
     assert_eq!(script.sha1().len(), 40);
     assert_eq!(script.keys(), 1);
     assert_eq!(script.key_names(), ["lock"]);
-    assert_eq!(script.arg_names(), ["ttl_secs", "token"]);
+    assert_eq!(script.arg_names(), ["ttl_ms", "token"]);
     assert_eq!(script.args(), redis_script::Arity::Exactly(2));
     assert_eq!(script.reply_type(), "Option<String>");
     assert_eq!(
@@ -145,7 +145,7 @@ fn invoke_runs_evalsha_in_one_round_trip_when_cached() {
         inner: &mut con,
         round_trips: 0,
     };
-    let reply = acquire_lock("lock:a", 10, "t1")
+    let reply = acquire_lock("lock:a", 10_000, "t1")
         .invoke(&mut counting)
         .unwrap();
     assert_eq!(reply.as_deref(), Some("OK"));
@@ -166,7 +166,7 @@ fn invoke_recovers_from_noscript_with_one_eval() {
             round_trips: 0,
         };
         let lock = format!("lock:{round}");
-        let reply = acquire_lock(&lock, 10, token)
+        let reply = acquire_lock(&lock, 10_000, token)
             .invoke(&mut counting)
             .unwrap();
         assert_eq!(reply.as_deref(), Some("OK"));
@@ -191,7 +191,7 @@ fn invoke_recovers_from_noscript_with_one_pipelined_load() {
         inner: &mut con,
         round_trips: 0,
     };
-    let call = acquire_lock("lock:a", 10, "t1").on_noscript(NoScriptFallback::Load);
+    let call = acquire_lock("lock:a", 10_000, "t1").on_noscript(NoScriptFallback::Load);
     assert_eq!(call.invoke(&mut counting).unwrap().as_deref(), Some("OK"));
     assert_eq!(
         counting.round_trips, 2,
@@ -236,14 +236,14 @@ async fn invoke_async_recovers_from_noscript_on_multiplexed_and_manager() {
     for fallback in [NoScriptFallback::Eval, NoScriptFallback::Load] {
         flush_scripts(&mut admin);
         reset_stats(&mut admin);
-        let first = acquire_lock("lock:m", 10, "m")
+        let first = acquire_lock("lock:m", 10_000, "m")
             .on_noscript(fallback)
             .invoke_async(&mut multiplexed)
             .await
             .unwrap();
         assert_eq!(first.as_deref(), Some("OK"));
         flush_scripts(&mut admin);
-        let second = acquire_lock("lock:m", 10, "n")
+        let second = acquire_lock("lock:m", 10_000, "n")
             .on_noscript(fallback)
             .invoke_async(&mut manager)
             .await
@@ -276,10 +276,10 @@ fn pipelines_queue_eval_and_survive_a_flushed_cache() {
         if atomic {
             pipe.atomic();
         }
-        pipe.eval_script(&acquire_lock("lock:p", 10, token))
+        pipe.eval_script(&acquire_lock("lock:p", 10_000, token))
             .unwrap();
         pipe.incr("attempts", 1);
-        pipe.eval_script(&acquire_lock("lock:p", 10, "other"))
+        pipe.eval_script(&acquire_lock("lock:p", 10_000, "other"))
             .unwrap();
         pipe.eval_script(&release_lock("lock:p", token)).unwrap();
         pipe.get("lock:p");
@@ -302,7 +302,7 @@ fn pipelines_queue_eval_and_survive_a_flushed_cache() {
 fn pipeline_replies_decode_one_by_one_with_the_declared_type() {
     let server = RedisServer::start();
     let mut con = server.connection();
-    let take = acquire_lock("lock:d", 10, "t");
+    let take = acquire_lock("lock:d", 10_000, "t");
     let release = release_lock("lock:d", "wrong");
     let mut pipe = redis::pipe();
     pipe.eval_script(&take).unwrap().set("x", 1).ignore();
@@ -389,7 +389,7 @@ fn a_parameter_that_is_not_one_value_is_an_error_and_sends_nothing() {
 fn an_invocation_runs_again_and_converts_into_redis_error() {
     let server = RedisServer::start();
     let mut con = server.connection();
-    let call = acquire_lock("lock:r", 10, "t");
+    let call = acquire_lock("lock:r", 10_000, "t");
     assert!(call.invoke(&mut con).unwrap().is_some());
     assert!(
         call.invoke(&mut con).unwrap().is_none(),
