@@ -1,0 +1,64 @@
+//! A marketplace purchase without locks: one script checks the price against
+//! the buyer's funds and moves the funds and the item together.
+//!
+//! Run: `cargo run --example marketplace` (starts a throwaway redis-server
+//! unless REDIS_URL names one).
+
+#[path = "../tests/support/server.rs"]
+mod server;
+
+use redis::Connection;
+use redis_script::recipes::marketplace::{inventory_key, list_item, purchase_item, user_key};
+
+fn funds(con: &mut Connection, user: &str) -> redis::RedisResult<u64> {
+    let funds: Option<u64> = redis::cmd("HGET")
+        .arg(user_key(user))
+        .arg("funds")
+        .query(con)?;
+    Ok(funds.unwrap_or(0))
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let (_server, url) = server::from_env_or_start();
+    let mut con = redis::Client::open(url)?.get_connection()?;
+
+    redis::cmd("SADD")
+        .arg(inventory_key("smith"))
+        .arg("sword")
+        .exec(&mut con)?;
+    for (user, funds) in [("smith", 0), ("alice", 120), ("bob", 40)] {
+        redis::cmd("HSET")
+            .arg(user_key(user))
+            .arg("funds")
+            .arg(funds)
+            .exec(&mut con)?;
+    }
+
+    println!(
+        "smith lists the sword at 100: {}",
+        list_item(&mut con, "sword", "smith", 100)?
+    );
+    println!(
+        "bob (40) buys it: {}",
+        purchase_item(&mut con, "bob", "sword", "smith")?
+    );
+    println!(
+        "alice (120) buys it: {}",
+        purchase_item(&mut con, "alice", "sword", "smith")?
+    );
+    println!(
+        "bob tries again: {}",
+        purchase_item(&mut con, "bob", "sword", "smith")?
+    );
+
+    for user in ["smith", "alice", "bob"] {
+        let items: Vec<String> = redis::cmd("SMEMBERS")
+            .arg(inventory_key(user))
+            .query(&mut con)?;
+        println!(
+            "{user:>6}: funds {:>3}, items {items:?}",
+            funds(&mut con, user)?
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,46 @@
+//! Status messages: a post, its id and the poster's counter in one round trip.
+//!
+//! Run: `cargo run --example status` (starts a throwaway redis-server unless
+//! REDIS_URL names one).
+
+#[path = "../tests/support/server.rs"]
+mod server;
+
+use std::time::UNIX_EPOCH;
+
+use redis_script::recipes::status::{create_status, get_status, user_key};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let (_server, url) = server::from_env_or_start();
+    let mut con = redis::Client::open(url)?.get_connection()?;
+
+    redis::cmd("HSET")
+        .arg(user_key("1"))
+        .arg("login")
+        .arg("ada")
+        .exec(&mut con)?;
+
+    for message in ["hello, world", "second post"] {
+        let id = create_status(&mut con, "1", message, &[("client", "example")])?;
+        println!("ada posts {message:?}: status id {id:?}");
+    }
+    let id = create_status(&mut con, "2", "who am I?", &[])?;
+    println!("user 2 has no login, so nothing is posted: {id:?}");
+
+    if let Some(status) = get_status(&mut con, 2)? {
+        println!(
+            "status 2: {:?} by {} (uid {}), posted at Unix time {:.6} (server clock), extra {:?}",
+            status.message,
+            status.login,
+            status.uid,
+            status.posted.duration_since(UNIX_EPOCH)?.as_secs_f64(),
+            status.extra
+        );
+    }
+    let posts: u64 = redis::cmd("HGET")
+        .arg(user_key("1"))
+        .arg("posts")
+        .query(&mut con)?;
+    println!("ada has {posts} posts");
+    Ok(())
+}

@@ -1,0 +1,37 @@
+-- Grabs a red envelope for a user: one envelope per user, each envelope to
+-- one user, and a record of the grant queued for later persistence.
+--
+-- KEYS[1]  the list of envelopes not yet granted (JSON records)
+-- KEYS[2]  the list of granted records, newest first, for persistence
+-- KEYS[3]  the hash of grants: user id -> granted record
+-- ARGV[1]  the user id
+--
+-- Replies {'granted', record} with the envelope's JSON record plus
+-- `"userId"`, {'repeat', record} with the record this user was granted
+-- before (nothing changes), or {'sold_out'} when no envelope is left (the
+-- user is not recorded and can try again after more are loaded).
+-- Errors, changing nothing, when the next envelope is not a JSON object.
+-- (The seed decoded `luckMoney` after assigning `lunkMoney`, so it never
+-- granted anything; it also passed the user id as a key, and stored 1
+-- instead of the record, so a repeat could not be answered.)
+local previous = redis.call('HGET', KEYS[3], ARGV[1])
+if previous then
+    return {'repeat', previous}
+end
+
+-- Read before popping: a script is not rolled back when it fails later.
+local envelope = redis.call('LINDEX', KEYS[1], -1)
+if not envelope then
+    return {'sold_out'}
+end
+local decoded, record = pcall(cjson.decode, envelope)
+if not decoded or type(record) ~= 'table' then
+    return redis.error_reply('ERR the next red envelope is not a JSON object: ' .. envelope)
+end
+record['userId'] = ARGV[1]
+local granted = cjson.encode(record)
+
+redis.call('RPOP', KEYS[1])
+redis.call('HSET', KEYS[3], ARGV[1], granted)
+redis.call('LPUSH', KEYS[2], granted)
+return {'granted', granted}
