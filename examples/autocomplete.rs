@@ -11,7 +11,8 @@ use redis_script::recipes::autocomplete::{
     add_members, autocomplete_on_prefix, find_prefix_range, members_key,
 };
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// `pub` so that `examples/tour.rs` can run it too.
+pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (_server, url) = server::from_env_or_start();
     let mut con = redis::Client::open(url)?.get_connection()?;
 

@@ -9,7 +9,8 @@ mod server;
 
 use redis_script::recipes::leaderboard::Leaderboard;
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// `pub` so that `examples/tour.rs` can run it too.
+pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (_server, url) = server::from_env_or_start();
     let mut con = redis::Client::open(url)?.get_connection()?;
 

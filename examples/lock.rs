@@ -17,7 +17,8 @@ use redis_script::recipes::random_token;
 const WORKERS: usize = 4;
 const INCREMENTS: usize = 250;
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// `pub` so that `examples/tour.rs` can run it too.
+pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (_server, url) = server::from_env_or_start();
     let client = redis::Client::open(url)?;
     let mut con = client.get_connection()?;

@@ -18,7 +18,8 @@ fn funds(con: &mut Connection, user: &str) -> redis::RedisResult<u64> {
     Ok(funds.unwrap_or(0))
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// `pub` so that `examples/tour.rs` can run it too.
+pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (_server, url) = server::from_env_or_start();
     let mut con = redis::Client::open(url)?.get_connection()?;
 

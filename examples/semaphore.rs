@@ -18,7 +18,8 @@ use redis_script::recipes::semaphore::Semaphore;
 const WORKERS: usize = 6;
 const JOBS: usize = 20;
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// `pub` so that `examples/tour.rs` can run it too.
+pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (_server, url) = server::from_env_or_start();
     let client = redis::Client::open(url)?;
     let mut con = client.get_connection()?;

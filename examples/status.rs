@@ -10,7 +10,8 @@ use std::time::UNIX_EPOCH;
 
 use redis_script::recipes::status::{create_status, get_status, user_key};
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// `pub` so that `examples/tour.rs` can run it too.
+pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (_server, url) = server::from_env_or_start();
     let mut con = redis::Client::open(url)?.get_connection()?;
 

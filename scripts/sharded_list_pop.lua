@@ -1,0 +1,48 @@
+-- Pops one item from one end of a sharded list, skipping dummies and moving
+-- the end past shards it finds empty.
+--
+-- KEYS[1]  <list>:first, the id of the leftmost shard (absent means 0)
+-- KEYS[2]  <list>:last, the id of the rightmost shard (absent means 0)
+-- ARGV[1]  the shard key prefix "<list>:"; shard <id> is the list "<list>:<id>"
+-- ARGV[2]  the end: "left" (LPOP) or "right" (RPOP)
+-- ARGV[3]  the reserved dummy value, which blocking pops push as a wake-up
+--
+-- Replies the item, or nil when the list is empty. Dummies met on the way are
+-- removed and never replied. Replies an error for an unknown end.
+--
+-- Avoids the seed's bugs: it named the popping end for both `skey` and `okey`
+-- (okey must be the OTHER end, or an empty end shard is taken for an empty
+-- list), wrote `KEYS[1]...shard` (a syntax error; `..` concatenates), and
+-- compared LLEN's number with the string '0' (never equal). It also returned
+-- another process's dummy as an item; here there is one dummy for everyone,
+-- and it is skipped.
+local prefix, side, dummy = ARGV[1], ARGV[2], ARGV[3]
+local pop, end_key, other_key, step
+if side == 'left' then
+    pop, end_key, other_key, step = 'LPOP', KEYS[1], KEYS[2], 1
+elseif side == 'right' then
+    pop, end_key, other_key, step = 'RPOP', KEYS[2], KEYS[1], -1
+else
+    return redis.error_reply('ERR the end must be "left" or "right", got "' .. tostring(side) .. '"')
+end
+
+local shard = tonumber(redis.call('GET', end_key) or '0')
+local other = tonumber(redis.call('GET', other_key) or '0')
+-- Ends: each pass removes a dummy or moves one shard toward the other end.
+while true do
+    local key = prefix .. shard
+    local item = redis.call(pop, key)
+    if item and item ~= dummy then
+        -- Keep the end on a shard with items, so blocking pops wait on the
+        -- shard that the next push fills.
+        if shard ~= other and redis.call('LLEN', key) == 0 then
+            redis.call('INCRBY', end_key, step)
+        end
+        return item
+    elseif not item then
+        if shard == other then
+            return false
+        end
+        shard = redis.call('INCRBY', end_key, step)
+    end
+end
