@@ -1,0 +1,569 @@
+//! The parser against the real thing: for every script of a corpus, and
+//! mutations of each, [`parse`] must accept exactly what a real
+//! `redis-server` accepts with `SCRIPT LOAD`, and reject the rest with the
+//! message Redis gives (line number included).
+//!
+//! The corpus: every `*.lua` under the repository's `scripts/`, `tests/lua/`
+//! and `tests/ui/lua/` (UTF-8 ones), the fixtures in `tests/lua-corpus/` of
+//! this crate (named `ok-*` / `err-*` for what Redis must say, `skip-*` for
+//! shebangs Redis rejects for their flags), the parser's own unit-test
+//! scripts, and a few scripts built here. Each gets deterministic
+//! mutations: tokens deleted, swapped, inserted or replaced, the script cut
+//! after a token, a line duplicated.
+//!
+//! Scripts go to the server raw, over a plain socket and pipelined: an
+//! error message may hold bytes that are not UTF-8 (Lua quotes the first
+//! byte of a non-ASCII character), which `redis-rs` cannot parse.
+
+// The project's throwaway-server harness (tests/support/server.rs), as
+// `commands_gen` includes it: a second `#[path]` include of the same file
+// trips clippy's `duplicate_mod`.
+use super::commands_gen::server;
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::lexer::{Lexer, TokenKind};
+use super::parser::{SyntaxError, parse, tests as parser_tests};
+
+/// Mutations of each kind per script, at most.
+const PER_KIND: usize = 6;
+/// Scripts per pipelined round trip (followed by a SCRIPT FLUSH).
+const BATCH: usize = 400;
+
+/// What gets inserted or substituted for a token: tokens of every kind,
+/// and starts of tokens that read on (strings, long brackets, comments).
+const INSERTS: &[&str] = &[
+    "end", ")", "(", "...", "=", "..", ".", "break", "return", "local", ",", ";", "{", "}", "[",
+    "]", "x", "1", "'s'", "function", "do", "then", "if", "until", "not", "-", ":", "#", "nil",
+    "\n", "[[", "--", "elseif", "else", "for", "in", "while", "repeat", "and", "==", "~", "0x",
+    "1e", "\"", "[=", "\\", "~=", "<=", "^", "x.y", "f()", "a[1]", "{}",
+];
+
+struct Case {
+    origin: String,
+    source: String,
+    /// What the fixture's name says Redis does (accept or reject).
+    intent: Option<bool>,
+}
+
+#[test]
+fn parser_agrees_with_redis() {
+    let started = Instant::now();
+    let base = base_corpus();
+    let base_count = base.len();
+    let mut seen = HashSet::new();
+    let mut cases = Vec::new();
+    for (index, case) in base.into_iter().enumerate() {
+        let mutated = mutations(&case.source, index as u64);
+        let origin = case.origin.clone();
+        if seen.insert(case.source.clone()) {
+            cases.push(case);
+        }
+        for (kind, source) in mutated {
+            if seen.insert(source.clone()) {
+                cases.push(Case {
+                    origin: format!("{origin} ({kind})"),
+                    source,
+                    intent: None,
+                });
+            }
+        }
+    }
+
+    let server = server::RedisServer::start();
+    let stream = TcpStream::connect(("127.0.0.1", server.port())).expect("connect to redis-server");
+    let mut conn = Resp::new(stream);
+
+    let mut verdicts = Vec::new();
+    let mut messages = Vec::new();
+    let mut intents = Vec::new();
+    let (mut accepted, mut rejected, mut out_of_scope) = (0, 0, 0);
+    for batch in cases.chunks(BATCH) {
+        let replies = conn.script_load_all(batch.iter().map(|case| case.source.as_str()));
+        for (case, reply) in batch.iter().zip(replies) {
+            let ours = parse(&case.source);
+            let theirs = reply.err();
+            if let Some(message) = &theirs
+                && message.contains("shebang")
+                && !message.contains("Invalid script shebang")
+            {
+                out_of_scope += 1;
+                continue;
+            }
+            let redis_accepts = theirs.is_none();
+            if redis_accepts {
+                accepted += 1;
+            } else {
+                rejected += 1;
+            }
+            if let Some(intent) = case.intent
+                && intent != redis_accepts
+            {
+                intents.push(format!(
+                    "{}: named for Redis to {} it, but Redis says: {}",
+                    case.origin,
+                    if intent { "accept" } else { "reject" },
+                    theirs.as_deref().unwrap_or("OK")
+                ));
+            }
+            match (&ours, &theirs) {
+                (Ok(_), None) => {}
+                (Err(error), Some(message)) => {
+                    let ours = redis_message(&case.source, error);
+                    // Lua reports a limit on the line after the token past
+                    // the culprit, where our span points at the culprit.
+                    let lines_matter = !error.message.contains(" has more than ");
+                    let same = if lines_matter {
+                        normalize(&ours) == normalize(message)
+                    } else {
+                        without_line(&ours) == without_line(message)
+                    };
+                    if !same {
+                        messages.push(format!(
+                            "{}\n  script: {:?}\n  ours:   {ours}\n  redis:  {message}",
+                            case.origin, case.source
+                        ));
+                    }
+                }
+                _ => verdicts.push(format!(
+                    "{}\n  script: {:?}\n  ours:   {}\n  redis:  {}",
+                    case.origin,
+                    case.source,
+                    match &ours {
+                        Ok(_) => "accepted".to_owned(),
+                        Err(error) => format!("rejected: {}", redis_message(&case.source, error)),
+                    },
+                    theirs
+                        .as_deref()
+                        .map_or("accepted".to_owned(), |m| format!("rejected: {m}")),
+                )),
+            }
+        }
+    }
+    drop(conn);
+    drop(server);
+
+    eprintln!(
+        "differential: {} scripts ({base_count} in the corpus, {} mutations): \
+         {accepted} accepted and {rejected} rejected by Redis, {out_of_scope} shebangs out of scope; {:.2?}",
+        cases.len(),
+        cases.len() - base_count,
+        started.elapsed()
+    );
+    for (title, list) in [
+        ("verdict mismatches", &verdicts),
+        ("message mismatches", &messages),
+        ("fixtures whose name says otherwise", &intents),
+    ] {
+        if !list.is_empty() {
+            eprintln!("\n{} {title}:", list.len());
+            for line in list {
+                eprintln!("{line}\n");
+            }
+        }
+    }
+    assert!(
+        verdicts.is_empty() && messages.is_empty() && intents.is_empty(),
+        "{} verdict mismatches, {} message mismatches, {} mislabeled fixtures (listed above)",
+        verdicts.len(),
+        messages.len(),
+        intents.len()
+    );
+}
+
+/// The scripts before mutation.
+fn base_corpus() -> Vec<Case> {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let repo = crate_dir.parent().expect("the crate is in the workspace");
+    let mut cases = Vec::new();
+    for dir in [
+        repo.join("scripts"),
+        repo.join("tests/lua"),
+        repo.join("tests/ui/lua"),
+        crate_dir.join("tests/lua-corpus"),
+    ] {
+        let mut files = Vec::new();
+        lua_files(&dir, &mut files);
+        files.sort();
+        for path in files {
+            let bytes = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let Ok(source) = String::from_utf8(bytes) else {
+                continue;
+            };
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            let intent = if name.starts_with("ok-") {
+                Some(true)
+            } else if name.starts_with("err-") {
+                Some(false)
+            } else {
+                None
+            };
+            let origin = path
+                .strip_prefix(repo)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            cases.push(Case {
+                origin,
+                source,
+                intent,
+            });
+        }
+    }
+    assert!(
+        cases.len() > 100,
+        "the corpus is missing: {} scripts",
+        cases.len()
+    );
+    let mut built = |origin: &str, source: String, intent: Option<bool>| {
+        cases.push(Case {
+            origin: origin.to_owned(),
+            source,
+            intent,
+        })
+    };
+    for src in parser_tests::ACCEPTED {
+        built("parser unit test", (*src).to_owned(), Some(true));
+    }
+    for (src, _) in parser_tests::SYNTAX_ERRORS {
+        built("parser unit test", (*src).to_owned(), Some(false));
+    }
+    for src in [
+        "return 1\0x",
+        "return 1\0\0",
+        "return 1\0\0\0",
+        "x = a .\0 b",
+        "return ...\0",
+        "\0",
+        "x = 1 \0",
+        "#!lua\0\nreturn 1",
+        "#!lua\r\n\rreturn +",
+        "return \"a\\0b\" x",
+        "return 'a\\200b' x",
+        "x = \"\\0\\1\\2\\3\" 1",
+        "return [[\r\n]] +",
+        "return [==[\n\r]==] x",
+        "x = {f\n(1)}",
+        "x = {f\n'a'}",
+        "return (f\n)(1)",
+        "return \u{1}",
+        "return \u{7f}",
+        "local a = 1 -- comment with \0 in it\nreturn a",
+    ] {
+        built("built", src.to_owned(), None);
+    }
+    // The limits, on both sides.
+    let names = |k: usize| {
+        (0..k)
+            .map(|i| format!("v{i}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    for k in [198, 199, 200] {
+        built(
+            "limit",
+            format!("x = {}1{}", "(".repeat(k), ")".repeat(k)),
+            None,
+        );
+        built(
+            "limit",
+            format!("x = {}{}", "{".repeat(k), "}".repeat(k)),
+            None,
+        );
+        built(
+            "limit",
+            format!("{}{}", "do ".repeat(k), "end ".repeat(k)),
+            None,
+        );
+        built("limit", format!("x = {}", vec!["a"; k].join("..")), None);
+        built("limit", format!("x = {}1", "- ".repeat(k)), None);
+        built(
+            "limit",
+            format!("{}{}", "if x then ".repeat(k), "end ".repeat(k)),
+            None,
+        );
+        built("limit", format!("{} = 1", names(k + 1)), None);
+        built("limit", format!("do {} = 1 end", names(k)), None);
+        built("limit", format!("local {}", names(k + 1)), None);
+    }
+    for k in [98, 99, 100] {
+        let nested = format!("{}{}", "f(function() ".repeat(k), "end) ".repeat(k));
+        built("limit", nested, None);
+    }
+    for k in [199, 200] {
+        built(
+            "limit",
+            format!("function f(...)\nlocal {} end", names(k)),
+            None,
+        );
+        built(
+            "limit",
+            format!("function t:m(a)\nlocal {} end", names(k - 1)),
+            None,
+        );
+    }
+    for k in [196, 197] {
+        built(
+            "limit",
+            format!("for i = 1, 2 do local {} end", names(k)),
+            None,
+        );
+        built(
+            "limit",
+            format!("for k, v in p do local {} end", names(k - 1)),
+            None,
+        );
+    }
+    cases
+}
+
+fn lua_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            lua_files(&path, out);
+        } else if path.extension().is_some_and(|ext| ext == "lua") {
+            out.push(path);
+        }
+    }
+}
+
+/// Deterministic mutations of `source`, each with the name of its kind.
+fn mutations(source: &str, seed: u64) -> Vec<(&'static str, String)> {
+    let tokens = token_spans(source);
+    let n = tokens.len();
+    let mut rng = Lcg(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut out = Vec::new();
+    let text = |i: usize| &source[tokens[i].0..tokens[i].1];
+    for i in spread(n, &mut rng) {
+        let (start, end) = tokens[i];
+        out.push((
+            "token deleted",
+            format!("{}{}", &source[..start], &source[end..]),
+        ));
+    }
+    for i in spread(n, &mut rng) {
+        out.push(("cut after a token", source[..tokens[i].1].to_owned()));
+    }
+    for i in spread(n.saturating_sub(1), &mut rng) {
+        let ((a0, a1), (b0, b1)) = (tokens[i], tokens[i + 1]);
+        out.push((
+            "tokens swapped",
+            format!(
+                "{}{}{}{}{}",
+                &source[..a0],
+                text(i + 1),
+                &source[a1..b0],
+                text(i),
+                &source[b1..]
+            ),
+        ));
+    }
+    for i in spread(n + 1, &mut rng) {
+        let at = tokens.get(i).map_or(source.len(), |t| t.0);
+        let insert = INSERTS[rng.below(INSERTS.len())];
+        out.push((
+            "token inserted",
+            format!("{} {insert} {}", &source[..at], &source[at..]),
+        ));
+    }
+    for i in spread(n, &mut rng) {
+        let (start, end) = tokens[i];
+        let insert = INSERTS[rng.below(INSERTS.len())];
+        out.push((
+            "token replaced",
+            format!("{}{insert}{}", &source[..start], &source[end..]),
+        ));
+    }
+    let lines: Vec<&str> = source.split_inclusive('\n').collect();
+    for i in spread(lines.len(), &mut rng) {
+        let mut copy = lines.clone();
+        copy.insert(i, lines[i]);
+        let mut duplicated = copy.concat();
+        if !lines[i].ends_with('\n') {
+            duplicated.insert(source.len(), '\n');
+        }
+        out.push(("line duplicated", duplicated));
+    }
+    out
+}
+
+/// The byte ranges of the tokens the lexer reads, up to the end or its first error.
+fn token_spans(source: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let Ok(mut lexer) = Lexer::new(source) else {
+        return spans;
+    };
+    while let Ok(token) = lexer.next_token() {
+        if token.kind == TokenKind::Eof {
+            break;
+        }
+        spans.push((token.span.start, token.span.end));
+    }
+    spans
+}
+
+/// At most `PER_KIND` of `0..n`, spread evenly from a random start.
+fn spread(n: usize, rng: &mut Lcg) -> Vec<usize> {
+    if n <= PER_KIND {
+        return (0..n).collect();
+    }
+    let offset = rng.below(n);
+    (0..PER_KIND)
+        .map(|j| (offset + j * n / PER_KIND) % n)
+        .collect()
+}
+
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// Our error as Redis words it in the reply to SCRIPT LOAD.
+fn redis_message(source: &str, error: &SyntaxError) -> String {
+    if error.message == "Invalid script shebang" {
+        return error.message.clone();
+    }
+    format!(
+        "Error compiling script (new function): user_script:{}: {}",
+        lua_line(source, error.span.end),
+        error.message
+    )
+}
+
+/// Lua's line number at byte `pos`: the line the lexer is on there, with
+/// `\n`, `\r`, `\r\n` and `\n\r` each ending a line. A shebang line is
+/// one line, whatever it holds.
+fn lua_line(source: &str, pos: usize) -> usize {
+    let bytes = source.as_bytes();
+    let mut i = if bytes.starts_with(b"#!") {
+        bytes.iter().position(|&b| b == b'\n').unwrap_or(0)
+    } else {
+        0
+    };
+    let mut line = 1;
+    while i < pos.min(bytes.len()) {
+        let b = bytes[i];
+        i += 1;
+        if b == b'\n' || b == b'\r' {
+            if i < bytes.len() && (bytes[i] == b'\n' || bytes[i] == b'\r') && bytes[i] != b {
+                i += 1;
+            }
+            line += 1;
+        }
+    }
+    line
+}
+
+/// The message without its `user_script:LINE:` prefix.
+fn without_line(message: &str) -> String {
+    let text = message
+        .split_once("user_script:")
+        .map_or(message, |(_, rest)| rest);
+    normalize(text.split_once(": ").map_or(text, |(_, rest)| rest))
+}
+
+/// As a reply line holds a message: Redis turns newlines into spaces; and
+/// Lua quotes only the first byte of a non-ASCII character where we quote
+/// the character, so any non-ASCII character counts the same.
+fn normalize(message: &str) -> String {
+    message
+        .chars()
+        .map(|c| match c {
+            '\r' | '\n' => ' ',
+            c if !c.is_ascii() => '?',
+            c => c,
+        })
+        .collect()
+}
+
+/// A minimal RESP client: SCRIPT LOAD replies are a bulk string or an error line.
+struct Resp {
+    writer: TcpStream,
+    reader: BufReader<TcpStream>,
+}
+
+impl Resp {
+    fn new(stream: TcpStream) -> Resp {
+        let reader = BufReader::new(stream.try_clone().expect("clone the socket"));
+        Resp {
+            writer: stream,
+            reader,
+        }
+    }
+
+    /// Loads the scripts in one round trip, then flushes the script cache;
+    /// for each, `Ok` or the error line (without `-ERR `).
+    fn script_load_all<'s>(
+        &mut self,
+        sources: impl Iterator<Item = &'s str>,
+    ) -> Vec<Result<(), String>> {
+        let mut out = Vec::new();
+        let mut count = 0;
+        for source in sources {
+            command(&mut out, &[b"SCRIPT", b"LOAD", source.as_bytes()]);
+            count += 1;
+        }
+        command(&mut out, &[b"SCRIPT", b"FLUSH"]);
+        self.writer.write_all(&out).expect("send to redis-server");
+        let replies = (0..count).map(|_| self.reply()).collect();
+        assert_eq!(self.reply(), Ok(()), "SCRIPT FLUSH");
+        replies
+    }
+
+    fn reply(&mut self) -> Result<(), String> {
+        let mut line = Vec::new();
+        self.reader
+            .read_until(b'\n', &mut line)
+            .expect("read from redis-server");
+        let body = line
+            .strip_suffix(b"\r\n")
+            .unwrap_or_else(|| panic!("truncated reply {line:?}"));
+        match body.first() {
+            Some(b'$') => {
+                let len: usize = std::str::from_utf8(&body[1..])
+                    .ok()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or_else(|| panic!("bad bulk length {body:?}"));
+                let mut value = vec![0; len + 2];
+                self.reader
+                    .read_exact(&mut value)
+                    .expect("read from redis-server");
+                Ok(())
+            }
+            Some(b'+') => Ok(()),
+            Some(b'-') => {
+                let message = String::from_utf8_lossy(&body[1..]);
+                Err(message.strip_prefix("ERR ").unwrap_or(&message).to_owned())
+            }
+            _ => panic!("unexpected reply {line:?}"),
+        }
+    }
+}
+
+fn command(out: &mut Vec<u8>, args: &[&[u8]]) {
+    out.extend_from_slice(format!("*{}\r\n", args.len()).as_bytes());
+    for arg in args {
+        out.extend_from_slice(format!("${}\r\n", arg.len()).as_bytes());
+        out.extend_from_slice(arg);
+        out.extend_from_slice(b"\r\n");
+    }
+}

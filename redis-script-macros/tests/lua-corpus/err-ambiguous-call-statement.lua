@@ -1,0 +1,2 @@
+local a = b
+(f or g)(1)

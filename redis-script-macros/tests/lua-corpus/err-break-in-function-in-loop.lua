@@ -1,0 +1,3 @@
+while true do
+  local f = function() break end
+end

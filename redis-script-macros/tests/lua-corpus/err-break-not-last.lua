@@ -1,0 +1,4 @@
+while x do
+  break
+  x = 1
+end

@@ -1,0 +1,1 @@
+if x then break end

@@ -1,0 +1,2 @@
+function f(a, ...) end
+return function() return ... end

@@ -1,0 +1,4 @@
+if a then
+else
+elseif b then
+end

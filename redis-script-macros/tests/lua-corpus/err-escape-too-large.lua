@@ -1,0 +1,1 @@
+return "ok \255 but not \256"

@@ -1,0 +1,1 @@
+for a, b = 1, 2 do end

@@ -1,0 +1,2 @@
+# comment
+return 1

@@ -1,0 +1,2 @@
+return "\z
+   not skipped in 5.1"

@@ -1,0 +1,2 @@
+do
+  local x = 1

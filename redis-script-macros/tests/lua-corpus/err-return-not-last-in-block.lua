@@ -1,0 +1,4 @@
+if x then
+  return 1
+  x = 2
+end

@@ -1,0 +1,1 @@
+#!lua flags=no-writes

@@ -1,0 +1,2 @@
+--[[ never closed
+return 1

@@ -1,0 +1,1 @@
+return 1 --[[ closed at the very end ]]

@@ -1,0 +1,1 @@
+return "\x41\u{48}\z ok"

@@ -1,0 +1,1 @@
+local a = 1; local b = 2; a = b; print(a); do end; while false do end; return a;

@@ -1,0 +1,2 @@
+#!lua
+return 1

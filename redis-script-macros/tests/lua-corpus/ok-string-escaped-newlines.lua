@@ -1,0 +1,3 @@
+return "a\
+b\
+c\d"

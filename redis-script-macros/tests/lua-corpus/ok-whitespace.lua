@@ -1,0 +1,3 @@
+local	a=1
+
+	 return a

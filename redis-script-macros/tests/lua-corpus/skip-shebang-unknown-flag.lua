@@ -1,0 +1,2 @@
+#!lua flags=bogus
+return 1

@@ -1,0 +1,2 @@
+#!lua x=1
+return 1
