@@ -1,7 +1,9 @@
 //! The compile-time diagnostics of `#[redis_script]`, as trybuild snapshots.
 //!
-//! `tests/ui/*.rs` must fail to compile with exactly the neighbouring
-//! `.stderr`; `tests/ui/pass/*.rs` must compile and run. Regenerate the
+//! `tests/ui/*.rs` (mistakes in the declaration), `tests/ui/checks/*.rs`
+//! (mistakes in the Lua, one per check) and `tests/ui/seeds/*.rs` (the real
+//! bugs of the scripts this project grew from) must fail to compile with
+//! exactly the neighbouring `.stderr`; `tests/ui/pass/*.rs` must compile and run. Regenerate the
 //! snapshots with `TRYBUILD=overwrite cargo test --test compiletest`, then
 //! read every changed `.stderr`.
 //!
@@ -19,6 +21,8 @@ fn ui() {
     link_fixtures();
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
+    t.compile_fail("tests/ui/checks/*.rs");
+    t.compile_fail("tests/ui/seeds/*.rs");
     t.pass("tests/ui/pass/*.rs");
 }
 

@@ -3,12 +3,15 @@
 use proc_macro2::Span;
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
-use syn::{Expr, ExprLit, Lit, LitInt, LitStr, MetaNameValue, Token};
+use syn::{Expr, ExprLit, Ident, Lit, LitInt, LitStr, Meta, MetaList, Token};
 
 use crate::errors::Errors;
 
 const FILE: &str = "file";
 const KEYS: &str = "keys";
+const ALLOW: &str = "allow";
+/// The one warning a binding can silence: a declared value the script never reads.
+const UNREAD: &str = "unread";
 
 /// The attribute's arguments, each still pointing at its tokens.
 pub struct Args {
@@ -18,6 +21,8 @@ pub struct Args {
     /// has an error of its own and is not also missing.
     file_written: bool,
     keys_written: bool,
+    /// `allow(unread)`: no warning for parameters the script never reads.
+    pub allow_unread: bool,
 }
 
 /// `keys = N`: how many leading parameters are KEYS.
@@ -26,8 +31,8 @@ pub struct Keys {
     pub lit: LitInt,
 }
 
-/// The `key = value` pairs as written, before their meaning is checked.
-pub struct RawArgs(Punctuated<MetaNameValue, Token![,]>);
+/// The arguments as written, before their meaning is checked.
+pub struct RawArgs(Punctuated<Meta, Token![,]>);
 
 impl Parse for RawArgs {
     fn parse(input: ParseStream) -> syn::Result<Self> {
@@ -44,8 +49,22 @@ impl Args {
             keys: None,
             file_written: false,
             keys_written: false,
+            allow_unread: false,
         };
-        for pair in raw.0 {
+        for meta in raw.0 {
+            let pair = match meta {
+                Meta::NameValue(pair) => pair,
+                // #[redis_script(..., allow(unread))]
+                Meta::List(list) if list.path.is_ident(ALLOW) => {
+                    args.allow_unread |= allowed_unread(&list, errors);
+                    continue;
+                }
+                other => {
+                    let name = path_name(other.path());
+                    errors.push(syn::Error::new_spanned(other, unknown_key_message(&name)));
+                    continue;
+                }
+            };
             let Some(name) = pair.path.get_ident().map(ToString::to_string) else {
                 errors.push(syn::Error::new_spanned(
                     &pair.path,
@@ -115,8 +134,34 @@ impl Args {
 
 fn unknown_key_message(name: &str) -> String {
     format!(
-        "unknown argument `{name}`: #[redis_script] takes only `{FILE} = \"...\"` and `{KEYS} = N`"
+        "unknown argument `{name}`: #[redis_script] takes only `{FILE} = \"...\"`, \
+         `{KEYS} = N` and `{ALLOW}({UNREAD})`"
     )
+}
+
+/// `allow(unread)`; any other name inside is an error.
+fn allowed_unread(list: &MetaList, errors: &mut Errors) -> bool {
+    let names = match list.parse_args_with(Punctuated::<Ident, Token![,]>::parse_terminated) {
+        Ok(names) => names,
+        Err(error) => {
+            errors.push(error);
+            return false;
+        }
+    };
+    let mut unread = false;
+    for name in names {
+        if name == UNREAD {
+            unread = true;
+        } else {
+            errors.push(syn::Error::new_spanned(
+                &name,
+                format!(
+                    "unknown warning `{name}`: `{ALLOW}({UNREAD})` is the one a binding can allow"
+                ),
+            ));
+        }
+    }
+    unread
 }
 
 /// `a::b` for a path written `a :: b`.

@@ -17,6 +17,10 @@ impl Errors {
         result.map_err(|error| self.push(error)).ok()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+
     pub fn into_result(self) -> syn::Result<()> {
         self.0.map_or(Ok(()), Err)
     }

@@ -7,6 +7,7 @@ use syn::{Ident, LitStr, Type};
 use crate::ast::{Binding, Param};
 use crate::attr::{Args, RawArgs};
 use crate::errors::Errors;
+use crate::script_check::{self, Checked};
 use crate::script_file::ScriptFile;
 
 /// `#[redis_script(args)] item`, as tokens in and out; errors become
@@ -28,13 +29,31 @@ pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
     binding.validate(keys, &mut errors);
     let file = args.as_ref().and_then(|args| args.file.as_ref());
     let script = file.and_then(|lit| errors.take(ScriptFile::read(lit)));
+    let allow_unread = args.as_ref().is_some_and(|args| args.allow_unread);
+    // A declaration with errors of its own cannot be held against the script.
+    let declaration_ok = errors.is_empty();
+    let checked = match (file, keys, &script) {
+        (Some(file), Some(keys), Some(script)) => Some(script_check::check(
+            &binding,
+            keys,
+            file,
+            script,
+            script_check::Options {
+                allow_unread,
+                declaration_ok,
+            },
+            &mut errors,
+        )),
+        _ => None,
+    };
 
-    match (errors.into_result(), file, keys, script) {
-        (Ok(()), Some(file), Some(keys), Some(script)) => expand(
+    match (errors.into_result(), file, keys, script, checked) {
+        (Ok(()), Some(file), Some(keys), Some(script), Some(checked)) => expand(
             &binding,
             &Source::File {
                 lit: file,
                 script: &script,
+                checked: &checked,
             },
             keys.count,
         ),
@@ -51,6 +70,7 @@ enum Source<'a> {
     File {
         lit: &'a LitStr,
         script: &'a ScriptFile,
+        checked: &'a Checked,
     },
     /// Beside a compile error: nothing to read, and nothing will run.
     Stub,
@@ -83,8 +103,12 @@ fn expand(binding: &Binding, source: &Source, keys: usize) -> TokenStream {
         quote!(#call.variadic(&#ident);)
     });
 
-    let (file_name, source_expr, sha1, body) = match source {
-        Source::File { lit, script } => {
+    let (file_name, source_expr, sha1, body, flags, read_only, warnings) = match source {
+        Source::File {
+            lit,
+            script,
+            checked,
+        } => {
             let path = script.path.to_string_lossy().into_owned();
             (
                 lit.value(),
@@ -96,6 +120,9 @@ fn expand(binding: &Binding, source: &Source, keys: usize) -> TokenStream {
                     #tail
                     #call
                 },
+                checked.flags.clone(),
+                checked.read_only,
+                checked.warnings.clone(),
             )
         }
         Source::Stub => (
@@ -103,6 +130,9 @@ fn expand(binding: &Binding, source: &Source, keys: usize) -> TokenStream {
             quote!(""),
             String::new(),
             quote!(::core::unreachable!()),
+            Vec::new(),
+            false,
+            TokenStream::new(),
         ),
     };
 
@@ -139,8 +169,12 @@ fn expand(binding: &Binding, source: &Source, keys: usize) -> TokenStream {
                 arg_names: &[#(#arg_names),*],
                 variadic: #is_variadic,
                 reply_type: #reply_name,
+                flags: &[#(#flags),*],
+                read_only: #read_only,
             });
         }
+
+        #warnings
     }
 }
 

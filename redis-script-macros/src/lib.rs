@@ -4,12 +4,15 @@
 //! generated code reaches the runtime only through `::redis_script::__private`.
 //!
 //! The pipeline reads top to bottom: `attr` and `ast` parse, `valid` checks,
-//! `script_file` reads the Lua file, `expand` generates.
+//! `script_file` reads the Lua file, `script_check` runs the `lua` checks
+//! on it, `expand` generates.
 
 mod ast;
 mod attr;
 mod errors;
 mod expand;
+mod lua;
+mod script_check;
 mod script_file;
 mod valid;
 

@@ -9,6 +9,8 @@ pub struct ScriptFile {
     /// The canonical absolute path; the expansion `include_str!`s it, which
     /// is what makes Cargo rebuild the crate when the file changes.
     pub path: PathBuf,
+    /// The source, byte for byte as it will be sent.
+    pub source: String,
     /// Lowercase hex SHA1 of `source`, as Redis computes it.
     pub sha1: String,
 }
@@ -73,7 +75,7 @@ impl ScriptFile {
         let sha1 = sha1_smol::Sha1::from(source.as_bytes())
             .digest()
             .to_string();
-        Ok(ScriptFile { path, sha1 })
+        Ok(ScriptFile { path, source, sha1 })
     }
 }
 

@@ -52,7 +52,8 @@ pub struct Invocation<T> {
     reply: PhantomData<fn() -> T>,
 }
 
-/// The leading arguments `EVALSHA sha`, which the EVAL form replaces with `EVAL source`.
+/// The leading arguments `EVALSHA sha`, which the EVAL form replaces with
+/// `EVAL source` (`_RO` forms alike).
 const EVALSHA_HEAD: usize = 2;
 
 impl<T> Invocation<T> {
@@ -63,7 +64,10 @@ impl<T> Invocation<T> {
         // encodes without growing its buffers.
         let arg_count = EVALSHA_HEAD + 1 + script.keys() + script.arg_names().len();
         let mut evalsha = Cmd::with_capacity(arg_count, 128);
-        evalsha.arg("EVALSHA").arg(script.sha1()).arg(script.keys());
+        evalsha
+            .arg(script.commands().0)
+            .arg(script.sha1())
+            .arg(script.keys());
         Invocation {
             script,
             evalsha,
@@ -102,13 +106,15 @@ impl<T> Invocation<T> {
         self
     }
 
-    /// The `EVALSHA` command of this call, as `invoke` first sends it.
+    /// The `EVALSHA` command of this call (`EVALSHA_RO` for a read-only
+    /// script), as `invoke` first sends it.
     pub fn evalsha_cmd(&self) -> Result<&Cmd, Error> {
         self.check_parameters()?;
         Ok(&self.evalsha)
     }
 
-    /// The `EVAL` command of this call, with the full source; it cannot fail
+    /// The `EVAL` command of this call (`EVAL_RO` for a read-only script),
+    /// with the full source; it cannot fail
     /// with NOSCRIPT, which makes it the form for pipelines and transactions.
     pub fn eval_cmd(&self) -> Result<Cmd, Error> {
         self.check_parameters()?;
@@ -130,7 +136,7 @@ impl<T> Invocation<T> {
         let arg_count = args.len() + EVALSHA_HEAD;
         let data_len: usize = args.clone().map(|arg| arg_len(&arg)).sum();
         let mut eval = Cmd::with_capacity(arg_count, data_len + self.script.source().len() + 4);
-        eval.arg("EVAL").arg(self.script.source());
+        eval.arg(self.script.commands().1).arg(self.script.source());
         for arg in args {
             // Generated calls hold only plain arguments, never a SCAN cursor.
             if let Arg::Simple(bytes) = arg {

@@ -47,6 +47,8 @@ pub struct Script {
     arg_names: &'static [&'static str],
     args: Arity,
     reply_type: &'static str,
+    flags: &'static [&'static str],
+    read_only: bool,
 }
 
 /// The parts of a [`Script`], named, so the macro's output reads clearly and
@@ -61,6 +63,10 @@ pub struct ScriptParts {
     pub arg_names: &'static [&'static str],
     pub variadic: bool,
     pub reply_type: &'static str,
+    /// The shebang's flags, e.g. `["no-writes"]` for `#!lua flags=no-writes`.
+    pub flags: &'static [&'static str],
+    /// Whether `flags` holds `no-writes`.
+    pub read_only: bool,
 }
 
 impl Script {
@@ -81,6 +87,8 @@ impl Script {
                 Arity::Exactly(fixed)
             },
             reply_type: parts.reply_type,
+            flags: parts.flags,
+            read_only: parts.read_only,
         }
     }
 
@@ -128,6 +136,28 @@ impl Script {
     /// The Rust return type as declared on the binding, e.g. `Option<String>`.
     pub const fn reply_type(&self) -> &'static str {
         self.reply_type
+    }
+
+    /// The flags of the script's `#!lua flags=...` shebang, as Redis knows them.
+    pub const fn flags(&self) -> &'static [&'static str] {
+        self.flags
+    }
+
+    /// Whether the script declares `flags=no-writes`: calls then use
+    /// EVALSHA_RO / EVAL_RO, which replicas accept, and Redis refuses any
+    /// write the script attempts.
+    pub const fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// The command names a call of this script uses: `(EVALSHA, EVAL)`, or
+    /// their `_RO` forms for a read-only script.
+    pub(crate) const fn commands(&self) -> (&'static str, &'static str) {
+        if self.read_only {
+            ("EVALSHA_RO", "EVAL_RO")
+        } else {
+            ("EVALSHA", "EVAL")
+        }
     }
 
     /// The `SCRIPT LOAD` command for this script.

@@ -1,0 +1,167 @@
+//! The Lua checks, seen from the binding: what the declaration promises,
+//! and each finding turned into a compile error (or warning) at the Rust
+//! token it concerns, quoting the Lua file, line and column.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{LitStr, ReturnType, Type};
+
+use crate::ast::Binding;
+use crate::attr::Keys;
+use crate::errors::Errors;
+use crate::lua::{self, Declared, Diagnostic, ReplyKind, Severity, Target};
+use crate::script_file::ScriptFile;
+
+/// What the checks found that the expansion uses.
+pub struct Checked {
+    /// The shebang's flags.
+    pub flags: Vec<&'static str>,
+    pub read_only: bool,
+    /// Warnings, as items that make rustc warn at the right token.
+    pub warnings: TokenStream,
+}
+
+/// How to check.
+pub struct Options {
+    /// `allow(unread)` on the attribute.
+    pub allow_unread: bool,
+    /// Whether the declaration itself is free of errors; if not, only the
+    /// findings about the script alone are reported, not those measured
+    /// against the declaration.
+    pub declaration_ok: bool,
+}
+
+/// Checks `script` against `binding`, pushing every error into `errors`.
+pub fn check(
+    binding: &Binding,
+    keys: &Keys,
+    file: &LitStr,
+    script: &ScriptFile,
+    options: Options,
+    errors: &mut Errors,
+) -> Checked {
+    let declared = declared(binding, keys.count);
+    let analysis = lua::analyze(&script.source, declared);
+    let mut warnings = TokenStream::new();
+    let relevant = analysis
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| options.declaration_ok || diagnostic.target == Target::File);
+    for diagnostic in relevant {
+        let span = target_span(binding, keys, file, diagnostic.target);
+        match diagnostic.severity {
+            Severity::Error => {
+                let message = render(&file.value(), &script.source, diagnostic);
+                errors.push(syn::Error::new(span, message));
+            }
+            Severity::Warning if !options.allow_unread => {
+                let message = unread_message(binding, keys, &file.value(), diagnostic);
+                warnings.extend(warning(span, &message));
+            }
+            Severity::Warning => {}
+        }
+    }
+    let flags = analysis.flags;
+    Checked {
+        read_only: flags.contains(&"no-writes"),
+        flags,
+        warnings,
+    }
+}
+
+fn declared(binding: &Binding, keys: usize) -> Declared {
+    let params = &binding.params;
+    let variadic = params.last().is_some_and(|param| param.variadic.is_some());
+    let args = params.len().saturating_sub(keys) - usize::from(variadic && params.len() > keys);
+    Declared {
+        keys,
+        args,
+        variadic,
+        reply: match &binding.sig.output {
+            ReturnType::Default => ReplyKind::Nullable,
+            ReturnType::Type(_, ty) => reply_kind(ty),
+        },
+        read_only: false,
+    }
+}
+
+/// What a Lua `nil`/`false` becomes in the declared type, judged by the
+/// type's name: anything not recognised is not checked.
+fn reply_kind(ty: &Type) -> ReplyKind {
+    match ty {
+        Type::Tuple(tuple) if tuple.elems.is_empty() => ReplyKind::Nullable,
+        Type::Paren(paren) => reply_kind(&paren.elem),
+        Type::Group(group) => reply_kind(&group.elem),
+        Type::Path(path) if path.qself.is_none() => {
+            let Some(last) = path.path.segments.last() else {
+                return ReplyKind::Unknown;
+            };
+            match last.ident.to_string().as_str() {
+                "Option" | "Value" => ReplyKind::Nullable,
+                "bool" => ReplyKind::Bool,
+                "String" | "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16"
+                | "u32" | "u64" | "u128" | "usize" | "f32" | "f64" => ReplyKind::NonNull,
+                _ => ReplyKind::Unknown,
+            }
+        }
+        _ => ReplyKind::Unknown,
+    }
+}
+
+fn target_span(binding: &Binding, keys: &Keys, file: &LitStr, target: Target) -> Span {
+    let param = |index: usize| binding.params.get(index).map(|param| param.ident.span());
+    match target {
+        Target::File => file.span(),
+        Target::Keys => keys.lit.span(),
+        Target::Params => binding.sig.ident.span(),
+        Target::Key(index) => param(index).unwrap_or_else(|| keys.lit.span()),
+        Target::Arg(index) => param(keys.count + index).unwrap_or_else(|| binding.sig.ident.span()),
+        Target::Reply => match &binding.sig.output {
+            ReturnType::Type(_, ty) => ty.span(),
+            ReturnType::Default => binding.sig.ident.span(),
+        },
+    }
+}
+
+fn render(file: &str, source: &str, diagnostic: &Diagnostic) -> String {
+    lua::report::render(
+        file,
+        source,
+        diagnostic.span,
+        &diagnostic.message,
+        diagnostic.note.as_deref(),
+    )
+}
+
+/// The warning's text names the parameter, since it shows at the parameter.
+fn unread_message(binding: &Binding, keys: &Keys, file: &str, diagnostic: &Diagnostic) -> String {
+    let (index, table, position) = match diagnostic.target {
+        Target::Key(index) => (index, "KEYS", index + 1),
+        Target::Arg(index) => (keys.count + index, "ARGV", index + 1),
+        _ => return diagnostic.message.clone(),
+    };
+    let name = binding
+        .params
+        .get(index)
+        .map_or(String::new(), |p| p.ident.to_string());
+    format!(
+        "redis-script: `{file}` never reads {table}[{position}], which `{name}` fills, although it \
+         reads {table} only by literal index: the declaration and the script may disagree. \
+         If the value is passed on purpose (e.g. a key for cluster slot routing), add \
+         `allow(unread)` to #[redis_script]"
+    )
+}
+
+/// Stable proc macros cannot emit warnings; the use of a deprecated item is
+/// the usual way to have rustc show one, at `span`.
+fn warning(span: Span, message: &str) -> TokenStream {
+    let item = quote_spanned!(span=> RedisScriptWarning);
+    quote! {
+        const _: () = {
+            #[deprecated(note = #message)]
+            struct RedisScriptWarning;
+            let _ = #item;
+        };
+    }
+}

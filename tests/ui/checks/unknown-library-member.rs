@@ -1,0 +1,7 @@
+// `redis.calll` does not exist.
+use redis_script::redis_script;
+
+#[redis_script(file = "tests/ui/lua/checks/unknown_member.lua", keys = 1)]
+fn get(key: &str) -> Option<String>;
+
+fn main() {}

@@ -1,0 +1,3 @@
+-- Writes into the read-only string library.
+string.trim = function(s) return (s:gsub('^%s+', '')) end
+return string.trim(ARGV[1])

@@ -1,0 +1,2 @@
+-- Misspells a command name.
+return redis.call('GETT', KEYS[1])

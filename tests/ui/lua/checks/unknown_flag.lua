@@ -1,0 +1,3 @@
+#!lua flags=no-write
+-- A misspelt shebang flag.
+return redis.call('GET', KEYS[1])

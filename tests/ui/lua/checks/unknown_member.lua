@@ -1,0 +1,2 @@
+-- Misspells redis.call.
+return redis.calll('GET', KEYS[1])
