@@ -4,6 +4,7 @@
 #[path = "../support/server.rs"]
 mod server;
 
+mod idiomatic;
 mod invocation;
 mod rebuild;
 mod recipes;
