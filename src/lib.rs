@@ -55,6 +55,88 @@
 //! function; generic parameters work as in any function. The return type is
 //! the reply type (see below); without one it is `()`.
 //!
+//! # Compile-time checks of the Lua
+//!
+//! The attribute parses every script as the Lua 5.1 that Redis 7 runs, and
+//! turns the mistakes that otherwise reach production into compile errors
+//! that quote the Lua file, line and column, pointing at the Rust token they
+//! concern. Each check is conservative: where the text of the script does not
+//! settle a question (a computed index or command name, a shadowed name, a
+//! value returned by a function), it stays silent.
+//!
+//! 1. **Syntax**, with Lua's own message; the parser's verdict equals Redis's
+//!    `SCRIPT LOAD` (a differential test checks thousands of scripts):
+//!    ```text
+//!    error: Lua syntax error: ')' expected near '...'
+//!      --> scripts/sharded_pop.lua:6:41
+//!     6 | if not ret or redis.call('llen', KEYS[1]...shard) == 0 then
+//!       |                                         ^^^
+//!       = note: `...` is the vararg expression; concatenation is `..`
+//!    ```
+//! 2. **KEYS/ARGV arity**: a literal `KEYS[n]` must be within `keys`, a
+//!    literal `ARGV[n]` within the ARGV parameters (no upper bound with a
+//!    `#[variadic]` tail). The error points at `keys = N` (or at the function
+//!    for ARGV). A dynamic use (`KEYS[i]`, `#ARGV`, `unpack(ARGV)`, passing
+//!    the table on) turns the check off for that table. A declared key or
+//!    argument that a script reading its table only by literal index never
+//!    reads is a **warning** at the parameter; `allow(unread)` in the
+//!    attribute silences it for that binding (for keys passed on purpose,
+//!    e.g. for cluster slot routing):
+//!    ```text
+//!    error: `KEYS[2]` is outside the 1 key(s) the binding declares
+//!      --> scripts/get_second.lua:2:26
+//!     2 | return redis.call('GET', KEYS[2])
+//!       |                          ^^^^^^^
+//!       = note: KEYS has indexes 1 to 1 (`keys = 1`); raise `keys`, or read the value from ARGV
+//!    ```
+//! 3. **Globals**: reading a name that is neither a local nor a member of
+//!    Redis 7's script environment, and creating a global (an assignment to
+//!    an undeclared name, `function f()` at top level, writing into `string`
+//!    or `redis`), with a "did you mean" that also looks at your locals:
+//!    ```text
+//!    error: `luckMoney` is not a global of the script sandbox of Redis 7.0.15, so reading it fails at run time
+//!      --> scripts/grab.lua:6:8
+//!     6 |     if luckMoney then
+//!       |        ^^^^^^^^^
+//!       = note: did you mean the local `lunkMoney`?
+//!    ```
+//! 4. **Nil returns**: a script that can end without a value, `return nil`,
+//!    or return what can be nil (`redis.call('GET', ...)`, a comparison)
+//!    where the declared type cannot hold it. `Option<_>`, `()` and
+//!    `redis::Value` hold anything; `bool` holds a Lua `false` but not a nil;
+//!    `String`, integers and floats hold neither; other types are not checked:
+//!    ```text
+//!    error: the script can end here without `return`, replying nil, but the declared return type cannot hold nil
+//!      --> scripts/get.lua:3:1
+//!     3 | if value then
+//!       | ^^^^^^^^^^^^^
+//!       = note: declare the return type as `Option<...>`, or return a value on every path
+//!    ```
+//! 5. **Flags**: the Redis 7 shebang (`#!lua flags=no-writes,allow-oom`) is
+//!    read as Redis reads it; an unknown flag is an error. A `no-writes`
+//!    script runs with EVALSHA_RO / EVAL_RO, so it can run on replicas
+//!    ([`Script::is_read_only`]).
+//! 6. **Redis commands**: `redis.call`/`redis.pcall` with a literal name
+//!    that Redis does not know, a wrong number of arguments, a command Redis
+//!    forbids in scripts (`noscript`, e.g. `CONFIG GET`), or a write command
+//!    in a `no-writes` script:
+//!    ```text
+//!    error: `config|get` cannot run inside a script: Redis flags it `noscript` ("This Redis command is not allowed from script")
+//!      --> scripts/sharded_push.lua:2:33
+//!       = note: run it from the client, and pass what the script needs in ARGV
+//!    ```
+//! 7. **Library members**: `redis.calll`, `string.formatt`, and names from
+//!    newer Lua such as `table.unpack` are errors with a suggestion:
+//!    ```text
+//!    error: `table.unpack` does not exist in Redis's Lua (5.1)
+//!      --> scripts/mget.lua:2:33
+//!       = note: Lua 5.1: use the global unpack
+//!    ```
+//!
+//! The sandbox and command tables come from redis-server 7.0.15 and are
+//! checked against the installed server by the test suite; a script that
+//! relies on a command or global added later is reported as unknown.
+//!
 //! # Running a call
 //!
 //! | method | on | sends |
