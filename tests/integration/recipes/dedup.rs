@@ -9,6 +9,7 @@ use redis::Commands;
 use redis_script::recipes::dedup::Dedup;
 
 use super::lock::wait_until_gone;
+use super::multiplexed;
 use crate::server::RedisServer;
 
 const CALLERS: usize = 32;
@@ -84,11 +85,7 @@ fn every_mark_expires_and_a_ttl_the_server_rejects_marks_nothing() {
 #[tokio::test(flavor = "current_thread")]
 async fn the_call_runs_on_async_connections() {
     let server = RedisServer::start();
-    let mut con = server
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let mut con = multiplexed(&server).await;
     let dedup = Dedup::new("dedup:", LONG_TTL);
     let claim = dedup.claim_call("msg-1");
     assert!(claim.invoke_async(&mut con).await.unwrap());

@@ -9,6 +9,7 @@ use redis::Commands;
 use redis_script::recipes::lock::Lock;
 use redis_script::recipes::random_token;
 
+use super::multiplexed;
 use crate::server::RedisServer;
 
 const CLIENTS: usize = 8;
@@ -177,11 +178,7 @@ fn acquire_waits_for_a_release_and_gives_up_on_a_lock_that_stays_held() {
 #[tokio::test(flavor = "current_thread")]
 async fn the_calls_run_on_async_connections() {
     let server = RedisServer::start();
-    let mut con = server
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let mut con = multiplexed(&server).await;
     let lock = Lock::new("lock:async", LONG_TTL);
     let token = random_token();
     let taken = lock.acquire_call(&token).invoke_async(&mut con).await;

@@ -9,6 +9,7 @@ use redis_script::recipes::marketplace::{
     MARKET_KEY, inventory_key, list_item, market_member, purchase_item, user_key,
 };
 
+use super::dump_all;
 use crate::server::RedisServer;
 
 const SELLER: &str = "seller";
@@ -57,18 +58,6 @@ fn put_on_market(con: &mut Connection, item: &str) {
         .exec(con)
         .unwrap();
     assert!(list_item(con, item, SELLER, PRICE as u64).unwrap());
-}
-
-/// Every key with its DUMP, to compare whole databases.
-fn dump_all(con: &mut Connection) -> Vec<(String, Vec<u8>)> {
-    let mut keys: Vec<String> = redis::cmd("KEYS").arg("*").query(con).unwrap();
-    keys.sort();
-    keys.into_iter()
-        .map(|key| {
-            let dump: Vec<u8> = redis::cmd("DUMP").arg(&key).query(con).unwrap();
-            (key, dump)
-        })
-        .collect()
 }
 
 #[test]

@@ -6,10 +6,11 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use redis::{AsyncConnectionConfig, Connection};
+use redis::AsyncConnectionConfig;
 use redis_script::recipes::red_envelope::{Envelope, Grab, RedEnvelopes};
 use tokio::sync::Semaphore;
 
+use super::dump_all;
 use crate::server::RedisServer;
 
 /// Connections open at once: below the fd and connect-backlog limits.
@@ -19,18 +20,6 @@ const MAX_CONNECTIONS: usize = 200;
 /// a grab that timed out may have been granted, which would break the count.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
 const REPLY_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// Every key with its DUMP, to compare whole databases.
-fn dump_all(con: &mut Connection) -> Vec<(String, Vec<u8>)> {
-    let mut keys: Vec<String> = redis::cmd("KEYS").arg("*").query(con).unwrap();
-    keys.sort();
-    keys.into_iter()
-        .map(|key| {
-            let dump: Vec<u8> = redis::cmd("DUMP").arg(&key).query(con).unwrap();
-            (key, dump)
-        })
-        .collect()
-}
 
 /// Grabs once for every user in `users`, each on its own connection, at most
 /// [`MAX_CONNECTIONS`] connected at once; the outcomes in the users' order.

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use redis::Commands;
 use redis_script::recipes::semaphore::Semaphore;
 
+use super::multiplexed;
 use crate::server::RedisServer;
 
 const CLIENTS: usize = 16;
@@ -261,11 +262,7 @@ fn a_limit_or_timeout_out_of_range_is_an_error_and_changes_nothing() {
 #[tokio::test(flavor = "current_thread")]
 async fn the_calls_run_on_async_connections() {
     let server = RedisServer::start();
-    let mut con = server
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let mut con = multiplexed(&server).await;
     let semaphore = Semaphore::new("semaphore:async", 1, LONG_TIMEOUT);
     let token = redis_script::recipes::random_token();
     assert!(

@@ -10,6 +10,7 @@ use redis_script::recipes::status::{
     STATUS_ID_KEY, create_status, create_status_call, get_status, status_key, user_key,
 };
 
+use super::{dump_all, multiplexed};
 use crate::server::RedisServer;
 
 fn set_login(con: &mut dyn ConnectionLike, uid: &str, login: &str) {
@@ -135,18 +136,6 @@ fn a_user_without_login_writes_nothing_and_takes_no_id() {
     );
 }
 
-/// Every key with its DUMP, to compare whole databases.
-fn dump_all(con: &mut Connection) -> Vec<(String, Vec<u8>)> {
-    let mut keys: Vec<String> = redis::cmd("KEYS").arg("*").query(con).unwrap();
-    keys.sort();
-    keys.into_iter()
-        .map(|key| {
-            let dump: Vec<u8> = redis::cmd("DUMP").arg(&key).query(con).unwrap();
-            (key, dump)
-        })
-        .collect()
-}
-
 #[test]
 fn concurrent_posts_take_distinct_dense_ids_and_count_each_post() {
     const USERS: usize = 4;
@@ -198,11 +187,7 @@ fn the_call_runs_on_an_async_connection() {
         .build()
         .unwrap();
     let id = runtime.block_on(async {
-        let mut con = server
-            .client()
-            .get_multiplexed_async_connection()
-            .await
-            .unwrap();
+        let mut con = multiplexed(&server).await;
         create_status_call("5", "async hello", &[])
             .invoke_async(&mut con)
             .await
