@@ -193,10 +193,11 @@
 //!
 //! Any other [`redis::FromRedisValue`] type works as it does in redis-rs. A
 //! reply that does not fit the declared type is an `Err` with
-//! [`ErrorKind::Reply`] naming the script and the type, never a panic. One
-//! exception comes from redis-rs: an integer reply outside the range of a
-//! narrower declared integer type is cast with `as` (`-1` into `u32` gives
-//! `4294967295`); declare `i64` where a script can return such values.
+//! [`ErrorKind::Reply`] naming the script and the type, never a panic. That
+//! includes an integer outside the range of the declared integer type (`-1`
+//! into `u32`, `300` into `u8`), at the top level and inside `Option`, `Vec`
+//! and tuples; redis-rs alone would cast it with `as`. Inside other types
+//! (a `HashMap`'s values, your own types) redis-rs's conversion applies as is.
 //!
 //! A script that calls `redis.setresp(3)` returns booleans as RESP3 booleans
 //! on a RESP3 connection; `Option<T>` and `bool` treat those like any other

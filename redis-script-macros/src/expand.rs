@@ -82,6 +82,7 @@ fn expand(binding: &Binding, source: &Source, keys: usize) -> TokenStream {
     let vis = &binding.vis;
     let reply = binding.reply_type();
     let reply_name = type_name(&reply);
+    let shape = reply_shape(&reply, &private);
     let (key_params, arg_params) = binding.params.split_at(keys.min(binding.params.len()));
     let (fixed_args, variadic) = match arg_params.split_last() {
         Some((last, fixed)) if last.variadic.is_some() => (fixed, Some(last)),
@@ -169,6 +170,7 @@ fn expand(binding: &Binding, source: &Source, keys: usize) -> TokenStream {
                 arg_names: &[#(#arg_names),*],
                 variadic: #is_variadic,
                 reply_type: #reply_name,
+                reply_shape: &#shape,
                 flags: &[#(#flags),*],
                 read_only: #read_only,
             });
@@ -225,6 +227,56 @@ fn generated_doc(
             .to_owned(),
     );
     lines
+}
+
+/// Where integers sit in the declared reply type, as `Shape` tokens, so the
+/// runtime can refuse an integer reply out of a narrower type's range.
+/// Recognized by name: integers, `Option`, `Vec` and tuples; the rest is `Any`.
+fn reply_shape(ty: &Type, private: &TokenStream) -> TokenStream {
+    let any = quote!(#private::Shape::Any);
+    match ty {
+        Type::Paren(inner) => reply_shape(&inner.elem, private),
+        Type::Group(inner) => reply_shape(&inner.elem, private),
+        Type::Tuple(tuple) if !tuple.elems.is_empty() => {
+            let shapes = tuple.elems.iter().map(|elem| reply_shape(elem, private));
+            quote!(#private::Shape::Tuple(&[#(#shapes),*]))
+        }
+        Type::Path(path) if path.qself.is_none() => {
+            let Some(last) = path.path.segments.last() else {
+                return any;
+            };
+            let name = last.ident.to_string();
+            let only_argument = match &last.arguments {
+                syn::PathArguments::AngleBracketed(args) if args.args.len() == 1 => {
+                    match args.args.first() {
+                        Some(syn::GenericArgument::Type(inner)) => Some(inner),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            match (name.as_str(), only_argument) {
+                ("Option", Some(inner)) => {
+                    let inner = reply_shape(inner, private);
+                    quote!(#private::Shape::Option(&#inner))
+                }
+                ("Vec", Some(inner)) => {
+                    let inner = reply_shape(inner, private);
+                    quote!(#private::Shape::Seq(&#inner))
+                }
+                (
+                    "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64"
+                    | "u128" | "usize",
+                    None,
+                ) => {
+                    let int = quote!(::core::primitive::#last);
+                    quote!(#private::Shape::int(#int::MIN as i128, #int::MAX as i128))
+                }
+                _ => any,
+            }
+        }
+        _ => any,
+    }
 }
 
 /// A type as a person writes it: `Option<String>`, not `Option < String >`.

@@ -197,7 +197,12 @@ impl<T: FromRedisValue + 'static> Invocation<T> {
     /// Converts a reply of this script, e.g. one taken from a pipeline's
     /// `Vec<redis::Value>`, the way `invoke` does.
     pub fn decode(&self, reply: RedisResult<Value>) -> Result<T, Error> {
-        decode(self.script, self.script.reply_type(), reply)
+        decode(
+            self.script,
+            self.script.reply_type(),
+            self.script.reply_shape(),
+            reply,
+        )
     }
 }
 

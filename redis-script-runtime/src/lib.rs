@@ -21,5 +21,6 @@ pub use script::{Arity, Script};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::invocation::Invocation;
+    pub use crate::reply::Shape;
     pub use crate::script::{Script, ScriptParts};
 }

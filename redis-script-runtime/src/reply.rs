@@ -8,10 +8,68 @@
 
 use std::any::TypeId;
 
-use redis::{FromRedisValue, RedisResult, Value};
+use redis::{FromRedisValue, ParsingError, RedisResult, Value};
 
 use crate::error::{Error, ErrorKind};
 use crate::script::Script;
+
+/// The shape of a declared return type, as far as the macro can tell from its
+/// text: where integers sit and how wide they are. redis-rs converts an
+/// integer reply with `as`, so a value out of a narrower type's range would
+/// silently wrap (`-1` into `u32`); checked against the shape first, it is an
+/// error instead.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum Shape {
+    /// Not checked.
+    Any,
+    /// An integer type and its range, clamped to `i64` (a reply's range).
+    Int { min: i64, max: i64 },
+    /// `Option<T>`.
+    Option(&'static Shape),
+    /// `Vec<T>`.
+    Seq(&'static Shape),
+    /// `(A, B, ...)`.
+    Tuple(&'static [Shape]),
+}
+
+impl Shape {
+    /// The shape of an integer type with this range.
+    pub const fn int(min: i128, max: i128) -> Shape {
+        Shape::Int {
+            min: if min < i64::MIN as i128 {
+                i64::MIN
+            } else {
+                min as i64
+            },
+            max: if max > i64::MAX as i128 {
+                i64::MAX
+            } else {
+                max as i64
+            },
+        }
+    }
+
+    /// Checks the integers in `value` against their declared ranges; any
+    /// other mismatch is left to the conversion, which reports it.
+    fn check(&self, value: &Value) -> Result<(), String> {
+        match (self, value) {
+            (Shape::Int { min, max }, Value::Int(n)) if n < min || n > max => Err(format!(
+                "the integer {n} is outside its range {min}..={max}"
+            )),
+            (Shape::Option(_), Value::Nil) => Ok(()),
+            (Shape::Option(inner), value) => inner.check(value),
+            (Shape::Seq(inner), Value::Array(items) | Value::Set(items)) => {
+                items.iter().try_for_each(|item| inner.check(item))
+            }
+            (Shape::Tuple(shapes), Value::Array(items)) if shapes.len() == items.len() => shapes
+                .iter()
+                .zip(items)
+                .try_for_each(|(shape, item)| shape.check(item)),
+            _ => Ok(()),
+        }
+    }
+}
 
 /// Converts a reply into `T`, naming `script` and `expected` on failure.
 ///
@@ -19,6 +77,7 @@ use crate::script::Script;
 pub(crate) fn decode<T: FromRedisValue + 'static>(
     script: &Script,
     expected: &'static str,
+    shape: &Shape,
     reply: RedisResult<Value>,
 ) -> Result<T, Error> {
     let value = reply
@@ -29,8 +88,11 @@ pub(crate) fn decode<T: FromRedisValue + 'static>(
     } else {
         as_resp2(value)
     };
-    T::from_redis_value(value)
-        .map_err(|source| Error::new(script, ErrorKind::Reply { expected, source }))
+    let reply_error = |source| Error::new(script, ErrorKind::Reply { expected, source });
+    shape
+        .check(&value)
+        .map_err(|message| reply_error(ParsingError::from(message)))?;
+    T::from_redis_value(value).map_err(reply_error)
 }
 
 /// Rewrites RESP3 booleans, anywhere in the reply, as RESP2 sends Lua booleans:
@@ -71,6 +133,25 @@ mod tests {
             Value::Array(vec![Value::Int(1), Value::Int(7)]),
         ]);
         assert_eq!(as_resp2(reply), expected);
+    }
+
+    #[test]
+    fn integers_are_checked_against_their_declared_range() {
+        static U8: Shape = Shape::int(0, 255);
+        static OPTION_VEC: Shape = Shape::Option(&Shape::Seq(&U8));
+        static PAIR: Shape = Shape::Tuple(&[Shape::Any, Shape::int(0, u64::MAX as i128)]);
+        assert!(U8.check(&Value::Int(255)).is_ok());
+        assert!(U8.check(&Value::Int(256)).is_err());
+        assert!(U8.check(&Value::Int(-1)).is_err());
+        let items = Value::Array(vec![Value::Int(1), Value::Int(300)]);
+        assert!(OPTION_VEC.check(&items).is_err());
+        assert!(OPTION_VEC.check(&Value::Nil).is_ok());
+        let pair = Value::Array(vec![Value::Int(-5), Value::Int(-1)]);
+        assert!(PAIR.check(&pair).is_err());
+        assert_eq!(
+            Shape::int(0, u64::MAX as i128).check(&Value::Int(i64::MAX)),
+            Ok(())
+        );
     }
 
     #[test]

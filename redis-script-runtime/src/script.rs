@@ -3,6 +3,7 @@
 use redis::{Cmd, ConnectionLike};
 
 use crate::error::Error;
+use crate::reply::Shape;
 
 /// How many ARGV values a script takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -47,6 +48,7 @@ pub struct Script {
     arg_names: &'static [&'static str],
     args: Arity,
     reply_type: &'static str,
+    reply_shape: &'static Shape,
     flags: &'static [&'static str],
     read_only: bool,
 }
@@ -63,6 +65,8 @@ pub struct ScriptParts {
     pub arg_names: &'static [&'static str],
     pub variadic: bool,
     pub reply_type: &'static str,
+    /// Where integers sit in the reply type, and their ranges.
+    pub reply_shape: &'static Shape,
     /// The shebang's flags, e.g. `["no-writes"]` for `#!lua flags=no-writes`.
     pub flags: &'static [&'static str],
     /// Whether `flags` holds `no-writes`.
@@ -87,6 +91,7 @@ impl Script {
                 Arity::Exactly(fixed)
             },
             reply_type: parts.reply_type,
+            reply_shape: parts.reply_shape,
             flags: parts.flags,
             read_only: parts.read_only,
         }
@@ -136,6 +141,10 @@ impl Script {
     /// The Rust return type as declared on the binding, e.g. `Option<String>`.
     pub const fn reply_type(&self) -> &'static str {
         self.reply_type
+    }
+
+    pub(crate) const fn reply_shape(&self) -> &'static Shape {
+        self.reply_shape
     }
 
     /// The flags of the script's `#!lua flags=...` shebang, as Redis knows them.
@@ -188,7 +197,7 @@ impl Script {
     }
 
     fn check_loaded(&self, reply: redis::RedisResult<redis::Value>) -> Result<(), Error> {
-        let sha1: String = crate::reply::decode(self, "String", reply)?;
+        let sha1: String = crate::reply::decode(self, "String", &Shape::Any, reply)?;
         if sha1.eq_ignore_ascii_case(self.sha1) {
             Ok(())
         } else {

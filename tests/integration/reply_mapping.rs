@@ -67,8 +67,6 @@ on_both_protocols! {
     numbers_are_integers,
     floats_are_truncated_toward_zero,
     resp3_doubles_keep_their_fraction,
-    #[ignore = "runtime bug: an integer reply out of the declared type's range is \
-                wrapped (redis-rs converts with `as`), not an ErrorKind::Reply"]
     out_of_range_integers_are_reply_errors,
     strings_are_strings_and_bytes,
     tables_are_vecs_and_tuples,
@@ -215,13 +213,22 @@ fn resp3_doubles_keep_their_fraction(con: &mut Connection, _: Protocol) {
 }
 
 fn out_of_range_integers_are_reply_errors(con: &mut Connection, _: Protocol) {
-    // Today: -1 into u32 gives Ok(4294967295) and 300 into u8 gives Ok(44).
+    // redis-rs alone casts with `as`: -1 into u32 would be 4294967295.
     let negative = number_as_u32("-1", "number").invoke(con);
     assert_reply_error(negative, "number_as_u32", "u32");
     let too_big = number_as_u8("300", "number").invoke(con);
     assert_reply_error(too_big, "number_as_u8", "u8");
     let too_big = number_as_u32("4294967296", "number").invoke(con);
     assert_reply_error(too_big, "number_as_u32", "u32");
+    // Inside a Vec, an Option and a tuple alike.
+    let in_vec = table_as_vec_u32("signed", 2).invoke(con);
+    assert_reply_error(in_vec, "table_as_vec_u32", "Vec<u32>");
+    let in_tuple = table_as_option_pair("signed", 2).invoke(con);
+    assert_reply_error(in_tuple, "table_as_option_pair", "Option<(i64, u32)>");
+    // In range, the same bindings convert.
+    assert_eq!(table_as_vec_u32("list", 2).invoke(con).unwrap(), [1, 2, 3]);
+    let pair = table_as_option_pair("flat_map", 2).invoke(con);
+    assert!(pair.is_err(), "four elements are no pair: {pair:?}");
 }
 
 // --- tests/lua/strings.lua: ARGV[1] back, byte for byte ----------------------
@@ -258,6 +265,12 @@ fn table_as_vec(table: &str, lua_resp: u8) -> Vec<i64>;
 
 #[redis_script(file = "tests/lua/tables.lua", keys = 0)]
 fn table_as_triple(table: &str, lua_resp: u8) -> (i64, u32, usize);
+
+#[redis_script(file = "tests/lua/tables.lua", keys = 0)]
+fn table_as_vec_u32(table: &str, lua_resp: u8) -> Vec<u32>;
+
+#[redis_script(file = "tests/lua/tables.lua", keys = 0)]
+fn table_as_option_pair(table: &str, lua_resp: u8) -> Option<(i64, u32)>;
 
 #[redis_script(file = "tests/lua/tables.lua", keys = 0)]
 fn table_as_nested(table: &str, lua_resp: u8) -> Vec<Vec<i64>>;
