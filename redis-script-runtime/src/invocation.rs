@@ -24,7 +24,9 @@ pub enum NoScriptFallback {
     Eval,
     /// Send `SCRIPT LOAD` and `EVALSHA` together in one pipelined round trip.
     /// Scripts added by SCRIPT LOAD are not evicted the way EVAL-cached ones
-    /// can be on newer Redis and Valkey. Needs a server that allows SCRIPT LOAD.
+    /// can be on newer Redis and Valkey. Needs a server that allows SCRIPT LOAD;
+    /// on a connection that cannot pipeline (a sync cluster connection), EVAL
+    /// is sent instead.
     Load,
 }
 
@@ -42,6 +44,8 @@ pub enum NoScriptFallback {
 ///   queues it in a `redis::Pipeline` as EVAL, which cannot fail with NOSCRIPT.
 ///
 /// An invocation can be run any number of times, e.g. in a retry loop.
+#[must_use = "a script call does nothing until it is run with .invoke(), .invoke_async() \
+              or queued with eval_script()"]
 pub struct Invocation<T> {
     script: &'static Script,
     /// `EVALSHA sha numkeys keys.. args..`, encoded once when the call is built.
@@ -100,7 +104,6 @@ impl<T> Invocation<T> {
     }
 
     /// Chooses how [`invoke`](Self::invoke) recovers from NOSCRIPT.
-    #[must_use]
     pub fn on_noscript(mut self, fallback: NoScriptFallback) -> Self {
         self.fallback = fallback;
         self
@@ -146,17 +149,19 @@ impl<T> Invocation<T> {
         eval
     }
 
-    /// The one extra round trip after NOSCRIPT.
-    fn recovery(&self) -> Recovery {
+    /// The one extra round trip after NOSCRIPT; `pipelining` says whether
+    /// the connection can send SCRIPT LOAD and EVALSHA together (a sync
+    /// cluster connection cannot), else EVAL stands in.
+    fn recovery(&self, pipelining: bool) -> Recovery {
         match self.fallback {
-            NoScriptFallback::Eval => Recovery::Eval(self.to_eval()),
-            NoScriptFallback::Load => {
+            NoScriptFallback::Load if pipelining => {
                 let mut pipe = redis::pipe();
                 pipe.add_command(self.script.load_cmd())
                     .add_command(self.evalsha.clone())
                     .ignore_errors();
                 Recovery::Load(pipe)
             }
+            _ => Recovery::Eval(self.to_eval()),
         }
     }
 }
@@ -168,7 +173,7 @@ impl<T: FromRedisValue + 'static> Invocation<T> {
         self.check_parameters()?;
         let mut reply = con.req_command(&self.evalsha);
         if is_noscript(&reply) {
-            reply = match self.recovery() {
+            reply = match self.recovery(con.supports_pipelining()) {
                 Recovery::Eval(eval) => con.req_command(&eval),
                 Recovery::Load(pipe) => pipe.query(con).and_then(loaded_reply),
             };
@@ -186,7 +191,7 @@ impl<T: FromRedisValue + 'static> Invocation<T> {
         self.check_parameters()?;
         let mut reply = con.req_packed_command(&self.evalsha).await;
         if is_noscript(&reply) {
-            reply = match self.recovery() {
+            reply = match self.recovery(true) {
                 Recovery::Eval(eval) => con.req_packed_command(&eval).await,
                 Recovery::Load(pipe) => pipe.query_async(con).await.and_then(loaded_reply),
             };
@@ -232,12 +237,18 @@ enum Recovery {
     Load(redis::Pipeline),
 }
 
+/// Whether the server did not know the script. Matched on the server's own
+/// message, not only on the code: a script may fail with an error whose code
+/// is NOSCRIPT (`redis.error_reply('NOSCRIPT ...')`), and running it again
+/// would repeat its writes.
 fn is_noscript(reply: &RedisResult<Value>) -> bool {
-    match reply {
-        Err(error) => error.kind() == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript),
-        Ok(Value::ServerError(error)) => error.kind() == Some(redis::ServerErrorKind::NoScript),
-        Ok(_) => false,
-    }
+    const MESSAGE: &str = "No matching script. Please use EVAL.";
+    let (code, detail) = match reply {
+        Err(error) => (error.code(), error.detail()),
+        Ok(Value::ServerError(error)) => (Some(error.code()), error.details()),
+        Ok(_) => return false,
+    };
+    code == Some("NOSCRIPT") && detail.map(str::trim) == Some(MESSAGE)
 }
 
 /// The EVALSHA reply of a `SCRIPT LOAD` + `EVALSHA` pipeline; if SCRIPT LOAD

@@ -80,9 +80,14 @@ pub(crate) fn decode<T: FromRedisValue + 'static>(
     shape: &Shape,
     reply: RedisResult<Value>,
 ) -> Result<T, Error> {
-    let value = reply
-        .and_then(Value::extract_error)
-        .map_err(|error| Error::redis(script, error))?;
+    // Only an error reply as a whole fails the call; an error inside a table
+    // (`{1, redis.pcall(...)}`) is part of the reply, for `redis::Value` or
+    // `Vec<RedisResult<T>>` to receive.
+    let value = match reply {
+        Ok(Value::ServerError(error)) => Err(error.into()),
+        other => other,
+    }
+    .map_err(|error| Error::redis(script, error))?;
     let value = if TypeId::of::<T>() == TypeId::of::<Value>() {
         value
     } else {

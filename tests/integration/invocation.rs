@@ -12,16 +12,34 @@ pub fn acquire_lock(lock: &str, ttl_ms: u64, token: &str) -> Option<String>;
 #[redis_script(file = "scripts/lock_release.lua", keys = 1)]
 pub fn release_lock(lock: &str, token: &str) -> bool;
 
+#[redis_script(file = "tests/lua/noscript_coded_error.lua", keys = 1)]
+fn noscript_coded_error(runs: &str) -> ();
+
+#[redis_script(file = "tests/lua/nested_error.lua", keys = 1)]
+fn nested_error(key: &str) -> Value;
+
 #[redis_script(file = "tests/lua/echo_argv.lua", keys = 2)]
 fn echo_variadic(a: &str, b: &str, first: i64, #[variadic] rest: &[&str]) -> Vec<String>;
 
 #[redis_script(file = "tests/lua/echo_argv.lua", keys = 1)]
 fn echo_one<K: redis::ToRedisArgs>(key: K, arg: Option<i64>) -> Vec<String>;
 
-/// A real connection that counts its round trips.
+/// A real connection that counts its round trips, and can refuse pipelines
+/// as a sync cluster connection does.
 struct Counting<'a> {
     inner: &'a mut redis::Connection,
     round_trips: usize,
+    pipelining: bool,
+}
+
+impl<'a> Counting<'a> {
+    fn new(inner: &'a mut redis::Connection) -> Self {
+        Counting {
+            inner,
+            round_trips: 0,
+            pipelining: true,
+        }
+    }
 }
 
 impl ConnectionLike for Counting<'_> {
@@ -50,6 +68,10 @@ impl ConnectionLike for Counting<'_> {
 
     fn is_open(&self) -> bool {
         self.inner.is_open()
+    }
+
+    fn supports_pipelining(&self) -> bool {
+        self.pipelining
     }
 }
 
@@ -141,10 +163,7 @@ fn invoke_runs_evalsha_in_one_round_trip_when_cached() {
     let mut con = server.connection();
     acquire_lock::SCRIPT.load(&mut con).unwrap();
     reset_stats(&mut con);
-    let mut counting = Counting {
-        inner: &mut con,
-        round_trips: 0,
-    };
+    let mut counting = Counting::new(&mut con);
     let reply = acquire_lock("lock:a", 10_000, "t1")
         .invoke(&mut counting)
         .unwrap();
@@ -161,10 +180,7 @@ fn invoke_recovers_from_noscript_with_one_eval() {
     for (round, token) in ["t1", "t2"].into_iter().enumerate() {
         flush_scripts(&mut con);
         reset_stats(&mut con);
-        let mut counting = Counting {
-            inner: &mut con,
-            round_trips: 0,
-        };
+        let mut counting = Counting::new(&mut con);
         let lock = format!("lock:{round}");
         let reply = acquire_lock(&lock, 10_000, token)
             .invoke(&mut counting)
@@ -187,10 +203,7 @@ fn invoke_recovers_from_noscript_with_one_pipelined_load() {
     let mut con = server.connection();
     flush_scripts(&mut con);
     reset_stats(&mut con);
-    let mut counting = Counting {
-        inner: &mut con,
-        round_trips: 0,
-    };
+    let mut counting = Counting::new(&mut con);
     let call = acquire_lock("lock:a", 10_000, "t1").on_noscript(NoScriptFallback::Load);
     assert_eq!(call.invoke(&mut counting).unwrap().as_deref(), Some("OK"));
     assert_eq!(
@@ -354,10 +367,7 @@ fn a_parameter_that_is_not_one_value_is_an_error_and_sends_nothing() {
     let mut con = server.connection();
     assert_eq!(echo_one("k", Some(1)).invoke(&mut con).unwrap(), ["k", "1"]);
 
-    let mut counting = Counting {
-        inner: &mut con,
-        round_trips: 0,
-    };
+    let mut counting = Counting::new(&mut con);
     let error = echo_one("k", None).invoke(&mut counting).unwrap_err();
     assert_eq!(error.script(), "echo_one");
     assert!(matches!(
@@ -406,4 +416,51 @@ fn an_invocation_runs_again_and_converts_into_redis_error() {
     }
     let error = as_redis_result(&mut con).unwrap_err();
     assert!(error.to_string().contains("echo_one"), "{error}");
+}
+
+#[test]
+fn a_script_error_coded_noscript_is_not_retried() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    for fallback in [NoScriptFallback::Eval, NoScriptFallback::Load] {
+        noscript_coded_error::SCRIPT.load(&mut con).unwrap();
+        redis::cmd("DEL").arg("runs").exec(&mut con).unwrap();
+        let error = noscript_coded_error("runs")
+            .on_noscript(fallback)
+            .invoke(&mut con)
+            .unwrap_err();
+        assert_eq!(error.code(), Some("NOSCRIPT"), "{error}");
+        let runs: i64 = redis::cmd("GET").arg("runs").query(&mut con).unwrap();
+        assert_eq!(runs, 1, "{fallback:?}: the script ran once");
+    }
+}
+
+#[test]
+fn load_fallback_sends_eval_where_the_connection_cannot_pipeline() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    flush_scripts(&mut con);
+    reset_stats(&mut con);
+    let mut counting = Counting::new(&mut con);
+    counting.pipelining = false;
+    let call = acquire_lock("lock:c", 10_000, "t").on_noscript(NoScriptFallback::Load);
+    assert_eq!(call.invoke(&mut counting).unwrap().as_deref(), Some("OK"));
+    assert_eq!(counting.round_trips, 2);
+    assert_eq!(command_calls(&mut con, "eval"), 1);
+    assert_eq!(command_calls(&mut con, "script|load"), 0);
+}
+
+#[test]
+fn an_error_inside_a_table_is_part_of_the_reply() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let reply = nested_error("n").invoke(&mut con).unwrap();
+    let Value::Array(items) = reply else {
+        panic!("an array: {reply:?}")
+    };
+    assert_eq!(items[0], Value::Int(1));
+    assert!(
+        matches!(&items[1], Value::ServerError(error) if error.code() == "ERR"),
+        "{items:?}"
+    );
 }
