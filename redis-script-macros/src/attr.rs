@@ -10,8 +10,11 @@ use crate::errors::Errors;
 const FILE: &str = "file";
 const KEYS: &str = "keys";
 const ALLOW: &str = "allow";
-/// The one warning a binding can silence: a declared value the script never reads.
+/// `allow(unread)`: silences the warning for a declared value the script never reads.
 const UNREAD: &str = "unread";
+/// `allow(unknown_commands)`: accepts commands the command table does not
+/// know, for servers newer than it.
+const UNKNOWN_COMMANDS: &str = "unknown_commands";
 
 /// The attribute's arguments, each still pointing at its tokens.
 pub struct Args {
@@ -23,6 +26,8 @@ pub struct Args {
     keys_written: bool,
     /// `allow(unread)`: no warning for parameters the script never reads.
     pub allow_unread: bool,
+    /// `allow(unknown_commands)`.
+    pub allow_unknown_commands: bool,
 }
 
 /// `keys = N`: how many leading parameters are KEYS.
@@ -50,13 +55,14 @@ impl Args {
             file_written: false,
             keys_written: false,
             allow_unread: false,
+            allow_unknown_commands: false,
         };
         for meta in raw.0 {
             let pair = match meta {
                 Meta::NameValue(pair) => pair,
                 // #[redis_script(..., allow(unread))]
                 Meta::List(list) if list.path.is_ident(ALLOW) => {
-                    args.allow_unread |= allowed_unread(&list, errors);
+                    args.allow(&list, errors);
                     continue;
                 }
                 other => {
@@ -113,6 +119,29 @@ impl Args {
         args
     }
 
+    /// `allow(unread, unknown_commands)`; any other name inside is an error.
+    fn allow(&mut self, list: &MetaList, errors: &mut Errors) {
+        let parsed = list.parse_args_with(Punctuated::<Ident, Token![,]>::parse_terminated);
+        let Some(names) = errors.take(parsed) else {
+            return;
+        };
+        for name in names {
+            if name == UNREAD {
+                self.allow_unread = true;
+            } else if name == UNKNOWN_COMMANDS {
+                self.allow_unknown_commands = true;
+            } else {
+                errors.push(syn::Error::new_spanned(
+                    &name,
+                    format!(
+                        "unknown name `{name}`: #[redis_script] can allow `{UNREAD}` and \
+                         `{UNKNOWN_COMMANDS}`"
+                    ),
+                ));
+            }
+        }
+    }
+
     /// Reports each required argument that is missing, at the attribute.
     pub fn check_required(&self, errors: &mut Errors) {
         if !self.file_written {
@@ -135,33 +164,8 @@ impl Args {
 fn unknown_key_message(name: &str) -> String {
     format!(
         "unknown argument `{name}`: #[redis_script] takes only `{FILE} = \"...\"`, \
-         `{KEYS} = N` and `{ALLOW}({UNREAD})`"
+         `{KEYS} = N` and `{ALLOW}(...)`"
     )
-}
-
-/// `allow(unread)`; any other name inside is an error.
-fn allowed_unread(list: &MetaList, errors: &mut Errors) -> bool {
-    let names = match list.parse_args_with(Punctuated::<Ident, Token![,]>::parse_terminated) {
-        Ok(names) => names,
-        Err(error) => {
-            errors.push(error);
-            return false;
-        }
-    };
-    let mut unread = false;
-    for name in names {
-        if name == UNREAD {
-            unread = true;
-        } else {
-            errors.push(syn::Error::new_spanned(
-                &name,
-                format!(
-                    "unknown warning `{name}`: `{ALLOW}({UNREAD})` is the one a binding can allow"
-                ),
-            ));
-        }
-    }
-    unread
 }
 
 /// `a::b` for a path written `a :: b`.

@@ -30,6 +30,9 @@ pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
     let file = args.as_ref().and_then(|args| args.file.as_ref());
     let script = file.and_then(|lit| errors.take(ScriptFile::read(lit)));
     let allow_unread = args.as_ref().is_some_and(|args| args.allow_unread);
+    let allow_unknown_commands = args
+        .as_ref()
+        .is_some_and(|args| args.allow_unknown_commands);
     // A declaration with errors of its own cannot be held against the script.
     let declaration_ok = errors.is_empty();
     let checked = match (file, keys, &script) {
@@ -40,6 +43,7 @@ pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
             script,
             script_check::Options {
                 allow_unread,
+                allow_unknown_commands,
                 declaration_ok,
             },
             &mut errors,

@@ -26,6 +26,8 @@ pub struct Checked {
 pub struct Options {
     /// `allow(unread)` on the attribute.
     pub allow_unread: bool,
+    /// `allow(unknown_commands)` on the attribute.
+    pub allow_unknown_commands: bool,
     /// Whether the declaration itself is free of errors; if not, only the
     /// findings about the script alone are reported, not those measured
     /// against the declaration.
@@ -41,7 +43,10 @@ pub fn check(
     options: Options,
     errors: &mut Errors,
 ) -> Checked {
-    let declared = declared(binding, keys.count);
+    let declared = Declared {
+        allow_unknown_commands: options.allow_unknown_commands,
+        ..declared(binding, keys.count)
+    };
     let analysis = lua::analyze(&script.source, declared);
     let mut warnings = TokenStream::new();
     let relevant = analysis
@@ -83,6 +88,7 @@ fn declared(binding: &Binding, keys: usize) -> Declared {
             ReturnType::Type(_, ty) => reply_kind(ty),
         },
         read_only: false,
+        allow_unknown_commands: false,
     }
 }
 

@@ -20,6 +20,9 @@ pub struct Declared {
     pub reply: ReplyKind,
     /// `#!lua flags=no-writes`.
     pub read_only: bool,
+    /// `allow(unknown_commands)`: the script targets a server newer than
+    /// the command table.
+    pub allow_unknown_commands: bool,
 }
 
 /// Whether the declared return type can receive what a Lua `nil` or `false` becomes.
@@ -95,6 +98,7 @@ pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
         argv: TableUse::default(),
         diagnostics: Vec::new(),
         reported: Vec::new(),
+        optional: false,
     };
     walker.block(&chunk.block);
     let Walker {
@@ -111,8 +115,9 @@ pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
 /// How a script uses `KEYS` or `ARGV`.
 #[derive(Default)]
 struct TableUse {
-    /// Reads by literal index: `KEYS[1]`.
-    literal: Vec<(f64, Span)>,
+    /// Reads by literal index: `KEYS[1]`, and whether the read is an
+    /// optional one (under `or`, as in `tonumber(ARGV[2]) or 10`).
+    literal: Vec<(f64, Span, bool)>,
     /// Any other use (`KEYS[i]`, `#KEYS`, `unpack(ARGV)`, passing it on)
     /// switches the arity checks off for the table.
     dynamic: bool,
@@ -134,6 +139,10 @@ struct Walker<'a> {
     /// Globals already reported: one mistake, one error, however often the
     /// name is used.
     reported: Vec<String>,
+    /// Inside an operand of `or`: a value the script has a fallback for, so
+    /// a missing library member or an absent ARGV value is no mistake
+    /// (`local unpack = unpack or table.unpack`).
+    optional: bool,
 }
 
 impl Walker<'_> {
@@ -264,6 +273,8 @@ impl Walker<'_> {
     }
 
     fn function(&mut self, func: &FuncBody, is_method: bool) {
+        // A function body runs on its own, whatever expression created it.
+        let outer = std::mem::replace(&mut self.optional, false);
         self.scoped(|walker| {
             // Redis builds Lua with 5.0 vararg compatibility: a vararg
             // function has a hidden local `arg` holding its extra arguments.
@@ -284,6 +295,7 @@ impl Walker<'_> {
             }
             walker.block(&func.block);
         });
+        self.optional = outer;
     }
 
     /// `function a.b:c()`: creates a global when it is a plain name, and
@@ -397,9 +409,12 @@ impl Walker<'_> {
                     }
                 }
             }
-            Expr::Binary { lhs, rhs, .. } => {
+            Expr::Binary { op, lhs, rhs, .. } => {
+                let outer = self.optional;
+                self.optional |= *op == BinOp::Or;
                 self.expr(lhs);
                 self.expr(rhs);
+                self.optional = outer;
             }
             Expr::Unary { expr, .. } | Expr::Paren(expr, _) => self.expr(expr),
             Expr::Name(name) => self.name_read(name),
@@ -467,7 +482,7 @@ impl Walker<'_> {
                     Which::Argv => &mut self.argv,
                 };
                 match key {
-                    Expr::Number(value, _) => uses.literal.push((*value, whole)),
+                    Expr::Number(value, _) => uses.literal.push((*value, whole, self.optional)),
                     _ => uses.dynamic = true,
                 }
                 self.expr(key);
@@ -479,7 +494,7 @@ impl Walker<'_> {
             && let Some(lib) = sandbox::library(&library.text)
         {
             let member = String::from_utf8_lossy(member);
-            if lib.member(&member).is_none() {
+            if lib.member(&member).is_none() && !self.optional {
                 let span = dot.map_or(*span, |name| name.span);
                 self.unknown_member(&library.text, &member, lib, span);
             }
@@ -511,9 +526,23 @@ impl Walker<'_> {
             return;
         }
         let name = String::from_utf8_lossy(name).to_ascii_lowercase();
+        // Module commands (`JSON.GET`, `BF.ADD`) live in their namespace,
+        // which no table of the core server knows.
+        if name.contains('.') {
+            return;
+        }
         let Some(command) = commands::command(&name).filter(|_| !name.contains('|')) else {
+            if self.declared.allow_unknown_commands {
+                return;
+            }
             let note = commands::suggest(&name).map_or_else(
-                || format!("Redis {} has no such command", commands::REDIS_VERSION),
+                || {
+                    format!(
+                        "Redis {} has no such command; if your server is newer and has it, \
+                         add `allow(unknown_commands)` to #[redis_script]",
+                        commands::REDIS_VERSION
+                    )
+                },
                 |known| format!("did you mean `{known}`?"),
             );
             self.diagnostics.push(
@@ -592,15 +621,22 @@ impl Walker<'_> {
                 )
                 .with_note("run it from the client, and pass what the script needs in ARGV"),
             );
-        } else if self.declared.read_only && effective.is_write() {
+        } else if self.declared.read_only
+            && (effective.is_write() || MAY_REPLICATE.contains(&effective.name()))
+        {
             self.diagnostics.push(
                 Diagnostic::error(
                     Target::File,
                     *span,
                     format!(
-                        "`{}` writes, but the script declares `flags=no-writes` \
+                        "`{}` {}, but the script declares `flags=no-writes` \
                          (\"Write commands are not allowed from read-only scripts\")",
-                        effective.name()
+                        effective.name(),
+                        if effective.is_write() {
+                            "writes"
+                        } else {
+                            "may replicate"
+                        }
                     ),
                 )
                 .with_note("remove `no-writes` from the shebang, or the write from the script"),
@@ -647,9 +683,10 @@ fn check_arity(
         if uses.dynamic {
             continue;
         }
-        for &(index, span) in &uses.literal {
-            let valid =
-                index.fract() == 0.0 && index >= 1.0 && (unbounded || index <= count as f64);
+        for &(index, span, optional) in &uses.literal {
+            let valid = index.fract() == 0.0
+                && index >= 1.0
+                && (unbounded || optional || index <= count as f64);
             if !valid {
                 let message = format!(
                     "`{table}[{index}]` is outside the {count} {} the binding declares",
@@ -681,7 +718,7 @@ fn check_arity(
             let read = uses
                 .literal
                 .iter()
-                .any(|&(index, _)| index == position as f64);
+                .any(|&(index, ..)| index == position as f64);
             if !read {
                 let target = if table == "KEYS" {
                     Target::Key(position - 1)
@@ -830,6 +867,11 @@ fn falsy(expr: &Expr) -> Option<(Falsy, String)> {
     }
 }
 
+/// Commands Redis 7.0 flags `may-replicate`, which it refuses in read-only
+/// scripts like writes; `COMMAND` does not report that flag, so the command
+/// table cannot carry it.
+const MAY_REPLICATE: &[&str] = &["pfcount", "publish", "spublish"];
+
 /// Commands whose reply is a nil bulk string (Lua `false`) when a key,
 /// member or element is missing. Not exhaustive: a command missing here is
 /// only not checked.
@@ -882,9 +924,14 @@ fn stat_terminates(stat: &Stat) -> bool {
         Stat::Repeat { block, cond, .. } => {
             terminates(block) || (matches!(cond, Expr::False(_) | Expr::Nil(_)) && !breaks(block))
         }
-        Stat::Call(Expr::Call { func, .. }) => {
-            matches!(&**func, Expr::Name(n) if n.text == "error")
-        }
+        Stat::Call(Expr::Call { func, args, .. }) => match &**func {
+            Expr::Name(name) if name.text == "error" => true,
+            // `assert(false, "message")` always raises.
+            Expr::Name(name) if name.text == "assert" => {
+                matches!(args.first(), Some(Expr::False(_) | Expr::Nil(_)))
+            }
+            _ => false,
+        },
         _ => false,
     }
 }
@@ -943,6 +990,7 @@ mod tests {
         variadic: false,
         reply: ReplyKind::Nullable,
         read_only: false,
+        allow_unknown_commands: false,
     };
 
     fn findings(source: &str, declared: Declared) -> Vec<(Severity, Target, String)> {
@@ -1114,5 +1162,57 @@ mod tests {
         );
         assert_eq!(errors("if ARGV[1] then return true end", boolean).len(), 1);
         assert_eq!(errors("return nil", boolean).len(), 1);
+        assert_eq!(
+            errors("if ARGV[1] then return 'x' end assert(false, 'no')", string).len(),
+            0
+        );
+    }
+
+    #[test]
+    fn fallbacks_under_or_are_not_mistakes() {
+        let scripts = [
+            "local unpack = unpack or table.unpack return unpack(KEYS)",
+            "local limit = tonumber(ARGV[3]) or 10 return limit + ARGV[1] + ARGV[2]",
+            "return redis.call('JSON.GET', KEYS[1], '$')",
+        ];
+        for script in scripts {
+            assert_eq!(
+                errors(script, ONE_KEY_TWO_ARGS),
+                Vec::<String>::new(),
+                "{script}"
+            );
+        }
+        // Outside `or`, and inside a function under it, the checks apply.
+        assert_eq!(
+            errors("return table.unpack(KEYS)", ONE_KEY_TWO_ARGS).len(),
+            1
+        );
+        assert_eq!(errors("return ARGV[3]", ONE_KEY_TWO_ARGS).len(), 1);
+        let inner = "local f = nil or function() return ARGV[3] end return f()";
+        assert_eq!(errors(inner, ONE_KEY_TWO_ARGS).len(), 1);
+    }
+
+    #[test]
+    fn unknown_commands_can_be_allowed_and_may_replicate_is_a_write() {
+        assert_eq!(
+            errors("return redis.call('HEXPIRE', KEYS[1], 1)", ONE_KEY_TWO_ARGS).len(),
+            1
+        );
+        let newer = Declared {
+            allow_unknown_commands: true,
+            ..ONE_KEY_TWO_ARGS
+        };
+        assert_eq!(
+            errors("return redis.call('HEXPIRE', KEYS[1], 1)", newer).len(),
+            0
+        );
+        let read_only = Declared {
+            read_only: true,
+            ..ONE_KEY_TWO_ARGS
+        };
+        assert_eq!(
+            errors("return redis.call('PFCOUNT', KEYS[1])", read_only).len(),
+            1
+        );
     }
 }
