@@ -26,13 +26,18 @@
 //! # The attribute
 //!
 //! `#[redis_script(file = "...", keys = N)]` goes on a function declaration
-//! without a body, at module level.
+//! without a body, wherever a function can stand (in a module or a function
+//! body, not in an `impl` block).
 //!
 //! - `file`: the Lua script, relative to the directory of the `Cargo.toml` of
 //!   the crate being compiled (`CARGO_MANIFEST_DIR`), so it works in any crate.
 //!   The expansion `include_str!`s the file: editing it rebuilds the crate.
 //! - `keys`: how many leading parameters are KEYS; the rest are ARGV, in order.
 //!   Required, `keys = 0` for a script without keys.
+//! - `allow(unread)`, `allow(unknown_commands)` (optional): silence the
+//!   warning for parameters the script never reads, and accept commands that
+//!   the Redis 7.0 command table does not know (for newer servers); see the
+//!   checks below.
 //!
 //! Parameters take any type that implements [`redis::ToRedisArgs`]. Each key
 //! and each ARGV parameter must encode to exactly one value, since one that
@@ -226,8 +231,14 @@
 //! - `tokio-comp` (default): `invoke_async` and `Script::load_async`, on
 //!   redis-rs's tokio support.
 //! - `smol-comp`: the same on redis-rs's smol support.
+//! - `aio`: the async API without choosing a runtime (enabled by either of
+//!   the above; redis-rs itself needs one of them).
+//! - `recipes` (default): the ready-made systems in [`recipes`], which bring
+//!   serde and serde_json (for the red envelope's records).
 //!
-//! Without either, everything else works on synchronous connections.
+//! Without the async features, everything else works on synchronous
+//! connections. Since each binding `foo` is both a function and a module,
+//! a doc link to it is written ``[`foo()`]`` (or ``[`fn@foo`]``).
 
 #![warn(missing_docs)]
 

@@ -120,6 +120,8 @@ fn expand(binding: &Binding, source: &Source, keys: usize) -> TokenStream {
                 quote!(::core::include_str!(#path)),
                 script.sha1.clone(),
                 quote! {
+                    // The binding's own metadata, deprecated with it if it is.
+                    #[allow(deprecated)]
                     let mut #call = #private::Invocation::new(&#name::SCRIPT);
                     #(#singles)*
                     #tail
@@ -142,6 +144,12 @@ fn expand(binding: &Binding, source: &Source, keys: usize) -> TokenStream {
     };
 
     let attrs = &binding.attrs;
+    // What hides or deprecates the function does the same to its metadata;
+    // doc comments stay with the function.
+    let module_attrs = binding.attrs.iter().filter(|attr| {
+        attr.path().is_ident("deprecated")
+            || (attr.path().is_ident("doc") && !matches!(attr.meta, syn::Meta::NameValue(_)))
+    });
     let generated_doc = generated_doc(binding, &file_name, &sha1, key_params, fixed_args, variadic);
     let module_doc = format!("The script behind [`{name}()`](fn@{name}).");
     let script_doc =
@@ -162,6 +170,7 @@ fn expand(binding: &Binding, source: &Source, keys: usize) -> TokenStream {
             #body
         }
 
+        #(#module_attrs)*
         #[doc = #module_doc]
         #vis mod #name {
             #[doc = #script_doc]

@@ -50,7 +50,7 @@
 //! 1. a non-blocking pop (one script call); an item ends the loop;
 //! 2. `GET` the end pointer, to learn which shard to wait on;
 //! 3. one round trip with a non-transactional pipeline of two commands: the
-//!    guard script [`sharded_list_guard`] (sent as `EVAL`, so a missing
+//!    guard script [`sharded_list_guard()`] (sent as `EVAL`, so a missing
 //!    script cannot fail the pipeline halfway) and then `BLPOP`/`BRPOP` on
 //!    that shard for at most a second. If the shard is no longer the end, or
 //!    is empty while other shards may hold items, the guard pushes the
@@ -509,7 +509,8 @@ impl ShardedList {
             DUMMY,
         );
         let mut pipe = redis::pipe();
-        // Errors stay in the replies, so the guard's error names its script.
+        // Errors stay in the replies, each reported by its own decoding rather
+        // than merged into one pipeline error.
         pipe.ignore_errors();
         pipe.eval_script(&guard)?;
         pipe.cmd(end.blocking_pop_command())
