@@ -7,6 +7,7 @@ use syn::{Ident, LitStr, Type};
 use crate::ast::{Binding, Param};
 use crate::attr::{Args, RawArgs};
 use crate::errors::Errors;
+use crate::reply_type::{self, Reading};
 use crate::script_check::{self, Checked};
 use crate::script_file::ScriptFile;
 
@@ -127,8 +128,8 @@ fn expand(binding: &Binding, source: &Source, keys: usize) -> TokenStream {
                     #tail
                     #call
                 },
-                checked.flags.clone(),
-                checked.read_only,
+                checked.shebang.flags.clone(),
+                checked.shebang.is_read_only(),
                 checked.warnings.clone(),
             )
         }
@@ -246,49 +247,28 @@ fn generated_doc(
 /// runtime can refuse an integer reply out of a narrower type's range.
 /// Recognized by name: integers, `Option`, `Vec` and tuples; the rest is `Any`.
 fn reply_shape(ty: &Type, private: &TokenStream) -> TokenStream {
-    let any = quote!(#private::Shape::Any);
-    match ty {
-        Type::Paren(inner) => reply_shape(&inner.elem, private),
-        Type::Group(inner) => reply_shape(&inner.elem, private),
-        Type::Tuple(tuple) if !tuple.elems.is_empty() => {
-            let shapes = tuple.elems.iter().map(|elem| reply_shape(elem, private));
+    match reply_type::read(ty) {
+        Reading::Tuple(elems) => {
+            let shapes = elems.into_iter().map(|elem| reply_shape(elem, private));
             quote!(#private::Shape::Tuple(&[#(#shapes),*]))
         }
-        Type::Path(path) if path.qself.is_none() => {
-            let Some(last) = path.path.segments.last() else {
-                return any;
+        Reading::Named(name, Some(inner)) if name == "Option" || name == "Vec" => {
+            let inner = reply_shape(inner, private);
+            let wrapper = if name == "Option" {
+                quote!(Option)
+            } else {
+                quote!(Seq)
             };
-            let name = last.ident.to_string();
-            let only_argument = match &last.arguments {
-                syn::PathArguments::AngleBracketed(args) if args.args.len() == 1 => {
-                    match args.args.first() {
-                        Some(syn::GenericArgument::Type(inner)) => Some(inner),
-                        _ => None,
-                    }
-                }
-                _ => None,
-            };
-            match (name.as_str(), only_argument) {
-                ("Option", Some(inner)) => {
-                    let inner = reply_shape(inner, private);
-                    quote!(#private::Shape::Option(&#inner))
-                }
-                ("Vec", Some(inner)) => {
-                    let inner = reply_shape(inner, private);
-                    quote!(#private::Shape::Seq(&#inner))
-                }
-                (
-                    "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64"
-                    | "u128" | "usize",
-                    None,
-                ) => {
-                    let int = quote!(::core::primitive::#last);
-                    quote!(#private::Shape::int(#int::MIN as i128, #int::MAX as i128))
-                }
-                _ => any,
-            }
+            quote!(#private::Shape::#wrapper(&#inner))
         }
-        _ => any,
+        Reading::Named(name, None) if reply_type::INTEGERS.contains(&name.as_str()) => {
+            let int = Ident::new(&name, Span::call_site());
+            quote!(#private::Shape::int(
+                ::core::primitive::#int::MIN as i128,
+                ::core::primitive::#int::MAX as i128,
+            ))
+        }
+        _ => quote!(#private::Shape::Any),
     }
 }
 

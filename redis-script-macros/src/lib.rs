@@ -12,6 +12,7 @@ mod attr;
 mod errors;
 mod expand;
 mod lua;
+mod reply_type;
 mod script_check;
 mod script_file;
 mod valid;

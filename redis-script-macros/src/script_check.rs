@@ -10,14 +10,14 @@ use syn::{LitStr, ReturnType, Type};
 use crate::ast::Binding;
 use crate::attr::Keys;
 use crate::errors::Errors;
+use crate::lua::shebang::Shebang;
 use crate::lua::{self, Declared, Diagnostic, ReplyKind, Severity, Target};
+use crate::reply_type::{self, Reading};
 use crate::script_file::ScriptFile;
 
 /// What the checks found that the expansion uses.
 pub struct Checked {
-    /// The shebang's flags.
-    pub flags: Vec<&'static str>,
-    pub read_only: bool,
+    pub shebang: Shebang,
     /// Warnings, as items that make rustc warn at the right token.
     pub warnings: TokenStream,
 }
@@ -67,10 +67,8 @@ pub fn check(
             Severity::Warning => {}
         }
     }
-    let flags = analysis.flags;
     Checked {
-        read_only: flags.contains(&"no-writes"),
-        flags,
+        shebang: analysis.shebang,
         warnings,
     }
 }
@@ -95,23 +93,16 @@ fn declared(binding: &Binding, keys: usize) -> Declared {
 /// What a Lua `nil`/`false` becomes in the declared type, judged by the
 /// type's name: anything not recognised is not checked.
 fn reply_kind(ty: &Type) -> ReplyKind {
-    match ty {
-        Type::Tuple(tuple) if tuple.elems.is_empty() => ReplyKind::Nullable,
-        Type::Paren(paren) => reply_kind(&paren.elem),
-        Type::Group(group) => reply_kind(&group.elem),
-        Type::Path(path) if path.qself.is_none() => {
-            let Some(last) = path.path.segments.last() else {
-                return ReplyKind::Unknown;
-            };
-            match last.ident.to_string().as_str() {
-                "Option" | "Value" => ReplyKind::Nullable,
-                "bool" => ReplyKind::Bool,
-                "String" | "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16"
-                | "u32" | "u64" | "u128" | "usize" | "f32" | "f64" => ReplyKind::NonNull,
-                _ => ReplyKind::Unknown,
-            }
-        }
-        _ => ReplyKind::Unknown,
+    match reply_type::read(ty) {
+        Reading::Unit => ReplyKind::Nullable,
+        Reading::Named(name, _) => match name.as_str() {
+            "Option" | "Value" => ReplyKind::Nullable,
+            "bool" => ReplyKind::Bool,
+            "String" | "f32" | "f64" => ReplyKind::NonNull,
+            name if reply_type::INTEGERS.contains(&name) => ReplyKind::NonNull,
+            _ => ReplyKind::Unknown,
+        },
+        Reading::Tuple(_) | Reading::Other => ReplyKind::Unknown,
     }
 }
 

@@ -519,13 +519,13 @@ impl Walker<'_> {
 
     /// `redis.call('NAME', ...)` / `redis.pcall(...)` with a literal name.
     fn redis_command(&mut self, func: &Expr, args: &[Expr]) {
-        let Some(Expr::String(name, span)) = args.first() else {
+        let Some((name, span)) = redis_call(func, args) else {
             return;
         };
-        if !self.is_redis_call(func) {
+        if self.is_local("redis") {
             return;
         }
-        let name = String::from_utf8_lossy(name).to_ascii_lowercase();
+        let span = &span;
         // Module commands (`JSON.GET`, `BF.ADD`) live in their namespace,
         // which no table of the core server knows.
         if name.contains('.') {
@@ -643,15 +643,22 @@ impl Walker<'_> {
             );
         }
     }
+}
 
-    fn is_redis_call(&self, func: &Expr) -> bool {
-        match func {
-            Expr::Index { obj, key, .. } => {
-                self.is_global_ref(obj, "redis")
-                    && matches!(&**key, Expr::String(member, _) if member == b"call" || member == b"pcall")
-            }
-            _ => false,
+/// `redis.call('NAME', ...)` or `redis.pcall(...)` with a literal name:
+/// the name in lower case, and its span.
+fn redis_call(func: &Expr, args: &[Expr]) -> Option<(String, Span)> {
+    let Expr::Index { obj, key, .. } = func else {
+        return None;
+    };
+    let is_redis = matches!(&**obj, Expr::Name(name) if name.text == "redis");
+    let is_call =
+        matches!(&**key, Expr::String(member, _) if member == b"call" || member == b"pcall");
+    match args.first() {
+        Some(Expr::String(name, span)) if is_redis && is_call => {
+            Some((String::from_utf8_lossy(name).to_ascii_lowercase(), *span))
         }
+        _ => None,
     }
 }
 
@@ -849,14 +856,8 @@ fn falsy(expr: &Expr) -> Option<(Falsy, String)> {
         )),
         Expr::Paren(inner, _) => falsy(inner),
         Expr::Call { func, args, .. } => {
-            let is_call = matches!(&**func, Expr::Index { obj, key, .. }
-                if matches!(&**obj, Expr::Name(n) if n.text == "redis")
-                && matches!(&**key, Expr::String(m, _) if m == b"call" || m == b"pcall"));
-            let Some(Expr::String(name, _)) = args.first() else {
-                return None;
-            };
-            let name = String::from_utf8_lossy(name).to_ascii_lowercase();
-            (is_call && may_reply_nil(&name, args)).then(|| {
+            let (name, _) = redis_call(func, args)?;
+            may_reply_nil(&name, args).then(|| {
                 (
                     Falsy::False,
                     format!("`{name}` replies nil for a missing key or member (`false` in Lua)"),

@@ -24,8 +24,8 @@ pub use check::{Declared, Diagnostic, ReplyKind, Severity, Target};
 
 /// The findings on one script.
 pub struct Analysis {
-    /// The flags of its shebang (none without one).
-    pub flags: Vec<&'static str>,
+    /// Its shebang (empty without one).
+    pub shebang: shebang::Shebang,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -36,7 +36,7 @@ pub fn analyze(source: &str, mut declared: Declared) -> Analysis {
         Ok(shebang) => shebang.unwrap_or_default(),
         Err(error) => {
             return Analysis {
-                flags: Vec::new(),
+                shebang: shebang::Shebang::default(),
                 diagnostics: vec![Diagnostic::error(Target::File, error.span, error.message)],
             };
         }
@@ -47,7 +47,7 @@ pub fn analyze(source: &str, mut declared: Declared) -> Analysis {
         Err(error) => vec![syntax_error(source, error)],
     };
     Analysis {
-        flags: shebang.flags,
+        shebang,
         diagnostics,
     }
 }

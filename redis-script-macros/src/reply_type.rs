@@ -1,0 +1,48 @@
+//! The declared return type, read by name: what the nil check and the
+//! integer-range shape both need to know about it.
+
+use syn::{GenericArgument, PathArguments, Type};
+
+/// The integer types, whose replies are range-checked.
+pub const INTEGERS: &[&str] = &[
+    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
+];
+
+/// A type as far as its text tells.
+pub enum Reading<'a> {
+    /// `()`
+    Unit,
+    /// `(A, B, ...)`
+    Tuple(Vec<&'a Type>),
+    /// A path's last segment, with its one type argument if it has exactly
+    /// one: `Option<T>` is `("Option", Some(T))`, `u32` is `("u32", None)`.
+    Named(String, Option<&'a Type>),
+    /// Anything else: references, arrays, `impl Trait`, qualified paths.
+    Other,
+}
+
+/// Reads `ty`, seeing through parentheses and invisible groups.
+pub fn read(ty: &Type) -> Reading<'_> {
+    match ty {
+        Type::Paren(inner) => read(&inner.elem),
+        Type::Group(inner) => read(&inner.elem),
+        Type::Tuple(tuple) if tuple.elems.is_empty() => Reading::Unit,
+        Type::Tuple(tuple) => Reading::Tuple(tuple.elems.iter().collect()),
+        Type::Path(path) if path.qself.is_none() => {
+            let Some(last) = path.path.segments.last() else {
+                return Reading::Other;
+            };
+            let argument = match &last.arguments {
+                PathArguments::AngleBracketed(args) if args.args.len() == 1 => {
+                    match args.args.first() {
+                        Some(GenericArgument::Type(inner)) => Some(inner),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            Reading::Named(last.ident.to_string(), argument)
+        }
+        _ => Reading::Other,
+    }
+}
