@@ -47,7 +47,7 @@ pub fn check(
         allow_unknown_commands: options.allow_unknown_commands,
         ..declared(binding, keys.count)
     };
-    let analysis = lua::analyze(&script.source, declared);
+    let analysis = analyze_with_room(&script.source, declared);
     let mut warnings = TokenStream::new();
     let relevant = analysis
         .diagnostics
@@ -71,6 +71,23 @@ pub fn check(
         shebang: analysis.shebang,
         warnings,
     }
+}
+
+/// Parsing and checking recurse as deep as the script nests (a generated
+/// `a + b + ...` of tens of thousands of terms is deep), beyond what the
+/// compiler's own stack leaves a macro; so they run on a thread with room.
+fn analyze_with_room(source: &str, declared: Declared) -> lua::Analysis {
+    const STACK: usize = 256 << 20;
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("redis-script-lua".to_owned())
+            .stack_size(STACK)
+            .spawn_scoped(scope, || lua::analyze(source, declared))
+            .ok()
+            .and_then(|thread| thread.join().ok())
+            // Without a thread (a platform that has none), analyze in place.
+            .unwrap_or_else(|| lua::analyze(source, declared))
+    })
 }
 
 fn declared(binding: &Binding, keys: usize) -> Declared {
