@@ -38,6 +38,9 @@
 //!   warning for parameters the script never reads, and accept commands that
 //!   the Redis 7.0 command table does not know (for newer servers); see the
 //!   checks below.
+//! - `crate = "path"` (optional): where this crate is, when the generated
+//!   code cannot reach it as `::redis_script`: a renamed dependency, or a
+//!   library that re-exports the macro to its users (`crate = "my_lib::redis_script"`).
 //!
 //! Parameters take any type that implements [`redis::ToRedisArgs`]. Each key
 //! and each ARGV parameter must encode to exactly one value, since one that

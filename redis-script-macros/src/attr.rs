@@ -10,6 +10,8 @@ use crate::errors::Errors;
 const FILE: &str = "file";
 const KEYS: &str = "keys";
 const ALLOW: &str = "allow";
+/// `crate = "path"`: where the facade is, when not at `::redis_script`.
+const CRATE: &str = "crate";
 /// `allow(unread)`: silences the warning for a declared value the script never reads.
 const UNREAD: &str = "unread";
 /// `allow(unknown_commands)`: accepts commands the command table does not
@@ -24,6 +26,10 @@ pub struct Args {
     /// has an error of its own and is not also missing.
     file_written: bool,
     keys_written: bool,
+    krate_written: bool,
+    /// `crate = "..."`: the path of the redis-script facade, for a renamed
+    /// dependency or a crate that re-exports the macro.
+    pub krate: Option<syn::Path>,
     /// `allow(unread)`: no warning for parameters the script never reads.
     pub allow_unread: bool,
     /// `allow(unknown_commands)`.
@@ -54,6 +60,8 @@ impl Args {
             keys: None,
             file_written: false,
             keys_written: false,
+            krate_written: false,
+            krate: None,
             allow_unread: false,
             allow_unknown_commands: false,
         };
@@ -81,6 +89,7 @@ impl Args {
             let written = match name.as_str() {
                 FILE => &mut args.file_written,
                 KEYS => &mut args.keys_written,
+                CRATE => &mut args.krate_written,
                 _ => {
                     errors.push(syn::Error::new_spanned(
                         &pair.path,
@@ -106,6 +115,18 @@ impl Args {
                         &pair.value,
                         "`file` takes a string literal: the Lua file's path relative to \
                          Cargo.toml, e.g. `file = \"scripts/lock_acquire.lua\"`",
+                    )),
+                }
+            } else if name == CRATE {
+                // #[redis_script(crate = "my_lib::redis_script")]
+                let path =
+                    string_literal(&pair.value).and_then(|lit| lit.parse::<syn::Path>().ok());
+                match path {
+                    Some(path) => args.krate = Some(path),
+                    None => errors.push(syn::Error::new_spanned(
+                        &pair.value,
+                        "`crate` takes a path in a string: where the redis-script crate is, \
+                         e.g. `crate = \"my_lib::redis_script\"`",
                     )),
                 }
             } else {
@@ -164,7 +185,7 @@ impl Args {
 fn unknown_key_message(name: &str) -> String {
     format!(
         "unknown argument `{name}`: #[redis_script] takes only `{FILE} = \"...\"`, \
-         `{KEYS} = N` and `{ALLOW}(...)`"
+         `{KEYS} = N`, `{ALLOW}(...)` and `{CRATE} = \"...\"`"
     )
 }
 

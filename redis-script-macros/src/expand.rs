@@ -52,6 +52,11 @@ pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
         _ => None,
     };
 
+    let krate = match args.as_ref().and_then(|args| args.krate.as_ref()) {
+        Some(path) => quote!(#path),
+        None => quote!(::redis_script),
+    };
+
     match (errors.into_result(), file, keys, script, checked) {
         (Ok(()), Some(file), Some(keys), Some(script), Some(checked)) => expand(
             &binding,
@@ -61,10 +66,12 @@ pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
                 checked: &checked,
             },
             keys.count,
+            &krate,
         ),
         (result, ..) => {
             let error = result.err().map(|error| error.to_compile_error());
-            let stub = expand(&binding, &Source::Stub, keys.map_or(0, |keys| keys.count));
+            let keys = keys.map_or(0, |keys| keys.count);
+            let stub = expand(&binding, &Source::Stub, keys, &krate);
             quote!(#error #stub)
         }
     }
@@ -81,8 +88,9 @@ enum Source<'a> {
     Stub,
 }
 
-fn expand(binding: &Binding, source: &Source, keys: usize) -> TokenStream {
-    let private = quote!(::redis_script::__private);
+/// The function and its module; `krate` is the path of the facade.
+fn expand(binding: &Binding, source: &Source, keys: usize, krate: &TokenStream) -> TokenStream {
+    let private = quote!(#krate::__private);
     let name = &binding.sig.ident;
     let vis = &binding.vis;
     let reply = binding.reply_type();
