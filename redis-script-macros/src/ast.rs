@@ -93,7 +93,35 @@ impl Param {
     }
 }
 
+/// The parameters as the script receives them.
+pub struct Split<'a> {
+    /// `KEYS[1..]`.
+    pub keys: &'a [Param],
+    /// The fixed `ARGV[1..]`.
+    pub args: &'a [Param],
+    /// The `#[variadic]` last parameter, which fills the rest of ARGV.
+    pub variadic: Option<&'a Param>,
+}
+
 impl Binding {
+    /// Splits the parameters at `keys`: the first `keys` are KEYS, the rest
+    /// ARGV, a `#[variadic]` last one (after the keys) the ARGV tail.
+    pub fn split(&self, keys: usize) -> Split<'_> {
+        let (keys, args) = self.params.split_at(keys.min(self.params.len()));
+        match args.split_last() {
+            Some((last, fixed)) if last.variadic.is_some() => Split {
+                keys,
+                args: fixed,
+                variadic: Some(last),
+            },
+            _ => Split {
+                keys,
+                args,
+                variadic: None,
+            },
+        }
+    }
+
     /// The declared reply type; `()` when the declaration has none.
     pub fn reply_type(&self) -> Type {
         match &self.sig.output {

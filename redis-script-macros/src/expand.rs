@@ -4,7 +4,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
 use syn::{Ident, LitStr, Type};
 
-use crate::ast::{Binding, Param};
+use crate::ast::{Binding, Param, Split};
 use crate::attr::{Args, RawArgs};
 use crate::errors::Errors;
 use crate::reply_type::{self, Reading};
@@ -30,25 +30,23 @@ pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
     binding.validate(keys, &mut errors);
     let file = args.as_ref().and_then(|args| args.file.as_ref());
     let script = file.and_then(|lit| errors.take(ScriptFile::read(lit)));
-    let allow_unread = args.as_ref().is_some_and(|args| args.allow_unread);
-    let allow_unknown_commands = args
-        .as_ref()
-        .is_some_and(|args| args.allow_unknown_commands);
-    // A declaration with errors of its own cannot be held against the script.
-    let declaration_ok = errors.is_empty();
-    let checked = match (file, keys, &script) {
-        (Some(file), Some(keys), Some(script)) => Some(script_check::check(
-            &binding,
-            keys,
-            file,
-            script,
-            script_check::Options {
-                allow_unread,
-                allow_unknown_commands,
-                declaration_ok,
-            },
-            &mut errors,
-        )),
+    let checked = match (&args, file, keys, &script) {
+        (Some(args), Some(file), Some(keys), Some(script)) => {
+            let options = script_check::Options {
+                allow_unread: args.allow_unread,
+                allow_unknown_commands: args.allow_unknown_commands,
+                // A declaration with errors of its own cannot be held against the script.
+                declaration_ok: errors.is_empty(),
+            };
+            Some(script_check::check(
+                &binding,
+                keys,
+                file,
+                script,
+                options,
+                &mut errors,
+            ))
+        }
         _ => None,
     };
 
@@ -96,11 +94,11 @@ fn expand(binding: &Binding, source: &Source, keys: usize, krate: &TokenStream) 
     let reply = binding.reply_type();
     let reply_name = type_name(&reply);
     let shape = reply_shape(&reply, &private);
-    let (key_params, arg_params) = binding.params.split_at(keys.min(binding.params.len()));
-    let (fixed_args, variadic) = match arg_params.split_last() {
-        Some((last, fixed)) if last.variadic.is_some() => (fixed, Some(last)),
-        _ => (arg_params, None),
-    };
+    let Split {
+        keys: key_params,
+        args: fixed_args,
+        variadic,
+    } = binding.split(keys);
     let key_names = key_params.iter().map(|param| param.ident.to_string());
     let arg_names = fixed_args.iter().map(|param| param.ident.to_string());
     let is_variadic = variadic.is_some();

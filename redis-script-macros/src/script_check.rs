@@ -91,17 +91,12 @@ fn analyze_with_room(source: &str, declared: Declared) -> lua::Analysis {
 }
 
 fn declared(binding: &Binding, keys: usize) -> Declared {
-    let params = &binding.params;
-    let variadic = params.last().is_some_and(|param| param.variadic.is_some());
-    let args = params.len().saturating_sub(keys) - usize::from(variadic && params.len() > keys);
+    let split = binding.split(keys);
     Declared {
         keys,
-        args,
-        variadic,
-        reply: match &binding.sig.output {
-            ReturnType::Default => ReplyKind::Nullable,
-            ReturnType::Type(_, ty) => reply_kind(ty),
-        },
+        args: split.args.len(),
+        variadic: split.variadic.is_some(),
+        reply: reply_kind(&binding.reply_type()),
         read_only: false,
         allow_unknown_commands: false,
     }
