@@ -240,15 +240,25 @@ enum Recovery {
 /// Whether the server did not know the script. Matched on the server's own
 /// message, not only on the code: a script may fail with an error whose code
 /// is NOSCRIPT (`redis.error_reply('NOSCRIPT ...')`), and running it again
-/// would repeat its writes.
+/// would repeat its writes. Redis says `No matching script. Please use
+/// EVAL.`, Valkey `No matching script.`: both start with [`NOSCRIPT_MESSAGE`].
 fn is_noscript(reply: &RedisResult<Value>) -> bool {
-    const MESSAGE: &str = "No matching script. Please use EVAL.";
     let (code, detail) = match reply {
         Err(error) => (error.code(), error.detail()),
         Ok(Value::ServerError(error)) => (Some(error.code()), error.details()),
         Ok(_) => return false,
     };
-    code == Some("NOSCRIPT") && detail.map(str::trim) == Some(MESSAGE)
+    code == Some("NOSCRIPT") && detail.is_some_and(is_server_noscript_message)
+}
+
+/// The start of every supported server's own NOSCRIPT message.
+const NOSCRIPT_MESSAGE: &str = "No matching script.";
+
+fn is_server_noscript_message(detail: &str) -> bool {
+    match detail.trim().strip_prefix(NOSCRIPT_MESSAGE) {
+        Some(rest) => rest.is_empty() || rest == " Please use EVAL.",
+        None => false,
+    }
 }
 
 /// The EVALSHA reply of a `SCRIPT LOAD` + `EVALSHA` pipeline; if SCRIPT LOAD
@@ -266,5 +276,25 @@ fn loaded_reply(replies: Vec<Value>) -> RedisResult<Value> {
     match load {
         Value::ServerError(error) if is_noscript(&evalsha) => Err(error.into()),
         _ => evalsha,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_server_noscript_message;
+
+    #[test]
+    fn the_noscript_message_of_each_server_is_recognised() {
+        // Redis 7.0 and Valkey 8.1, as each sends it.
+        assert!(is_server_noscript_message(
+            "No matching script. Please use EVAL."
+        ));
+        assert!(is_server_noscript_message("No matching script."));
+        // A script's own error coded NOSCRIPT is not the server's.
+        assert!(!is_server_noscript_message("fake"));
+        assert!(!is_server_noscript_message(
+            "No matching script. Or is there?"
+        ));
+        assert!(!is_server_noscript_message(""));
     }
 }

@@ -1,8 +1,13 @@
-// A throwaway real `redis-server` for tests and examples.
+// A throwaway real `redis-server` (or `valkey-server`) for tests and examples.
 //
 // Each [`RedisServer`] is a private child process on a free loopback port,
 // with no persistence and its own temporary directory. Dropping it kills the
 // process and removes the directory, so nothing outlives the test.
+//
+// Which server runs is chosen by one environment variable, `REDIS_SCRIPT_SERVER`
+// ([`SERVER_ENV`]): a path to a `redis-server` or `valkey-server` binary, or a
+// command name looked up on PATH; unset, it is `redis-server`. The CLI of the
+// same server (`redis-cli`, `valkey-cli`) is expected beside it.
 //
 // Included by path rather than as a crate, so that tests and examples share
 // it without a published dependency:
@@ -29,6 +34,21 @@ const POLL_INTERVAL: Duration = Duration::from_millis(20);
 /// Lines of the server's logs quoted in a startup panic.
 const LOG_TAIL_LINES: usize = 30;
 
+/// The environment variable that chooses the server binary.
+#[allow(dead_code)]
+pub const SERVER_ENV: &str = "REDIS_SCRIPT_SERVER";
+
+/// Which implementation answers: tests that depend on a server difference
+/// (a message, a global, `COMMAND COUNT`) assert each one's own behaviour.
+#[allow(dead_code)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavor {
+    /// Redis (the project tests 7.0).
+    Redis,
+    /// Valkey (the project tests 8.1).
+    Valkey,
+}
+
 /// Makes temp dir names unique within this process (several servers may start
 /// in the same nanosecond from parallel tests).
 static DIR_COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -42,6 +62,10 @@ pub struct RedisServer {
     child: Child,
     port: u16,
     dir: PathBuf,
+    binary: PathBuf,
+    /// Extra command-line arguments, kept for a restart on the same port.
+    args: Vec<String>,
+    flavor: Flavor,
 }
 
 #[allow(dead_code)]
@@ -51,37 +75,67 @@ impl RedisServer {
     ///
     /// # Panics
     ///
-    /// If `redis-server` is not on `PATH`, or the server does not come up
-    /// (the message then quotes the tail of its log).
+    /// If the server binary (see [`SERVER_ENV`]) is missing, or the server
+    /// does not come up (the message then quotes the tail of its log).
     pub fn start() -> RedisServer {
-        let binary = find_redis_server();
+        RedisServer::start_with(&[])
+    }
+
+    /// [`start`](Self::start) with extra command-line arguments, such as
+    /// `["--replicaof", "127.0.0.1 6379"]` or cluster settings.
+    pub fn start_with(args: &[&str]) -> RedisServer {
+        let binary = server_binary();
+        let args: Vec<String> = args.iter().map(|arg| arg.to_string()).collect();
         let mut last_failure = String::new();
         for attempt in 1..=START_ATTEMPTS {
-            let mut server = RedisServer::spawn(&binary);
+            let mut server = RedisServer::spawn(&binary, free_port(), fresh_temp_dir(), &args);
             match server.wait_ready() {
                 Ok(()) => return server,
                 // Most likely lost the port race: retry on a new port.
-                Err(Failure::Exited(status)) => {
-                    last_failure = format!(
-                        "attempt {attempt}/{START_ATTEMPTS}: redis-server on port {} exited early ({status})\n{}",
-                        server.port,
-                        server.log_tail()
-                    );
-                }
-                Err(Failure::TimedOut) => {
-                    let message = format!(
-                        "redis-server on port {} did not answer PING within {READY_TIMEOUT:?}\n{}",
-                        server.port,
-                        server.log_tail()
-                    );
-                    drop(server); // kill it before panicking
-                    panic!("{message}");
+                Err(failure) => last_failure = server.describe(failure, attempt),
+            }
+        }
+        panic!("could not start a server after {START_ATTEMPTS} attempts; last: {last_failure}");
+    }
+
+    /// Kills the server (as a crash would: no shutdown, nothing saved) and
+    /// starts it again on the same port, with the same arguments, and waits
+    /// until it answers. Its data and script cache are gone.
+    pub fn restart(&mut self) {
+        self.kill();
+        self.start_again();
+    }
+
+    /// Kills the server process, keeping its port and directory for
+    /// [`start_again`](Self::start_again).
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Starts a killed server again on the same port and waits until it answers.
+    pub fn start_again(&mut self) {
+        let mut last_failure = String::new();
+        for attempt in 1..=START_ATTEMPTS {
+            self.child = launch(&self.binary, self.port, &self.dir, &self.args);
+            match self.wait_ready() {
+                Ok(()) => return,
+                // The old socket may still hold the port for a moment.
+                Err(failure) => {
+                    last_failure = self.describe(failure, attempt);
+                    thread::sleep(Duration::from_millis(200));
                 }
             }
         }
         panic!(
-            "could not start redis-server after {START_ATTEMPTS} attempts; last: {last_failure}"
+            "could not restart the server on port {}: {last_failure}",
+            self.port
         );
+    }
+
+    /// Which server this is, as its `INFO server` says.
+    pub fn flavor(&self) -> Flavor {
+        self.flavor
     }
 
     /// The TCP port the server listens on (on `127.0.0.1`).
@@ -120,39 +174,36 @@ impl RedisServer {
         })
     }
 
-    /// Creates a fresh temp dir and launches one server in it. The result owns
-    /// both at once, so its `Drop` cleans up even if a later step panics.
-    fn spawn(binary: &Path) -> RedisServer {
-        let port = free_port();
-        let dir = fresh_temp_dir();
-        // Fatal config errors go to stderr before the log file is opened:
-        // capture the console too, so a panic can quote it.
-        let console = File::create(dir.join("console.log"))
-            .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-        let console_err = console.try_clone().expect("clone console log handle");
-        let spawned = Command::new(binary)
-            .arg("--port")
-            .arg(port.to_string())
-            .args(["--bind", "127.0.0.1", "--protected-mode", "yes"])
-            // No RDB snapshots and no AOF: nothing should ever touch disk.
-            .args(["--save", "", "--appendonly", "no"])
-            .arg("--dir")
-            .arg(&dir)
-            // Stay in the foreground so we own (and can kill) the process.
-            .args(["--daemonize", "no"])
-            .arg("--logfile")
-            .arg(dir.join("redis.log"))
-            .stdin(Stdio::null())
-            .stdout(console)
-            .stderr(console_err)
-            .spawn();
-        match spawned {
-            Ok(child) => RedisServer { child, port, dir },
-            Err(e) => {
-                let _ = fs::remove_dir_all(&dir);
-                panic!("cannot spawn {}: {e}", binary.display());
-            }
+    /// Launches one server in `dir` on `port`. The result owns both at once,
+    /// so its `Drop` cleans up even if a later step panics.
+    fn spawn(binary: &Path, port: u16, dir: PathBuf, args: &[String]) -> RedisServer {
+        let child = launch(binary, port, &dir, args);
+        RedisServer {
+            child,
+            port,
+            dir,
+            binary: binary.to_path_buf(),
+            args: args.to_vec(),
+            flavor: Flavor::Redis,
         }
+    }
+
+    /// Why an attempt failed, for the panic message; kills a server that
+    /// hangs, so that the next attempt does not race with it.
+    fn describe(&mut self, failure: Failure, attempt: usize) -> String {
+        let what = match failure {
+            Failure::Exited(status) => format!("exited early ({status})"),
+            Failure::TimedOut => {
+                self.kill();
+                format!("did not answer PING within {READY_TIMEOUT:?}")
+            }
+        };
+        format!(
+            "attempt {attempt}/{START_ATTEMPTS}: {} on port {} {what}\n{}",
+            self.binary.display(),
+            self.port,
+            self.log_tail()
+        )
     }
 
     /// Polls until the server answers PING, it exits, or the timeout passes.
@@ -162,7 +213,8 @@ impl RedisServer {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return Err(Failure::Exited(status));
             }
-            if self.answers_as_ours() {
+            if let Some(flavor) = self.answers_as_ours() {
+                self.flavor = flavor;
                 return Ok(());
             }
             if Instant::now() >= deadline {
@@ -172,24 +224,27 @@ impl RedisServer {
         }
     }
 
-    /// True once PING answers *and* the answering server is our child: after
-    /// a lost port race another redis could answer briefly before ours exits.
-    fn answers_as_ours(&self) -> bool {
-        let Ok(mut con) = self
+    /// Which server answers, once PING answers *and* the answering server is
+    /// our child: after a lost port race another server could answer briefly
+    /// before ours exits.
+    fn answers_as_ours(&self) -> Option<Flavor> {
+        let mut con = self
             .client()
             .get_connection_with_timeout(Duration::from_millis(500))
-        else {
-            return false;
-        };
+            .ok()?;
         let _ = con.set_read_timeout(Some(Duration::from_secs(1)));
-        if redis::cmd("PING").query::<String>(&mut con).is_err() {
-            return false;
-        }
-        let Ok(info) = redis::cmd("INFO").arg("server").query::<String>(&mut con) else {
-            return false;
-        };
+        redis::cmd("PING").query::<String>(&mut con).ok()?;
+        let info: String = redis::cmd("INFO").arg("server").query(&mut con).ok()?;
         let expected = format!("process_id:{}", self.child.id());
-        info.lines().any(|line| line.trim() == expected)
+        if !info.lines().any(|line| line.trim() == expected) {
+            return None;
+        }
+        let valkey = info.lines().any(|line| line.trim() == "server_name:valkey");
+        Some(if valkey {
+            Flavor::Valkey
+        } else {
+            Flavor::Redis
+        })
     }
 
     /// The last lines of the server's log file and console output.
@@ -247,21 +302,87 @@ enum Failure {
     TimedOut,
 }
 
-/// Looks `redis-server` up on `PATH`, panicking with install instructions if
-/// it is missing: the tests need a real server, not a mock.
-fn find_redis_server() -> PathBuf {
-    std::env::var_os("PATH")
-        .iter()
-        .flat_map(std::env::split_paths)
-        .map(|dir| dir.join("redis-server"))
-        .find(|candidate| candidate.is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "redis-server not found on PATH: the tests start a real server. \
-                 Install it with `apt-get install -y redis-server` (Debian/Ubuntu) \
-                 or `brew install redis`."
-            )
+/// Starts the server process: loopback only, nothing on disk, in the foreground.
+fn launch(binary: &Path, port: u16, dir: &Path, args: &[String]) -> Child {
+    // Fatal config errors go to stderr before the log file is opened:
+    // capture the console too, so a panic can quote it.
+    let console = File::options()
+        .create(true)
+        .append(true)
+        .open(dir.join("console.log"))
+        .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    let console_err = console.try_clone().expect("clone console log handle");
+    Command::new(binary)
+        .arg("--port")
+        .arg(port.to_string())
+        .args(["--bind", "127.0.0.1", "--protected-mode", "yes"])
+        // No RDB snapshots and no AOF: nothing should ever touch disk.
+        .args(["--save", "", "--appendonly", "no"])
+        .arg("--dir")
+        .arg(dir)
+        // Stay in the foreground so we own (and can kill) the process.
+        .args(["--daemonize", "no"])
+        .arg("--logfile")
+        .arg(dir.join("redis.log"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(console)
+        .stderr(console_err)
+        .spawn()
+        .unwrap_or_else(|e| {
+            let _ = fs::remove_dir_all(dir);
+            panic!("cannot spawn {}: {e}", binary.display())
         })
+}
+
+/// The server binary that [`SERVER_ENV`] names (a path, or a command on
+/// PATH), `redis-server` when it is unset, panicking with install
+/// instructions if it is missing: the tests need a real server, not a mock.
+#[allow(dead_code)]
+pub fn server_binary() -> PathBuf {
+    let named = std::env::var_os(SERVER_ENV).filter(|name| !name.is_empty());
+    let name = named.clone().unwrap_or_else(|| "redis-server".into());
+    let path = PathBuf::from(&name);
+    let found = if path.components().count() > 1 {
+        Some(path).filter(|path| path.is_file())
+    } else {
+        std::env::var_os("PATH")
+            .iter()
+            .flat_map(std::env::split_paths)
+            .map(|dir| dir.join(&name))
+            .find(|candidate| candidate.is_file())
+    };
+    found.unwrap_or_else(|| match named {
+        Some(_) => panic!(
+            "{SERVER_ENV}={} is not a server binary (a path, or a command on PATH)",
+            name.to_string_lossy()
+        ),
+        None => panic!(
+            "redis-server not found on PATH: the tests start a real server. \
+             Install it with `apt-get install -y redis-server` (Debian/Ubuntu) \
+             or `brew install redis`, or name another binary in {SERVER_ENV}."
+        ),
+    })
+}
+
+/// The CLI that comes with [`server_binary`]: `redis-cli` beside
+/// `redis-server`, `valkey-cli` beside `valkey-server`.
+#[allow(dead_code)]
+pub fn cli_binary() -> PathBuf {
+    let server = server_binary();
+    let name = server
+        .file_name()
+        .and_then(|name| name.to_str())
+        .unwrap_or("redis-server")
+        .replace("-server", "-cli");
+    let cli = server.with_file_name(&name);
+    assert!(
+        cli.is_file(),
+        "{} not found beside {}",
+        name,
+        server.display()
+    );
+    cli
 }
 
 /// Asks the OS for a free loopback port. The listener is dropped before the
