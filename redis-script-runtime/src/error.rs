@@ -43,6 +43,14 @@ pub enum ErrorKind {
         /// How many values it encoded to.
         values: usize,
     },
+    /// The call's keys are in different hash slots, which a Redis Cluster
+    /// refuses (CROSSSLOT): reported with every key and its slot, either
+    /// before anything is sent ([`Invocation::check_slots`](crate::Invocation::check_slots),
+    /// which cluster pipelines run) or when the cluster refused the call.
+    CrossSlot {
+        /// Each key of the call, in KEYS order, with its hash slot.
+        keys: Vec<(String, u16)>,
+    },
     /// `SCRIPT LOAD` answered with a different SHA1 than the embedded one.
     Sha1Mismatch {
         /// The SHA1 computed at compile time.
@@ -122,6 +130,20 @@ impl fmt::Display for Error {
                  argument must encode to exactly one (mark a trailing parameter #[variadic] \
                  to pass several)"
             ),
+            ErrorKind::CrossSlot { keys } => {
+                write!(
+                    f,
+                    "the keys are in different hash slots, which a cluster refuses: "
+                )?;
+                for (index, (key, slot)) in keys.iter().enumerate() {
+                    let separator = if index == 0 { "" } else { ", " };
+                    write!(f, "{separator}`{key}` (slot {slot})")?;
+                }
+                write!(
+                    f,
+                    "; give them one hash tag (`{{tag}}:a`, `{{tag}}:b`) so they share a slot"
+                )
+            }
             ErrorKind::Sha1Mismatch { expected, actual } => write!(
                 f,
                 "SCRIPT LOAD returned SHA1 {actual}, but the embedded SHA1 is {expected}"
@@ -135,7 +157,9 @@ impl std::error::Error for Error {
         match &self.kind {
             ErrorKind::Redis(error) => Some(error),
             ErrorKind::Reply { source, .. } => Some(source),
-            ErrorKind::Argument { .. } | ErrorKind::Sha1Mismatch { .. } => None,
+            ErrorKind::Argument { .. }
+            | ErrorKind::CrossSlot { .. }
+            | ErrorKind::Sha1Mismatch { .. } => None,
         }
     }
 }
@@ -149,6 +173,11 @@ impl From<Error> for RedisError {
             ErrorKind::Reply { .. } => RedisError::from((
                 redis::ErrorKind::UnexpectedReturnType,
                 "script reply does not fit the declared type",
+                error.to_string(),
+            )),
+            ErrorKind::CrossSlot { .. } => RedisError::from((
+                redis::ErrorKind::Server(redis::ServerErrorKind::CrossSlot),
+                "script keys span hash slots",
                 error.to_string(),
             )),
             ErrorKind::Argument { .. } | ErrorKind::Sha1Mismatch { .. } => RedisError::from((

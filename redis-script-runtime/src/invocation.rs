@@ -10,6 +10,7 @@ use redis::{
 use crate::error::{Error, ErrorKind};
 use crate::reply::decode;
 use crate::script::Script;
+use crate::slot::key_slot;
 
 /// What [`Invocation::invoke`] does when the server answers EVALSHA with
 /// NOSCRIPT (after a restart, a `SCRIPT FLUSH` or a failover). Either way the
@@ -124,6 +125,47 @@ impl<T> Invocation<T> {
         Ok(self.to_eval())
     }
 
+    /// Refuses the call, sending nothing, if its keys are in more than one
+    /// hash slot: a Redis Cluster would refuse it with CROSSSLOT. A script
+    /// whose shebang has `allow-cross-slot-keys` passes (the cluster then
+    /// still needs its keys on one node). Cluster pipelines run this before
+    /// queueing a call; on a single server, keys in any slots are fine, so
+    /// `invoke` leaves the check to the cluster and reports its refusal with
+    /// the same detail.
+    pub fn check_slots(&self) -> Result<(), Error> {
+        self.check_parameters()?;
+        let mut slots = self.keys().map(key_slot);
+        let spans_slots = match slots.next() {
+            Some(first) => slots.any(|slot| slot != first),
+            None => false,
+        };
+        if spans_slots && !self.script.flags().contains(&"allow-cross-slot-keys") {
+            return Err(self.cross_slot_error());
+        }
+        Ok(())
+    }
+
+    /// The encoded KEYS of this call.
+    fn keys(&self) -> impl Iterator<Item = &[u8]> {
+        self.evalsha
+            .args_iter()
+            .skip(EVALSHA_HEAD + 1)
+            .take(self.script.keys())
+            .map(|arg| match arg {
+                Arg::Simple(bytes) => bytes,
+                // Generated calls hold only plain arguments, never a SCAN cursor.
+                _ => &[],
+            })
+    }
+
+    fn cross_slot_error(&self) -> Error {
+        let keys = self
+            .keys()
+            .map(|key| (String::from_utf8_lossy(key).into_owned(), key_slot(key)))
+            .collect();
+        Error::new(self.script, ErrorKind::CrossSlot { keys })
+    }
+
     fn check_parameters(&self) -> Result<(), Error> {
         match self.bad_parameter {
             None => Ok(()),
@@ -178,7 +220,7 @@ impl<T: FromRedisValue + 'static> Invocation<T> {
                 Recovery::Load(pipe) => pipe.query(con).and_then(loaded_reply),
             };
         }
-        self.decode(reply)
+        self.finish(reply)
     }
 
     /// The async form of [`invoke`](Self::invoke), for `MultiplexedConnection`,
@@ -195,6 +237,15 @@ impl<T: FromRedisValue + 'static> Invocation<T> {
                 Recovery::Eval(eval) => con.req_packed_command(&eval).await,
                 Recovery::Load(pipe) => pipe.query_async(con).await.and_then(loaded_reply),
             };
+        }
+        self.finish(reply)
+    }
+
+    /// The reply of a call that `invoke` sent: a cluster's CROSSSLOT refusal
+    /// becomes [`ErrorKind::CrossSlot`] with every key and its slot.
+    fn finish(&self, reply: RedisResult<Value>) -> Result<T, Error> {
+        if is_cross_slot(&reply) {
+            return Err(self.cross_slot_error());
         }
         self.decode(reply)
     }
@@ -249,6 +300,15 @@ fn is_noscript(reply: &RedisResult<Value>) -> bool {
         Ok(_) => return false,
     };
     code == Some("NOSCRIPT") && detail.is_some_and(is_server_noscript_message)
+}
+
+/// Whether a cluster refused the call because its keys span slots.
+fn is_cross_slot(reply: &RedisResult<Value>) -> bool {
+    match reply {
+        Err(error) => error.code() == Some("CROSSSLOT"),
+        Ok(Value::ServerError(error)) => error.code() == "CROSSSLOT",
+        Ok(_) => false,
+    }
 }
 
 /// The start of every supported server's own NOSCRIPT message.

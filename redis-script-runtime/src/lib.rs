@@ -11,11 +11,13 @@ mod invocation;
 mod pipeline;
 mod reply;
 mod script;
+mod slot;
 
 pub use error::{Error, ErrorKind};
 pub use invocation::{Invocation, NoScriptFallback};
 pub use pipeline::ScriptPipeline;
 pub use script::{Arity, Script};
+pub use slot::{SLOTS, hash_tag, key_slot};
 
 /// What generated code names; not a public API.
 #[doc(hidden)]

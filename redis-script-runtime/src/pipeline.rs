@@ -23,14 +23,30 @@ use crate::invocation::Invocation;
 /// pipe.incr("attempts", 1);
 /// let (taken, attempts): (Option<String>, i64) = pipe.query(&mut con)?;
 /// ```
+///
+/// In a cluster, a `redis::cluster::ClusterPipeline` (feature `cluster`)
+/// takes script calls too: it sends each command to the node of its first
+/// key, so each call's keys must share a slot, which `eval_script` checks
+/// before queueing ([`Invocation::check_slots`]). A `redis::Pipeline` sent
+/// over an async cluster connection goes to one node as a whole: every
+/// command in it must then be in one slot, or the client refuses it.
 pub trait ScriptPipeline {
     /// Queues `call` as `EVAL`. Fails, queueing nothing, if one of its keys or
-    /// fixed arguments did not encode to exactly one value.
+    /// fixed arguments did not encode to exactly one value (or, in a cluster
+    /// pipeline, if its keys span hash slots).
     fn eval_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error>;
 }
 
 impl ScriptPipeline for Pipeline {
     fn eval_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error> {
+        Ok(self.add_command(call.eval_cmd()?))
+    }
+}
+
+#[cfg(feature = "cluster")]
+impl ScriptPipeline for redis::cluster::ClusterPipeline {
+    fn eval_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error> {
+        call.check_slots()?;
         Ok(self.add_command(call.eval_cmd()?))
     }
 }

@@ -4,6 +4,10 @@
 #[path = "../support/server.rs"]
 mod server;
 
+#[path = "../support/cluster.rs"]
+mod cluster_server;
+
+mod cluster;
 mod idiomatic;
 mod invocation;
 mod rebuild;

@@ -1,0 +1,252 @@
+//! Bindings on a real local Redis Cluster: routing by the first key, NOSCRIPT
+//! recovered on whichever node answers, SCRIPT LOAD on every primary, keys
+//! across slots refused with every key and its slot, and cluster pipelines.
+
+use redis::Value;
+use redis::cluster::ClusterConnection;
+use redis_script::{ErrorKind, NoScriptFallback, Script, ScriptPipeline, key_slot, redis_script};
+
+use crate::cluster_server::RedisCluster;
+use crate::server::RedisServer;
+
+/// Sets KEYS[1] to ARGV[1] and replies the port of the node that ran it.
+#[redis_script(file = "tests/lua/set_and_tell_port.lua", keys = 1)]
+fn set_and_tell_port(key: &str, value: &str) -> i64;
+
+/// Replies with its KEYS and ARGV.
+#[redis_script(file = "tests/lua/echo_argv.lua", keys = 2)]
+fn echo_two(a: &str, b: &str) -> Vec<String>;
+
+#[redis_script(file = "tests/lua/echo_argv.lua", keys = 0)]
+fn echo_keyless(word: &str) -> Vec<String>;
+
+/// One key served by each primary, in the order of `primaries()`.
+fn keys_on_every_primary(cluster: &RedisCluster) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::new();
+    for primary in cluster.primaries() {
+        let key = (0..)
+            .map(|n| format!("key:{n}"))
+            .find(|key| cluster.primary_for(key).port() == primary.port())
+            .unwrap();
+        keys.push(key);
+    }
+    keys
+}
+
+fn script_cached_on(node: &RedisServer, script: &Script) -> bool {
+    let exists: Vec<bool> = redis::cmd("SCRIPT")
+        .arg("EXISTS")
+        .arg(script.sha1())
+        .query(&mut node.connection())
+        .unwrap();
+    exists == [true]
+}
+
+fn get_on(node: &RedisServer, key: &str) -> Option<String> {
+    redis::cmd("GET")
+        .arg(key)
+        .query(&mut node.connection())
+        .unwrap()
+}
+
+fn flush_scripts_on(node: &RedisServer) {
+    redis::cmd("SCRIPT")
+        .arg("FLUSH")
+        .exec(&mut node.connection())
+        .unwrap();
+}
+
+#[test]
+fn sync_calls_run_on_the_primary_of_their_first_key_and_recover_from_a_flush_on_one_node() {
+    let cluster = RedisCluster::start(3, 0);
+    let mut con: ClusterConnection = cluster.connection();
+    let keys = keys_on_every_primary(&cluster);
+    for fallback in [NoScriptFallback::Eval, NoScriptFallback::Load] {
+        for key in &keys {
+            let primary = cluster.primary_for(key);
+            let port = set_and_tell_port(key, "v1")
+                .on_noscript(fallback)
+                .invoke(&mut con)
+                .unwrap();
+            assert_eq!(port, i64::from(primary.port()), "{key}");
+            assert_eq!(get_on(primary, key).as_deref(), Some("v1"));
+            assert!(script_cached_on(primary, &set_and_tell_port::SCRIPT));
+        }
+        // Only one node forgets the script: the call that lands there recovers.
+        let flushed = cluster.primary_for(&keys[1]);
+        flush_scripts_on(flushed);
+        let port = set_and_tell_port(&keys[1], "v2")
+            .on_noscript(fallback)
+            .invoke(&mut con)
+            .unwrap();
+        assert_eq!(port, i64::from(flushed.port()));
+        assert_eq!(get_on(flushed, &keys[1]).as_deref(), Some("v2"));
+        assert!(script_cached_on(flushed, &set_and_tell_port::SCRIPT));
+        for primary in cluster.primaries() {
+            flush_scripts_on(primary);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn async_calls_run_on_the_primary_of_their_first_key_and_recover_from_a_flush_on_one_node() {
+    let cluster = tokio::task::block_in_place(|| RedisCluster::start(3, 0));
+    let mut con = cluster.client().get_async_connection().await.unwrap();
+    let keys = tokio::task::block_in_place(|| keys_on_every_primary(&cluster));
+    for fallback in [NoScriptFallback::Eval, NoScriptFallback::Load] {
+        for key in &keys {
+            let port = set_and_tell_port(key, "a1")
+                .on_noscript(fallback)
+                .invoke_async(&mut con)
+                .await
+                .unwrap();
+            tokio::task::block_in_place(|| {
+                let primary = cluster.primary_for(key);
+                assert_eq!(port, i64::from(primary.port()), "{key}");
+                assert_eq!(get_on(primary, key).as_deref(), Some("a1"));
+            });
+        }
+        let flushed_port = tokio::task::block_in_place(|| {
+            let flushed = cluster.primary_for(&keys[2]);
+            flush_scripts_on(flushed);
+            flushed.port()
+        });
+        let port = set_and_tell_port(&keys[2], "a2")
+            .on_noscript(fallback)
+            .invoke_async(&mut con)
+            .await
+            .unwrap();
+        assert_eq!(port, i64::from(flushed_port));
+        tokio::task::block_in_place(|| {
+            assert_eq!(
+                get_on(cluster.primary_for(&keys[2]), &keys[2]).as_deref(),
+                Some("a2")
+            );
+            for primary in cluster.primaries() {
+                flush_scripts_on(primary);
+            }
+        });
+    }
+}
+
+#[test]
+fn load_reaches_every_primary_and_keyless_scripts_run_anywhere() {
+    let cluster = RedisCluster::start(3, 0);
+    let mut con = cluster.connection();
+    set_and_tell_port::SCRIPT.load(&mut con).unwrap();
+    for primary in cluster.primaries() {
+        assert!(script_cached_on(primary, &set_and_tell_port::SCRIPT));
+    }
+    // No key, no slot: the cluster client picks a node at random, and the
+    // script runs there.
+    let reply = echo_keyless("hello").invoke(&mut con).unwrap();
+    assert_eq!(reply, ["hello"]);
+}
+
+#[test]
+fn keys_across_slots_are_refused_with_every_key_and_its_slot() {
+    let cluster = RedisCluster::start(3, 0);
+    let mut con = cluster.connection();
+    let (a, b) = ("user:1", "user:2");
+    assert_ne!(key_slot(a.as_bytes()), key_slot(b.as_bytes()));
+
+    // The client's slots are the server's.
+    for key in [a, b, "{user:1}:cart", "", "{}x", "a{b}c{d}"] {
+        let server_slot: u16 = redis::cmd("CLUSTER")
+            .arg("KEYSLOT")
+            .arg(key)
+            .query(&mut con)
+            .unwrap();
+        assert_eq!(key_slot(key.as_bytes()), server_slot, "{key:?}");
+    }
+
+    let call = echo_two(a, b);
+    let expected = vec![
+        (a.to_owned(), key_slot(a.as_bytes())),
+        (b.to_owned(), key_slot(b.as_bytes())),
+    ];
+    // Checked before sending, as cluster pipelines do ...
+    let early = call.check_slots().unwrap_err();
+    assert!(matches!(early.kind(), ErrorKind::CrossSlot { keys } if *keys == expected));
+    // ... and the cluster's own refusal carries the same detail.
+    let refused = call.invoke(&mut con).unwrap_err();
+    assert!(
+        matches!(refused.kind(), ErrorKind::CrossSlot { keys } if *keys == expected),
+        "{refused}"
+    );
+    let message = refused.to_string();
+    assert!(message.contains("echo_two"), "{message}");
+    for (key, slot) in &expected {
+        assert!(
+            message.contains(&format!("`{key}` (slot {slot})")),
+            "{message}"
+        );
+    }
+
+    // One hash tag, one slot: the same script runs.
+    let tagged = echo_two("{user:1}:a", "{user:1}:b");
+    tagged.check_slots().unwrap();
+    assert_eq!(
+        tagged.invoke(&mut con).unwrap(),
+        ["{user:1}:a", "{user:1}:b"]
+    );
+}
+
+#[test]
+fn cluster_pipelines_take_script_calls_whose_keys_share_a_slot() {
+    let cluster = RedisCluster::start(3, 0);
+    let mut con = cluster.connection();
+    let keys = keys_on_every_primary(&cluster);
+
+    // Calls for every primary in one pipeline, mixed with plain commands.
+    let mut pipe = redis::cluster::cluster_pipe();
+    for key in &keys {
+        pipe.eval_script(&set_and_tell_port(key, "p")).unwrap();
+        pipe.cmd("GET").arg(key);
+    }
+    let replies: Vec<Value> = pipe.query(&mut con).unwrap();
+    for (index, key) in keys.iter().enumerate() {
+        let port = set_and_tell_port(key, "p").decode(Ok(replies[2 * index].clone()));
+        assert_eq!(port.unwrap(), i64::from(cluster.primary_for(key).port()));
+        assert_eq!(replies[2 * index + 1], Value::BulkString(b"p".to_vec()));
+    }
+
+    // A call whose keys span slots is refused before anything is queued.
+    let mut pipe = redis::cluster::cluster_pipe();
+    let error = pipe.eval_script(&echo_two("user:1", "user:2")).unwrap_err();
+    assert!(matches!(error.kind(), ErrorKind::CrossSlot { .. }));
+    pipe.cmd("GET").arg(&keys[0]);
+    let replies: Vec<Value> = pipe.query(&mut con).unwrap();
+    assert_eq!(replies, [Value::BulkString(b"p".to_vec())]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn async_cluster_pipelines_go_to_one_slot_and_refuse_two() {
+    let cluster = tokio::task::block_in_place(|| RedisCluster::start(3, 0));
+    let mut con = cluster.client().get_async_connection().await.unwrap();
+
+    let mut pipe = redis::pipe();
+    pipe.atomic();
+    pipe.eval_script(&set_and_tell_port("{order:9}:state", "paid"))
+        .unwrap();
+    pipe.eval_script(&echo_two("{order:9}:a", "{order:9}:b"))
+        .unwrap();
+    let (port, echoed): (i64, Vec<String>) = pipe.query_async(&mut con).await.unwrap();
+    let expected_port =
+        tokio::task::block_in_place(|| cluster.primary_for("{order:9}:state").port());
+    assert_eq!(port, i64::from(expected_port));
+    assert_eq!(echoed, ["{order:9}:a", "{order:9}:b"]);
+
+    // Two slots in one pipeline: the client refuses it whole.
+    let mut pipe = redis::pipe();
+    pipe.eval_script(&set_and_tell_port("user:1", "x")).unwrap();
+    pipe.eval_script(&set_and_tell_port("user:2", "x")).unwrap();
+    let error = pipe.query_async::<Vec<Value>>(&mut con).await.unwrap_err();
+    assert_eq!(error.code(), Some("CROSSSLOT"), "{error}");
+    let written: Option<String> = redis::cmd("GET")
+        .arg("user:1")
+        .query_async(&mut con)
+        .await
+        .unwrap();
+    assert_eq!(written, None);
+}
