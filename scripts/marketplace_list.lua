@@ -1,8 +1,8 @@
 -- Puts an item from the seller's inventory on the market at a price, in one
 -- step: the item is never in both places, nor in neither.
 --
--- KEYS[1]  the seller's inventory, a set of item ids (`inventory:<seller>`)
--- KEYS[2]  the market, a sorted set of `<item>.<seller>` scored by price (`market:`)
+-- KEYS[1]  the seller's inventory, a set of item ids (`{market}:inventory:<seller>`)
+-- KEYS[2]  the market, a sorted set of `<item>.<seller>` scored by price (`{market}:listings`)
 -- ARGV[1]  the item id
 -- ARGV[2]  the market member, `<item>.<seller>`
 -- ARGV[3]  the price, a whole number from 0 to 2^53 - 1

@@ -2,10 +2,10 @@
 -- if they suffice, moves the funds to the seller and the item to the buyer,
 -- all at once, without locks or WATCH.
 --
--- KEYS[1]  the market, a sorted set of `<item>.<seller>` scored by price (`market:`)
--- KEYS[2]  the buyer's hash (`users:<buyer>`), with `funds`
--- KEYS[3]  the seller's hash (`users:<seller>`), with `funds`
--- KEYS[4]  the buyer's inventory, a set of item ids (`inventory:<buyer>`)
+-- KEYS[1]  the market, a sorted set of `<item>.<seller>` scored by price (`{market}:listings`)
+-- KEYS[2]  the buyer's hash (`{market}:users:<buyer>`), with `funds`
+-- KEYS[3]  the seller's hash (`{market}:users:<seller>`), with `funds`
+-- KEYS[4]  the buyer's inventory, a set of item ids (`{market}:inventory:<buyer>`)
 -- ARGV[1]  the market member, `<item>.<seller>`
 -- ARGV[2]  the item id
 --

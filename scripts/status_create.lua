@@ -1,26 +1,32 @@
-#!lua flags=no-cluster
 -- Posts a status message for a user, in one round trip: reads the user's
 -- login, takes the next status id, writes the status hash and counts the post.
 --
--- KEYS[1]  the user's hash, `user:<uid>` (must have a `login` field)
--- KEYS[2]  the status id counter, `status:id:`
+-- KEYS[1]  the user's hash, `{status}:user:<uid>` (must have a `login` field)
+-- KEYS[2]  the status id counter, `<prefix>id:` (`{status}:id:`); status
+--          hashes are `<prefix><id>` (`{status}:<id>`)
 -- ARGV[1]  the user id (stored as the status's `uid`)
 -- ARGV[2]  the message
 -- ARGV[3..] extra fields of the status as field/value pairs
 --
--- Writes `status:<id>`, a hash with the extra fields and then `message`,
+-- Writes `<prefix><id>`, a hash with the extra fields and then `message`,
 -- `posted` (the server's clock, Unix seconds with 6 decimals), `id`, `uid`
 -- and `login`, so the extra fields can never overwrite those; increments
 -- the user's `posts`.
 -- Replies the new status id, or nil when the user has no login (then nothing
 -- is written and no id is taken).
 --
--- `status:<id>` is not in KEYS (its name depends on the id taken here): the
--- script is not Cluster-safe, and the `no-cluster` flag makes a cluster
--- refuse it rather than fail on some ids. (The seed read `keys[1]`, an
--- undefined global, and could let extra fields overwrite `id` and `login`.)
+-- The status hash is not in KEYS (its name depends on the id taken here). On
+-- a Redis Cluster the script may still write it because every key of the
+-- system carries the hash tag `{status}`: all are in the slot of KEYS[2].
+-- (The seed read `keys[1]`, an undefined global, and could let extra fields
+-- overwrite `id` and `login`.)
 if (#ARGV - 2) % 2 ~= 0 then
     return redis.error_reply('ERR extra status fields must come in field/value pairs')
+end
+-- Status hashes share the counter's prefix, and so its hash tag and slot.
+local prefix = string.match(KEYS[2], '^(.*)id:$')
+if not prefix then
+    return redis.error_reply('ERR the status id counter key must end in "id:"')
 end
 
 local login = redis.call('HGET', KEYS[1], 'login')
@@ -44,6 +50,6 @@ local fixed = {
 for _, value in ipairs(fixed) do
     fields[#fields + 1] = value
 end
-redis.call('HSET', 'status:' .. id, unpack(fields))
+redis.call('HSET', prefix .. id, unpack(fields))
 redis.call('HINCRBY', KEYS[1], 'posts', 1)
 return id

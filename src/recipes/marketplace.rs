@@ -6,9 +6,9 @@
 //!
 //! | key | type | content |
 //! |---|---|---|
-//! | `market:` ([`MARKET_KEY`]) | sorted set | `<item>.<seller>` ([`market_member`]) scored by price |
-//! | `users:<id>` ([`user_key`]) | hash | `funds`: a whole number; missing counts as 0 |
-//! | `inventory:<id>` ([`inventory_key`]) | set | the item ids a user owns |
+//! | `{market}:listings` ([`MARKET_KEY`]) | sorted set | `<item>.<seller>` ([`market_member`]) scored by price |
+//! | `{market}:users:<id>` ([`user_key`]) | hash | `funds`: a whole number; missing counts as 0 |
+//! | `{market}:inventory:<id>` ([`inventory_key`]) | set | the item ids a user owns |
 //!
 //! Prices and funds are whole numbers from 0 to 2<sup>53</sup> - 1 (Lua
 //! numbers are doubles). Item ids should not contain `.`, which separates
@@ -28,9 +28,12 @@
 //!
 //! # Redis Cluster
 //!
-//! A purchase touches four keys that share no hash tag, so a cluster refuses
-//! it (CROSSSLOT) unless they happen to share a slot. This layout, the seed's,
-//! targets a single server.
+//! A purchase moves funds between any two users and an item between any
+//! inventory and the market in one script, so every key of the marketplace
+//! must be in one slot: they all carry the hash tag `{market}`. On a cluster
+//! the whole marketplace lives on the node that owns that slot; that is the
+//! price of moving funds and items atomically without a distributed
+//! transaction.
 //!
 //! ```
 //! # mod server { include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/server.rs")); }
@@ -53,16 +56,16 @@ use redis::ConnectionLike;
 use crate::{Error, Invocation, Script, redis_script};
 
 /// The market: listings scored by price.
-pub const MARKET_KEY: &str = "market:";
+pub const MARKET_KEY: &str = "{market}:listings";
 
 /// The hash of user `id`, holding its `funds`.
 pub fn user_key(id: &str) -> String {
-    format!("users:{id}")
+    format!("{{market}}:users:{id}")
 }
 
 /// The set of item ids user `id` owns.
 pub fn inventory_key(id: &str) -> String {
-    format!("inventory:{id}")
+    format!("{{market}}:inventory:{id}")
 }
 
 /// The market member of `item` listed by `seller`.

@@ -12,9 +12,12 @@
 //!
 //! | key | type | content |
 //! |---|---|---|
-//! | `<name>:first` ([`ShardedList::first_key`]) | string | the id of the leftmost shard; absent means 0 |
-//! | `<name>:last` ([`ShardedList::last_key`]) | string | the id of the rightmost shard; absent means 0 |
-//! | `<name>:<id>` ([`ShardedList::shard_key`]) | list | the items of shard `<id>`, an integer |
+//! | `{<name>}:first` ([`ShardedList::first_key`]) | string | the id of the leftmost shard; absent means 0 |
+//! | `{<name>}:last` ([`ShardedList::last_key`]) | string | the id of the rightmost shard; absent means 0 |
+//! | `{<name>}:<id>` ([`ShardedList::shard_key`]) | list | the items of shard `<id>`, an integer |
+//!
+//! The braces are a hash tag: every key of one list is in one Redis Cluster
+//! slot (below).
 //!
 //! Shard ids grow to the right: a left push that finds the left shard full
 //! opens shard `first - 1`, a right push opens `last + 1`. Shards strictly
@@ -73,23 +76,17 @@
 //!
 //! # Redis Cluster
 //!
-//! The scripts read and write shard keys they compute (`<name>:<id>`), which
-//! are not declared in KEYS: which shard an operation reaches is only known
-//! inside the script. A cluster routes a script and checks its slot by the
-//! declared keys only, so these scripts are not cluster-safe in general: an
-//! undeclared key on a slot the node does not own fails the script when it
-//! is reached ("Script attempted to access a non local key in a cluster
-//! node"), possibly after the script already wrote.
-//!
-//! They are safe when every key is in one slot: give the list a name with a
-//! hash tag, e.g. `{jobs}`, so that `{jobs}:first`, `{jobs}:last` and every
-//! `{jobs}:<id>` hash to the slot of `jobs`. The declared pointer keys then
-//! route each script, and each BLPOP on a shard, to the node that owns every
-//! shard. Without a tag, `<name>:first` and `<name>:last` hash to different
-//! slots (in all but rare cases) and the cluster refuses every call with
-//! CROSSSLOT, before anything is written (checked on Redis 7.0.15). Even with
-//! a tag the whole list lives on one node: sharding here bounds the size of
-//! each key, it does not spread the list over nodes.
+//! The scripts read and write shard keys they compute (`{<name>}:<id>`),
+//! which are not declared in KEYS: which shard an operation reaches is only
+//! known inside the script. A cluster routes a script and checks its slot by
+//! the declared keys only, and fails a script that reaches an undeclared key
+//! of another slot ("Script attempted to access a non local key in a cluster
+//! node"), possibly after it wrote. So every key of a list carries the hash
+//! tag `{<name>}`: the pointer keys and every shard hash to one slot, the
+//! declared pointer keys route each script (and each BLPOP on a shard) to the
+//! node that owns all of them, and the list works on a cluster. The whole
+//! list lives on that one node: sharding here bounds the size of each key,
+//! it does not spread a list over nodes; different lists spread.
 //!
 //! ```
 //! # mod server { include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/server.rs")); }
@@ -249,17 +246,19 @@ impl ShardedList {
     ///
     /// # Panics
     ///
-    /// If `shard_size` is 0, as `slice::chunks(0)` does.
+    /// If `shard_size` is 0, as `slice::chunks(0)` does, or `name` is empty.
     pub fn new(name: impl Into<String>, shard_size: usize) -> ShardedList {
         assert!(
             shard_size > 0,
             "a sharded list needs a shard size of at least 1"
         );
         let name = name.into();
+        // An empty tag (`{}`) would not be a hash tag: the keys would spread.
+        assert!(!name.is_empty(), "a sharded list needs a non-empty name");
         ShardedList {
-            first_key: format!("{name}:first"),
-            last_key: format!("{name}:last"),
-            shard_prefix: format!("{name}:"),
+            first_key: format!("{{{name}}}:first"),
+            last_key: format!("{{{name}}}:last"),
+            shard_prefix: format!("{{{name}}}:"),
             shard_size,
         }
     }
@@ -269,17 +268,17 @@ impl ShardedList {
         self.shard_size
     }
 
-    /// The key holding the id of the leftmost shard, `<name>:first`.
+    /// The key holding the id of the leftmost shard, `{<name>}:first`.
     pub fn first_key(&self) -> &str {
         &self.first_key
     }
 
-    /// The key holding the id of the rightmost shard, `<name>:last`.
+    /// The key holding the id of the rightmost shard, `{<name>}:last`.
     pub fn last_key(&self) -> &str {
         &self.last_key
     }
 
-    /// The key of shard `id`, `<name>:<id>`.
+    /// The key of shard `id`, `{<name>}:<id>`.
     pub fn shard_key(&self, id: i64) -> String {
         format!("{}{id}", self.shard_prefix)
     }

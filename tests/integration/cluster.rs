@@ -20,19 +20,6 @@ fn echo_two(a: &str, b: &str) -> Vec<String>;
 #[redis_script(file = "tests/lua/echo_argv.lua", keys = 0)]
 fn echo_keyless(word: &str) -> Vec<String>;
 
-/// One key served by each primary, in the order of `primaries()`.
-fn keys_on_every_primary(cluster: &RedisCluster) -> Vec<String> {
-    let mut keys: Vec<String> = Vec::new();
-    for primary in cluster.primaries() {
-        let key = (0..)
-            .map(|n| format!("key:{n}"))
-            .find(|key| cluster.primary_for(key).port() == primary.port())
-            .unwrap();
-        keys.push(key);
-    }
-    keys
-}
-
 fn script_cached_on(node: &RedisServer, script: &Script) -> bool {
     let exists: Vec<bool> = redis::cmd("SCRIPT")
         .arg("EXISTS")
@@ -60,7 +47,7 @@ fn flush_scripts_on(node: &RedisServer) {
 fn sync_calls_run_on_the_primary_of_their_first_key_and_recover_from_a_flush_on_one_node() {
     let cluster = RedisCluster::start(3, 0);
     let mut con: ClusterConnection = cluster.connection();
-    let keys = keys_on_every_primary(&cluster);
+    let keys = cluster.one_key_per_primary(|n| format!("key:{n}"));
     for fallback in [NoScriptFallback::Eval, NoScriptFallback::Load] {
         for key in &keys {
             let primary = cluster.primary_for(key);
@@ -92,7 +79,7 @@ fn sync_calls_run_on_the_primary_of_their_first_key_and_recover_from_a_flush_on_
 async fn async_calls_run_on_the_primary_of_their_first_key_and_recover_from_a_flush_on_one_node() {
     let cluster = tokio::task::block_in_place(|| RedisCluster::start(3, 0));
     let mut con = cluster.client().get_async_connection().await.unwrap();
-    let keys = tokio::task::block_in_place(|| keys_on_every_primary(&cluster));
+    let keys = tokio::task::block_in_place(|| cluster.one_key_per_primary(|n| format!("key:{n}")));
     for fallback in [NoScriptFallback::Eval, NoScriptFallback::Load] {
         for key in &keys {
             let port = set_and_tell_port(key, "a1")
@@ -196,7 +183,7 @@ fn keys_across_slots_are_refused_with_every_key_and_its_slot() {
 fn cluster_pipelines_take_script_calls_whose_keys_share_a_slot() {
     let cluster = RedisCluster::start(3, 0);
     let mut con = cluster.connection();
-    let keys = keys_on_every_primary(&cluster);
+    let keys = cluster.one_key_per_primary(|n| format!("key:{n}"));
 
     // Calls for every primary in one pipeline, mixed with plain commands.
     let mut pipe = redis::cluster::cluster_pipe();

@@ -115,6 +115,34 @@ impl RedisCluster {
             .unwrap_or_else(|| panic!("no primary serves slot {slot}"))
     }
 
+    /// For each primary, in the order of [`primaries`](Self::primaries), the
+    /// first of the keys `key(0)`, `key(1)`, ... that it serves: keys that
+    /// spread a test over every node.
+    pub fn one_key_per_primary(&self, key: impl Fn(usize) -> String) -> Vec<String> {
+        const CANDIDATES: usize = 10_000;
+        let mut con = self.primaries[0].connection();
+        let mut found: Vec<Option<String>> = vec![None; self.primaries.len()];
+        for candidate in (0..CANDIDATES).map(key) {
+            let slot: u16 = redis::cmd("CLUSTER")
+                .arg("KEYSLOT")
+                .arg(&candidate)
+                .query(&mut con)
+                .expect("CLUSTER KEYSLOT");
+            let port = primary_port(&self.primaries[0], slot);
+            let index = self
+                .primaries
+                .iter()
+                .position(|node| Some(node.port()) == port);
+            if let Some(slot @ None) = index.map(|index| &mut found[index]) {
+                *slot = Some(candidate);
+            }
+            if found.iter().all(Option::is_some) {
+                return found.into_iter().flatten().collect();
+            }
+        }
+        panic!("no key for every primary among {CANDIDATES} candidates");
+    }
+
     /// Every node, primaries first.
     pub fn nodes(&self) -> impl Iterator<Item = &RedisServer> {
         self.primaries.iter().chain(&self.replicas)

@@ -5,6 +5,7 @@ mod dedup;
 mod leaderboard;
 mod lock;
 mod marketplace;
+mod on_cluster;
 mod red_envelope;
 mod semaphore;
 mod sharded_list;

@@ -15,15 +15,18 @@ use crate::server::RedisServer;
 
 /// The shards of list `name` that exist, with their items, by shard id.
 fn shards(con: &mut dyn ConnectionLike, name: &str) -> Vec<(i64, Vec<String>)> {
+    // Every key of the list starts with its hash tag; braces are not special
+    // in KEYS patterns.
+    let prefix = format!("{{{name}}}:");
     let keys: Vec<String> = redis::cmd("KEYS")
-        .arg(format!("{name}:*"))
+        .arg(format!("{prefix}*"))
         .query(con)
         .unwrap();
     let mut shards: Vec<(i64, Vec<String>)> = keys
         .iter()
         .filter(|key| !key.ends_with(":first") && !key.ends_with(":last"))
         .map(|key| {
-            let id = key[name.len() + 1..]
+            let id = key[prefix.len()..]
                 .parse()
                 .unwrap_or_else(|_| panic!("unexpected key {key} under the list's name"));
             let items = redis::cmd("LRANGE")
@@ -477,7 +480,7 @@ fn the_guard_pushes_a_dummy_only_when_blocking_on_the_shard_would_be_wrong() {
         sharded_list_guard(
             list.first_key(),
             list.last_key(),
-            "guard:",
+            "{guard}:",
             end,
             shard,
             DUMMY,
