@@ -4,8 +4,10 @@
 #[path = "../support/server.rs"]
 mod server;
 
+mod counter;
 mod idiomatic;
 mod invocation;
+mod pools;
 mod rebuild;
 mod recipes;
 mod reply_mapping;
