@@ -10,4 +10,5 @@ mod invocation;
 mod pools;
 mod rebuild;
 mod recipes;
+mod replicas;
 mod reply_mapping;
