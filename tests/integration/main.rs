@@ -12,3 +12,4 @@ mod rebuild;
 mod recipes;
 mod replicas;
 mod reply_mapping;
+mod restarts;
