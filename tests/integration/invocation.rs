@@ -75,11 +75,11 @@ impl ConnectionLike for Counting<'_> {
     }
 }
 
-fn flush_scripts(con: &mut dyn ConnectionLike) {
+pub(crate) fn flush_scripts(con: &mut dyn ConnectionLike) {
     redis::cmd("SCRIPT").arg("FLUSH").exec(con).unwrap();
 }
 
-fn script_cached(con: &mut dyn ConnectionLike, script: &Script) -> bool {
+pub(crate) fn script_cached(con: &mut dyn ConnectionLike, script: &Script) -> bool {
     let exists: Vec<bool> = redis::cmd("SCRIPT")
         .arg("EXISTS")
         .arg(script.sha1())
@@ -91,7 +91,7 @@ fn script_cached(con: &mut dyn ConnectionLike, script: &Script) -> bool {
 /// Calls of `command` the server saw since the last `CONFIG RESETSTAT`,
 /// whether they ran (`calls`, which counts failures such as NOSCRIPT too) or
 /// were rejected before running (`rejected_calls`).
-fn command_calls(con: &mut dyn ConnectionLike, command: &str) -> u64 {
+pub(crate) fn command_calls(con: &mut dyn ConnectionLike, command: &str) -> u64 {
     let info: String = redis::cmd("INFO").arg("commandstats").query(con).unwrap();
     let prefix = format!("cmdstat_{command}:");
     let Some(line) = info.lines().find(|line| line.starts_with(&prefix)) else {
@@ -105,7 +105,7 @@ fn command_calls(con: &mut dyn ConnectionLike, command: &str) -> u64 {
         .sum()
 }
 
-fn reset_stats(con: &mut dyn ConnectionLike) {
+pub(crate) fn reset_stats(con: &mut dyn ConnectionLike) {
     redis::cmd("CONFIG").arg("RESETSTAT").exec(con).unwrap();
 }
 

@@ -8,8 +8,12 @@ mod server;
 mod cluster_server;
 
 mod cluster;
+mod counter;
 mod idiomatic;
 mod invocation;
+mod pools;
 mod rebuild;
 mod recipes;
+mod replicas;
 mod reply_mapping;
+mod restarts;

@@ -1,0 +1,137 @@
+//! Pooled connections: redis-rs's own r2d2 (sync `Connection`) and bb8
+//! (`MultiplexedConnection`) integrations run bindings like any connection.
+
+use std::thread;
+
+use redis::ConnectionLike;
+
+use crate::counter::{assert_one_increment_per_success, counter_value, incr_counter};
+use crate::invocation::{command_calls, flush_scripts, reset_stats, script_cached};
+use crate::server::RedisServer;
+
+/// Fewer connections than workers, so workers wait for and reuse connections.
+const POOL_SIZE: u32 = 4;
+const CALLS_PER_WORKER: usize = 200;
+
+fn r2d2_pool(server: &RedisServer) -> r2d2::Pool<redis::Client> {
+    r2d2::Pool::builder()
+        .max_size(POOL_SIZE)
+        .build(server.client())
+        .unwrap()
+}
+
+async fn bb8_pool(server: &RedisServer) -> bb8::Pool<redis::Client> {
+    bb8::Pool::builder()
+        .max_size(POOL_SIZE)
+        .build(server.client())
+        .await
+        .unwrap()
+}
+
+#[test]
+fn r2d2_connections_shared_by_threads_count_every_call_once() {
+    let server = RedisServer::start();
+    let pool = r2d2_pool(&server);
+    let workers = 6;
+    let replies: Vec<i64> = thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut replies = Vec::with_capacity(CALLS_PER_WORKER);
+                    for _ in 0..CALLS_PER_WORKER {
+                        // One checkout per call: the connection goes back to the pool.
+                        let mut con = pool.get().unwrap();
+                        replies.push(incr_counter("pooled").invoke(&mut *con).unwrap());
+                    }
+                    replies
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|handle| handle.join().unwrap())
+            .collect()
+    });
+    assert_eq!(replies.len(), workers * CALLS_PER_WORKER);
+    let mut con = pool.get().unwrap();
+    assert_eq!(counter_value(&mut *con, "pooled"), replies.len() as i64);
+    assert_one_increment_per_success(replies);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bb8_connections_shared_by_tasks_count_every_call_once() {
+    let server = RedisServer::start();
+    let pool = bb8_pool(&server).await;
+    let tasks = 10;
+    let handles: Vec<_> = (0..tasks)
+        .map(|_| {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                let mut replies = Vec::with_capacity(CALLS_PER_WORKER);
+                for _ in 0..CALLS_PER_WORKER {
+                    let mut con = pool.get().await.unwrap();
+                    let reply = incr_counter("pooled").invoke_async(&mut *con).await;
+                    replies.push(reply.unwrap());
+                }
+                replies
+            })
+        })
+        .collect();
+    let mut replies = Vec::new();
+    for handle in handles {
+        replies.extend(handle.await.unwrap());
+    }
+    assert_eq!(replies.len(), tasks * CALLS_PER_WORKER);
+    let mut admin = server.connection();
+    assert_eq!(counter_value(&mut admin, "pooled"), replies.len() as i64);
+    assert_one_increment_per_success(replies);
+}
+
+/// Empties the script cache and the command statistics, so that
+/// [`assert_recovered_after_flush`] sees only what came after.
+fn flush_and_reset(admin: &mut dyn ConnectionLike) {
+    flush_scripts(admin);
+    reset_stats(admin);
+}
+
+/// After `SCRIPT FLUSH` a pooled connection recovers from NOSCRIPT like any
+/// other: the call succeeds, with exactly one EVAL, and caches the script.
+fn assert_recovered_after_flush(admin: &mut dyn ConnectionLike, replies: [i64; 2]) {
+    assert_eq!(replies, [1, 2]);
+    assert_eq!(
+        command_calls(admin, "eval"),
+        1,
+        "one recovery, after the flush"
+    );
+    assert!(script_cached(admin, &incr_counter::SCRIPT));
+}
+
+#[test]
+fn r2d2_connection_recovers_from_a_flushed_script_cache() {
+    let server = RedisServer::start();
+    let pool = r2d2_pool(&server);
+    let mut con = pool.get().unwrap();
+    let first = incr_counter("flushed").invoke(&mut *con).unwrap();
+    let mut admin = server.connection();
+    flush_and_reset(&mut admin);
+    let second = incr_counter("flushed").invoke(&mut *con).unwrap();
+    assert_recovered_after_flush(&mut admin, [first, second]);
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn bb8_connection_recovers_from_a_flushed_script_cache() {
+    let server = RedisServer::start();
+    let pool = bb8_pool(&server).await;
+    let mut con = pool.get().await.unwrap();
+    let first = incr_counter("flushed")
+        .invoke_async(&mut *con)
+        .await
+        .unwrap();
+    let mut admin = server.connection();
+    flush_and_reset(&mut admin);
+    let second = incr_counter("flushed")
+        .invoke_async(&mut *con)
+        .await
+        .unwrap();
+    assert_recovered_after_flush(&mut admin, [first, second]);
+}
