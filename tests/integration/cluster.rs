@@ -17,6 +17,10 @@ fn set_and_tell_port(key: &str, value: &str) -> i64;
 #[redis_script(file = "tests/lua/echo_argv.lua", keys = 2)]
 fn echo_two(a: &str, b: &str) -> Vec<String>;
 
+/// Replies KEYS[1]'s value; `#!lua flags=no-writes`, so sent as EVALSHA_RO.
+#[redis_script(file = "tests/lua/read_only_get.lua", keys = 1)]
+fn read_only_get(key: &str) -> Option<String>;
+
 #[redis_script(file = "tests/lua/echo_argv.lua", keys = 0)]
 fn echo_keyless(word: &str) -> Vec<String>;
 
@@ -236,4 +240,41 @@ async fn async_cluster_pipelines_go_to_one_slot_and_refuse_two() {
         .await
         .unwrap();
     assert_eq!(written, None);
+}
+
+#[test]
+fn read_only_scripts_run_on_replicas_when_the_client_reads_from_them() {
+    let cluster = RedisCluster::start(3, 1);
+    let mut writer = cluster.connection();
+    let keys = cluster.one_key_per_primary(|n| format!("replicated:{n}"));
+    for key in &keys {
+        redis::cmd("SET")
+            .arg(key)
+            .arg("v")
+            .exec(&mut writer)
+            .unwrap();
+        // Wait until the primary's replica has the write.
+        let acknowledged: i64 = redis::cmd("WAIT")
+            .arg(1)
+            .arg(10_000)
+            .query(&mut cluster.primary_for(key).connection())
+            .unwrap();
+        assert_eq!(acknowledged, 1);
+    }
+    let client = redis::cluster::ClusterClient::builder(cluster.urls())
+        .read_routing_strategy(redis::cluster_read_routing::RandomReplicaStrategy)
+        .build()
+        .unwrap();
+    let mut reader = client.get_connection().unwrap();
+    for key in &keys {
+        // The replica's script cache starts empty: the call recovers there.
+        let reply = read_only_get(key).invoke(&mut reader).unwrap();
+        assert_eq!(reply.as_deref(), Some("v"));
+        let primary = cluster.primary_for(key);
+        let [replica] = cluster.replicas_of(primary)[..] else {
+            panic!("one replica per primary");
+        };
+        assert!(script_cached_on(replica, &read_only_get::SCRIPT));
+        assert!(!script_cached_on(primary, &read_only_get::SCRIPT));
+    }
 }

@@ -101,6 +101,19 @@ impl RedisCluster {
             .expect("connect to the test cluster")
     }
 
+    /// The replicas of `primary`.
+    pub fn replicas_of(&self, primary: &RedisServer) -> Vec<&RedisServer> {
+        self.replicas
+            .iter()
+            .filter(|replica| {
+                let role: Vec<redis::Value> = redis::cmd("ROLE")
+                    .query(&mut replica.connection())
+                    .expect("ROLE");
+                role.get(2) == Some(&redis::Value::Int(i64::from(primary.port())))
+            })
+            .collect()
+    }
+
     /// The primary that serves `key`'s slot.
     pub fn primary_for(&self, key: &str) -> &RedisServer {
         let slot: u16 = redis::cmd("CLUSTER")
@@ -149,9 +162,12 @@ impl RedisCluster {
     }
 
     /// Polls every node until all agree the cluster is `ok` with every
-    /// node known, and every replica's link to its primary is up.
+    /// node known, every replica's link to its primary is up, and every
+    /// node's `CLUSTER SLOTS` lists the replicas (which clients read the
+    /// topology from; it lags the replication link).
     fn wait_ready(&self) {
         let expected_nodes = self.primaries.len() + self.replicas.len();
+        let replicas_each = self.replicas.len() / self.primaries.len();
         let deadline = Instant::now() + CLUSTER_READY_TIMEOUT;
         loop {
             let ready = self.nodes().all(|node| {
@@ -161,7 +177,9 @@ impl RedisCluster {
                     && info.contains(&format!("cluster_known_nodes:{expected_nodes}"))
             }) && self.replicas.iter().all(|node| {
                 info(node, "INFO", Some("replication")).contains("master_link_status:up")
-            });
+            }) && self
+                .nodes()
+                .all(|node| slot_ranges_list_replicas(node, replicas_each));
             if ready {
                 return;
             }
@@ -188,6 +206,9 @@ fn cluster_args() -> Vec<String> {
         "5000",
         "--cluster-port",
         &bus_port,
+        // A primary otherwise waits 5 s for more replicas before it syncs one.
+        "--repl-diskless-sync-delay",
+        "0",
     ]
     .map(String::from)
     .to_vec()
@@ -217,6 +238,16 @@ fn role(node: &RedisServer) -> String {
         Some(redis::Value::BulkString(name)) => String::from_utf8_lossy(name).into_owned(),
         other => panic!("unexpected ROLE reply: {other:?}"),
     }
+}
+
+/// Whether every slot range in `node`'s `CLUSTER SLOTS` lists `replicas`
+/// replicas after its primary.
+fn slot_ranges_list_replicas(node: &RedisServer, replicas: usize) -> bool {
+    let ranges: Vec<Vec<redis::Value>> = redis::cmd("CLUSTER")
+        .arg("SLOTS")
+        .query(&mut node.connection())
+        .unwrap_or_default();
+    !ranges.is_empty() && ranges.iter().all(|range| range.len() == 3 + replicas)
 }
 
 /// The port of the primary that serves `slot`, as `CLUSTER SLOTS` says:
