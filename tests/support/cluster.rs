@@ -121,7 +121,7 @@ impl RedisCluster {
             .arg(key)
             .query(&mut self.primaries[0].connection())
             .expect("CLUSTER KEYSLOT");
-        let port = primary_port(&self.primaries[0], slot);
+        let port = slot_owner(&mut self.primaries[0].connection(), slot).map(|(_, port)| port);
         self.primaries
             .iter()
             .find(|node| Some(node.port()) == port)
@@ -141,7 +141,7 @@ impl RedisCluster {
                 .arg(&candidate)
                 .query(&mut con)
                 .expect("CLUSTER KEYSLOT");
-            let port = primary_port(&self.primaries[0], slot);
+            let port = slot_owner(&mut con, slot).map(|(_, port)| port);
             let index = self
                 .primaries
                 .iter()
@@ -250,13 +250,12 @@ fn slot_ranges_list_replicas(node: &RedisServer, replicas: usize) -> bool {
     !ranges.is_empty() && ranges.iter().all(|range| range.len() == 3 + replicas)
 }
 
-/// The port of the primary that serves `slot`, as `CLUSTER SLOTS` says:
-/// each range is `[start, end, [ip, port, id, ...], replicas...]`.
-fn primary_port(node: &RedisServer, slot: u16) -> Option<u16> {
-    let ranges: Vec<Vec<redis::Value>> = redis::cmd("CLUSTER")
-        .arg("SLOTS")
-        .query(&mut node.connection())
-        .ok()?;
+/// The address (host, port) of the primary that serves `slot`, as
+/// `CLUSTER SLOTS` on `con` says: each range is `[start, end, [host, port,
+/// id, ...], replicas...]`. Works on a node's or a cluster connection.
+#[allow(dead_code)]
+pub fn slot_owner(con: &mut dyn redis::ConnectionLike, slot: u16) -> Option<(String, u16)> {
+    let ranges: Vec<Vec<redis::Value>> = redis::cmd("CLUSTER").arg("SLOTS").query(con).ok()?;
     let slot = i64::from(slot);
     ranges.iter().find_map(|range| match range.as_slice() {
         [
@@ -264,8 +263,11 @@ fn primary_port(node: &RedisServer, slot: u16) -> Option<u16> {
             redis::Value::Int(end),
             redis::Value::Array(primary),
             ..,
-        ] if (*start..=*end).contains(&slot) => match primary.get(1) {
-            Some(redis::Value::Int(port)) => u16::try_from(*port).ok(),
+        ] if (*start..=*end).contains(&slot) => match primary.as_slice() {
+            [redis::Value::BulkString(host), redis::Value::Int(port), ..] => Some((
+                String::from_utf8_lossy(host).into_owned(),
+                u16::try_from(*port).ok()?,
+            )),
             _ => None,
         },
         _ => None,
