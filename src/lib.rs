@@ -180,6 +180,43 @@
 //! # Ok(()) }
 //! ```
 //!
+//! # Where it runs
+//!
+//! The same binding runs, unchanged, on every shape a deployment takes; the
+//! project's tests run each one against real servers, on Redis 7.0 and on
+//! Valkey 8.1.
+//!
+//! - **Redis and Valkey.** Both servers' NOSCRIPT replies (`No matching
+//!   script. Please use EVAL.`, `No matching script.`) trigger recovery; an
+//!   error a script raises itself with the code NOSCRIPT never does.
+//! - **Redis Cluster.** A binding runs on `redis::cluster::ClusterConnection`
+//!   and the async `redis::cluster_async::ClusterConnection` (redis-rs
+//!   features `cluster`, `cluster-async`), which route it by its first key;
+//!   NOSCRIPT is recovered on whichever node answered, and [`Script::load`]
+//!   reaches every node. A script's keys must share a hash slot: give them
+//!   one hash tag (`{cart:7}:items`, `{cart:7}:total`; [`key_slot`] computes
+//!   a key's slot). A call whose keys span slots fails with
+//!   [`ErrorKind::CrossSlot`], listing each key and its slot, unless the
+//!   script's shebang has `allow-cross-slot-keys`. [`Invocation::check_slots`]
+//!   runs that check without sending anything, and
+//!   [`ScriptPipeline::eval_script`] on a `ClusterPipeline` (feature
+//!   `cluster`) runs it before queueing. A script with no keys has no slot:
+//!   the cluster client sends it to a node of its choice, so it should only
+//!   touch what every node has (or nothing).
+//! - **Replicas.** A `no-writes` script is sent as EVALSHA_RO / EVAL_RO,
+//!   which replicas accept: on a connection to a replica, or through a
+//!   cluster client that reads from replicas, it runs there and recovers from
+//!   NOSCRIPT there. A write it attempts anyway fails with the server's
+//!   "Write commands are not allowed from read-only scripts"; a script
+//!   without the flag fails on a replica with `READONLY`.
+//! - **Restarts.** A restart empties the script cache; the next call recovers
+//!   it. With `redis::aio::ConnectionManager` calls resume after the server
+//!   is back; a call that returned `Ok` was applied, one that returned `Err`
+//!   while the connection broke may or may not have been.
+//! - **Pools.** A pooled connection dereferences to a redis-rs connection:
+//!   `call.invoke(&mut *pooled)` with r2d2 (redis-rs feature `r2d2`),
+//!   `call.invoke_async(&mut *pooled)` with bb8 (feature `bb8`).
+//!
 //! # Replies
 //!
 //! Redis converts what the script returns into a reply, and the declared
@@ -218,7 +255,8 @@
 //! Every failure is an [`Error`] whose [`script`](Error::script) names the
 //! binding and whose [`kind`](Error::kind) says what happened: a server or
 //! connection error (including errors the script raised), a reply that does
-//! not fit, or a parameter that did not encode to one value. `Error` converts
+//! not fit, a parameter that did not encode to one value, or keys a cluster
+//! cannot serve together. `Error` converts
 //! into [`redis::RedisError`], so `?` works in functions returning
 //! `redis::RedisResult`.
 //!
@@ -236,6 +274,9 @@
 //! - `smol-comp`: the same on redis-rs's smol support.
 //! - `aio`: the async API without choosing a runtime (enabled by either of
 //!   the above; redis-rs itself needs one of them).
+//! - `cluster`: script calls in `redis::cluster::ClusterPipeline`. Bindings
+//!   run on cluster connections without it (turn on redis-rs's own `cluster`
+//!   or `cluster-async` for those).
 //! - `recipes` (default): the ready-made systems in [`recipes`], which bring
 //!   serde and serde_json (for the red envelope's records).
 //!
