@@ -1340,4 +1340,76 @@ mod tests {
             1
         );
     }
+
+    const VALKEY_ONLY: Declared = Declared {
+        servers: Servers::VALKEY,
+        ..ONE_KEY_TWO_ARGS
+    };
+
+    const REDIS_ONLY: Declared = Declared {
+        servers: Servers::only(Server::Redis7_0),
+        ..ONE_KEY_TWO_ARGS
+    };
+
+    #[test]
+    fn valkey_names_are_errors_unless_valkey_is_the_only_target() {
+        let scripts = [
+            "return server.call('GET', KEYS[1])",
+            "return os.clock()",
+            "return redis.VALKEY_VERSION",
+            "return redis.call('WAITAOF', 0, 0, 0)",
+            "return redis.call('BLPOP', KEYS[1], 1)",
+            "return redis.call('ZRANK', KEYS[1], ARGV[1], 'WITHSCORE')",
+            "return redis.call('CLUSTER', 'MYSHARDID')",
+        ];
+        for script in scripts {
+            let found = errors(script, ONE_KEY_TWO_ARGS);
+            assert_eq!(found.len(), 1, "{script}: {found:?}");
+            assert_eq!(errors(script, REDIS_ONLY), found, "{script}");
+            let note = check(&parse(script).unwrap(), &ONE_KEY_TWO_ARGS)[0]
+                .note
+                .clone()
+                .unwrap_or_default();
+            assert!(
+                note.contains("on Valkey 8.1 only") && note.contains("servers = [\"valkey-8.1\"]"),
+                "{script}: {note}"
+            );
+            assert_eq!(
+                errors(script, VALKEY_ONLY),
+                Vec::<String>::new(),
+                "{script}"
+            );
+        }
+        let found = errors("return server.call('GET', KEYS[1])", ONE_KEY_TWO_ARGS);
+        assert!(found[0].contains("not a global of the script sandbox of Redis 7.0.15"));
+        // A Valkey script is checked as a Redis one: the command table too.
+        let found = errors("return server.call('GETT', KEYS[1])", VALKEY_ONLY);
+        assert!(
+            found[0].starts_with("`gett` is not a Redis command"),
+            "{found:?}"
+        );
+        let found = errors("return os.time()", VALKEY_ONLY);
+        assert!(found[0].contains("`os.time` does not exist"), "{found:?}");
+    }
+
+    #[test]
+    fn redis_alone_accepts_nothing_valkey_refuses() {
+        // Valkey 8.1 has every name and command of Redis 7.0, with arities
+        // at least as wide and fewer `noscript` flags: what passes for
+        // Redis 7.0 alone passes for both.
+        for command in Server::Redis7_0.commands() {
+            let valkey = commands::command(Server::Valkey8_1, command.name())
+                .unwrap_or_else(|| panic!("{} is not on Valkey", command.name()));
+            assert!(
+                !valkey.is_noscript() || command.is_noscript(),
+                "{}",
+                command.name()
+            );
+        }
+        assert!(
+            sandbox::GLOBALS
+                .iter()
+                .all(|g| g.servers.contains(Server::Valkey8_1))
+        );
+    }
 }

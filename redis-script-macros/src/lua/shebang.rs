@@ -63,7 +63,9 @@ pub fn parse(source: &str, targets: Servers) -> Result<Option<Shebang>, ShebangE
     if !source.starts_with("#!") {
         return Ok(None);
     }
-    let Some(len) = source.find('\n') else {
+    // The server looks for the newline in a C string: a NUL ends the search.
+    let end = source.find(['\n', '\0']);
+    let Some(len) = end.filter(|&at| source.as_bytes()[at] == b'\n') else {
         return Err(ShebangError::new(
             "Invalid script shebang: the `#!lua` line needs a newline after it".into(),
             Span::new(0, source.len()),
@@ -208,6 +210,7 @@ mod tests {
     #[test]
     fn rejects_what_redis_rejects() {
         assert!(error("#!lua").starts_with("Invalid script shebang"));
+        assert!(error("#!lua\0\nreturn 1").starts_with("Invalid script shebang"));
         assert!(error("#!LUA\n").starts_with("Unexpected engine"));
         assert!(error("#! lua\n").starts_with("Unexpected engine"));
         assert!(error("#!lua FLAGS=no-writes\n").starts_with("Unknown lua shebang option"));
