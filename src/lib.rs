@@ -141,9 +141,47 @@
 //!       = note: Lua 5.1: use the global unpack
 //!    ```
 //!
-//! The sandbox and command tables come from redis-server 7.0.15 and are
-//! checked against the installed server by the test suite; a script that
-//! relies on a command or global added later is reported as unknown.
+//! The sandbox and command tables come from redis-server 7.0.15 and
+//! valkey-server 8.1.8, and the test suite checks each against the real
+//! server; a script that relies on a command or global that no targeted
+//! server has is reported as unknown.
+//!
+//! # Target servers
+//!
+//! Every check above holds for each server the crate targets: a global, a
+//! library member, a command (with its arity and flags) or a shebang is
+//! accepted only if all of them accept it. A crate names its targets once,
+//! in its own `Cargo.toml`, for all its bindings:
+//!
+//! ```toml
+//! [package.metadata.redis-script]
+//! servers = ["redis-7.0", "valkey-8.1"]
+//! ```
+//!
+//! The accepted values are `"redis-7.0"` and `"valkey-8.1"`: a non-empty list,
+//! each once. Without the table, both are targeted: the default is the
+//! strictest, so a script that compiles runs on either server. A script
+//! written for Valkey alone (`server.call`, `os.clock`, `redis.VALKEY_VERSION`,
+//! `WAITAOF`, `BLPOP` inside a script, `#!LUA`) is an error by default, whose
+//! note gives the lines that target only Valkey:
+//! ```text
+//! error: `server` is not a global of the script sandbox of Redis 7.0.15, so reading it fails at run time
+//!   --> scripts/get.lua:1:8
+//!  1 | return server.call('GET', KEYS[1])
+//!    |        ^^^^^^
+//!    = note: not in Redis 7.0 (added in Valkey 7.2.4, as another name for `redis`): use `redis`; it exists on Valkey 8.1 only; to target only Valkey 8.1, write in the crate's Cargo.toml: [package.metadata.redis-script] servers = ["valkey-8.1"]
+//! ```
+//!
+//! How the choice reaches the macro: the attribute reads the `Cargo.toml` of
+//! the crate being compiled (in `CARGO_MANIFEST_DIR`, the directory script
+//! paths are relative to) with a strict reader for this one table. Anything
+//! else in the table, an unknown server or a value it cannot read is a
+//! compile error on the attribute that quotes the line; the rest of the file
+//! is ignored. When a change rebuilds: Cargo does not rebuild a crate when
+//! only its `[package.metadata]` changes, so the expansion includes the
+//! manifest (`include_bytes!`), as it includes the script; any edit of
+//! `Cargo.toml` then re-runs the macro and its checks on the next build, like
+//! an edit of a script.
 //!
 //! # Running a call
 //!

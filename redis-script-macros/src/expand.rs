@@ -7,6 +7,7 @@ use syn::{Ident, LitStr, Type};
 use crate::ast::{Binding, Param, Split};
 use crate::attr::{Args, RawArgs};
 use crate::errors::Errors;
+use crate::manifest::Manifest;
 use crate::reply_type::{self, Reading};
 use crate::script_check::{self, Checked};
 use crate::script_file::ScriptFile;
@@ -30,13 +31,15 @@ pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
     binding.validate(keys, &mut errors);
     let file = args.as_ref().and_then(|args| args.file.as_ref());
     let script = file.and_then(|lit| errors.take(ScriptFile::read(lit)));
-    let checked = match (&args, file, keys, &script) {
-        (Some(args), Some(file), Some(keys), Some(script)) => {
+    let manifest = errors.take(Manifest::read(Span::call_site()));
+    let checked = match (&args, file, keys, &script, &manifest) {
+        (Some(args), Some(file), Some(keys), Some(script), Some(manifest)) => {
             let options = script_check::Options {
                 allow_unread: args.allow_unread,
                 allow_unknown_commands: args.allow_unknown_commands,
                 // A declaration with errors of its own cannot be held against the script.
                 declaration_ok: errors.is_empty(),
+                servers: manifest.servers,
             };
             Some(script_check::check(
                 &binding,
@@ -64,12 +67,13 @@ pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
                 checked: &checked,
             },
             keys.count,
+            manifest.as_ref(),
             &krate,
         ),
         (result, ..) => {
             let error = result.err().map(|error| error.to_compile_error());
             let keys = keys.map_or(0, |keys| keys.count);
-            let stub = expand(&binding, &Source::Stub, keys, &krate);
+            let stub = expand(&binding, &Source::Stub, keys, manifest.as_ref(), &krate);
             quote!(#error #stub)
         }
     }
@@ -87,7 +91,13 @@ enum Source<'a> {
 }
 
 /// The function and its module; `krate` is the path of the facade.
-fn expand(binding: &Binding, source: &Source, keys: usize, krate: &TokenStream) -> TokenStream {
+fn expand(
+    binding: &Binding,
+    source: &Source,
+    keys: usize,
+    manifest: Option<&Manifest>,
+    krate: &TokenStream,
+) -> TokenStream {
     let private = quote!(#krate::__private);
     let name = &binding.sig.ident;
     let vis = &binding.vis;
@@ -168,6 +178,14 @@ fn expand(binding: &Binding, source: &Source, keys: usize, krate: &TokenStream) 
         .iter()
         .map(|Param { ident, ty, .. }| quote!(#ident: #ty));
     let stub_allow = matches!(source, Source::Stub).then(|| quote!(#[allow(unused_variables)]));
+    // Cargo rebuilds the crate when a file the expansion includes changes:
+    // so a change of the target servers in Cargo.toml re-runs the checks.
+    let track_manifest = manifest.map(|manifest| {
+        let path = manifest.path.to_string_lossy().into_owned();
+        quote!(
+            const _: &[u8] = ::core::include_bytes!(#path);
+        )
+    });
 
     quote! {
         #(#attrs)*
@@ -180,6 +198,8 @@ fn expand(binding: &Binding, source: &Source, keys: usize, krate: &TokenStream) 
         #(#module_attrs)*
         #[doc = #module_doc]
         #vis mod #name {
+            #track_manifest
+
             #[doc = #script_doc]
             pub static SCRIPT: #private::Script = #private::Script::from_parts(#private::ScriptParts {
                 name: ::core::stringify!(#name),

@@ -4,14 +4,15 @@
 //! generated code reaches the runtime only through `::redis_script::__private`.
 //!
 //! The pipeline reads top to bottom: `attr` and `ast` parse, `valid` checks,
-//! `script_file` reads the Lua file, `script_check` runs the `lua` checks
-//! on it, `expand` generates.
+//! `script_file` reads the Lua file and `manifest` the crate's target
+//! servers, `script_check` runs the `lua` checks on it, `expand` generates.
 
 mod ast;
 mod attr;
 mod errors;
 mod expand;
 mod lua;
+mod manifest;
 mod reply_type;
 mod script_check;
 mod script_file;

@@ -10,6 +10,7 @@ use syn::{LitStr, ReturnType, Type};
 use crate::ast::Binding;
 use crate::attr::Keys;
 use crate::errors::Errors;
+use crate::lua::servers::Servers;
 use crate::lua::shebang::Shebang;
 use crate::lua::{self, Declared, Diagnostic, ReplyKind, Severity, Target};
 use crate::reply_type::{self, Reading};
@@ -32,6 +33,8 @@ pub struct Options {
     /// findings about the script alone are reported, not those measured
     /// against the declaration.
     pub declaration_ok: bool,
+    /// The servers the crate targets (its `Cargo.toml`).
+    pub servers: Servers,
 }
 
 /// Checks `script` against `binding`, pushing every error into `errors`.
@@ -43,10 +46,7 @@ pub fn check(
     options: Options,
     errors: &mut Errors,
 ) -> Checked {
-    let declared = Declared {
-        allow_unknown_commands: options.allow_unknown_commands,
-        ..declared(binding, keys.count)
-    };
+    let declared = declared(binding, keys.count, &options);
     let analysis = analyze_with_room(&script.source, declared);
     let mut warnings = TokenStream::new();
     let relevant = analysis
@@ -90,15 +90,17 @@ fn analyze_with_room(source: &str, declared: Declared) -> lua::Analysis {
     })
 }
 
-fn declared(binding: &Binding, keys: usize) -> Declared {
+fn declared(binding: &Binding, keys: usize, options: &Options) -> Declared {
     let split = binding.split(keys);
     Declared {
         keys,
         args: split.args.len(),
         variadic: split.variadic.is_some(),
         reply: reply_kind(&binding.reply_type()),
+        // The shebang decides, once it is read.
         read_only: false,
-        allow_unknown_commands: false,
+        allow_unknown_commands: options.allow_unknown_commands,
+        servers: options.servers,
     }
 }
 

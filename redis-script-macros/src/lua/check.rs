@@ -7,7 +7,9 @@
 //! it says nothing.
 
 use super::ast::{BinOp, Block, Chunk, Expr, Field, FuncBody, FuncName, Name, Span, Stat, UnOp};
-use super::{commands, sandbox};
+use super::commands::{self, Command};
+use super::sandbox;
+use super::servers::{Server, Servers, only_on_note};
 
 /// What the Rust declaration says about the script.
 #[derive(Debug, Clone, Copy)]
@@ -23,6 +25,8 @@ pub struct Declared {
     /// `allow(unknown_commands)`: the script targets a server newer than
     /// the command table.
     pub allow_unknown_commands: bool,
+    /// The servers the script must run on (the crate's `Cargo.toml`).
+    pub servers: Servers,
 }
 
 /// Whether the declared return type can receive what a Lua `nil` or `false` becomes.
@@ -448,17 +452,20 @@ impl Walker<'_> {
     }
 
     fn global_read(&mut self, name: &Name) {
-        if sandbox::is_global(&name.text) || !self.first_report(&name.text) {
+        let targets = self.declared.servers;
+        if sandbox::is_global(&name.text, targets) || !self.first_report(&name.text) {
             return;
         }
+        let lacking = sandbox::first_lacking(&name.text, targets).unwrap_or(self.first_target());
         let message = format!(
-            "`{}` is not a global of the script sandbox of Redis {}, so reading it fails at run time",
+            "`{}` is not a global of the script sandbox of {} {}, so reading it fails at run time",
             name.text,
-            sandbox::REDIS_VERSION
+            lacking.product(),
+            lacking.version()
         );
         let note = match self.suggest_local(&name.text) {
             Some(local) => format!("did you mean the local `{local}`?"),
-            None => match sandbox::suggest_global(&name.text) {
+            None => match sandbox::suggest_global(&name.text, targets) {
                 Some(global) => format!("did you mean `{global}`?"),
                 None => sandbox::absent_note(&name.text).map_or_else(
                     || format!("declare it first: `local {} = ...`", name.text),
@@ -466,8 +473,18 @@ impl Walker<'_> {
                 ),
             },
         };
+        let note = with_other_servers(note, &name.text);
         self.diagnostics
             .push(Diagnostic::error(Target::File, name.span, message).with_note(note));
+    }
+
+    /// The first targeted server, to name where all of them agree.
+    fn first_target(&self) -> Server {
+        self.declared
+            .servers
+            .iter()
+            .next()
+            .unwrap_or(Server::Redis7_0)
     }
 
     fn suggest_local(&self, name: &str) -> Option<String> {
@@ -493,8 +510,16 @@ impl Walker<'_> {
             && !self.is_local(&library.text)
             && let Some(lib) = sandbox::library(&library.text)
         {
+            // A library some targets lack (`os`, `server`) is the mistake.
+            if !sandbox::is_global(&library.text, self.declared.servers) {
+                self.global_read(library);
+                return;
+            }
             let member = String::from_utf8_lossy(member);
-            if lib.member(&member).is_none() && !self.optional {
+            let present = lib
+                .member(&member)
+                .is_some_and(|m| m.is_on(self.declared.servers));
+            if !present && !self.optional {
                 let span = dot.map_or(*span, |name| name.span);
                 self.unknown_member(&library.text, &member, lib, span);
             }
@@ -505,134 +530,207 @@ impl Walker<'_> {
     }
 
     fn unknown_member(&mut self, library: &str, member: &str, lib: &sandbox::Library, span: Span) {
-        let message = format!("`{library}.{member}` does not exist in Redis's Lua (5.1)");
+        let targets = self.declared.servers;
+        let path = format!("{library}.{member}");
+        let message = match sandbox::first_lacking(&path, targets) {
+            Some(lacking) if !sandbox::servers_with(&path, Servers::ALL).is_empty() => format!(
+                "`{path}` does not exist in the script sandbox of {} {}",
+                lacking.product(),
+                lacking.version()
+            ),
+            _ => format!(
+                "`{path}` does not exist in {}'s Lua (5.1)",
+                self.first_target().product()
+            ),
+        };
         let note = sandbox::member_note(library, member)
             .map(str::to_owned)
             .or_else(|| {
-                lib.suggest(member)
+                lib.suggest(member, targets)
                     .map(|m| format!("did you mean `{library}.{m}`?"))
             })
-            .unwrap_or_else(|| format!("`{library}` has: {}", lib.member_names().join(", ")));
+            .unwrap_or_else(|| {
+                format!("`{library}` has: {}", lib.member_names(targets).join(", "))
+            });
+        let note = with_other_servers(note, &path);
         self.diagnostics
             .push(Diagnostic::error(Target::File, span, message).with_note(note));
     }
 
-    /// `redis.call('NAME', ...)` / `redis.pcall(...)` with a literal name.
+    /// `redis.call('NAME', ...)` / `redis.pcall(...)` with a literal name,
+    /// checked against the command table of every targeted server.
     fn redis_command(&mut self, func: &Expr, args: &[Expr]) {
-        let Some((name, span)) = redis_call(func, args) else {
+        let Some(call) = redis_call(func, args) else {
             return;
         };
-        if self.is_local("redis") {
+        if self.is_local(call.library) {
             return;
         }
-        let span = &span;
+        let (name, span) = (call.name, call.span);
         // Module commands (`JSON.GET`, `BF.ADD`) live in their namespace,
         // which no table of the core server knows.
         if name.contains('.') {
             return;
         }
-        let Some(command) = commands::command(&name).filter(|_| !name.contains('|')) else {
-            if self.declared.allow_unknown_commands {
-                return;
-            }
-            let note = commands::suggest(&name).map_or_else(
+        let targets = self.declared.servers;
+        let known = |server| !name.contains('|') && commands::command(server, &name).is_some();
+        let having = Servers::ALL.filter(known);
+        let Some(lacking) = targets.iter().find(|server| !having.contains(*server)) else {
+            return self.command_on_targets(&name, span, args);
+        };
+        if self.declared.allow_unknown_commands {
+            return;
+        }
+        let diagnostic = if having.is_empty() {
+            let note = commands::suggest(lacking, &name).map_or_else(
                 || {
                     format!(
-                        "Redis {} has no such command; if your server is newer and has it, \
+                        "{} {} has no such command; if your server is newer and has it, \
                          add `allow(unknown_commands)` to #[redis_script]",
-                        commands::REDIS_VERSION
+                        lacking.product(),
+                        lacking.version()
                     )
                 },
                 |known| format!("did you mean `{known}`?"),
             );
-            self.diagnostics.push(
-                Diagnostic::error(
-                    Target::File,
-                    *span,
-                    format!("`{name}` is not a Redis command, so calling it fails at run time"),
-                )
-                .with_note(note),
-            );
+            Diagnostic::error(
+                Target::File,
+                span,
+                format!("`{name}` is not a Redis command, so calling it fails at run time"),
+            )
+            .with_note(note)
+        } else {
+            Diagnostic::error(
+                Target::File,
+                span,
+                format!(
+                    "`{name}` is not a command of {lacking}, so calling it fails there at run time"
+                ),
+            )
+            .with_note(only_on_note(having))
+        };
+        self.diagnostics.push(diagnostic);
+    }
+
+    /// A command every target knows: its subcommand, arity, `noscript` and
+    /// writes, on each target.
+    fn command_on_targets(&mut self, name: &str, span: Span, args: &[Expr]) {
+        let targets = self.declared.servers;
+        let first = self.first_target();
+        let Some(command) = commands::command(first, name) else {
             return;
         };
         // A container command (CONFIG, SCRIPT, ...) runs the subcommand its
         // first argument names; a computed one cannot be judged.
-        let effective = match args.get(1) {
-            Some(Expr::String(sub, sub_span)) if command.has_subcommands() => {
-                let sub = String::from_utf8_lossy(sub);
-                let Some(resolved) = commands::resolve(&name, Some(&sub)) else {
-                    self.diagnostics.push(
-                        Diagnostic::error(
-                            Target::File,
-                            *sub_span,
-                            format!(
-                                "`{name}` has no subcommand `{sub}`, so the call fails at run time"
-                            ),
-                        )
-                        .with_note(format!(
-                            "`{name}` has: {}",
-                            command
-                                .subcommands()
-                                .iter()
-                                .filter_map(|c| c.name().split_once('|').map(|(_, sub)| sub))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )),
-                    );
-                    return;
-                };
-                resolved
+        let sub = match args.get(1) {
+            Some(Expr::String(sub, sub_span)) if command.has_subcommands(first) => {
+                Some((String::from_utf8_lossy(sub).into_owned(), *sub_span))
             }
-            Some(_) if command.has_subcommands() => return,
-            _ => command,
+            Some(_) if command.has_subcommands(first) => return,
+            _ => None,
+        };
+        let resolve =
+            |server| commands::resolve(server, name, sub.as_ref().map(|(sub, _)| sub.as_str()));
+        let having = Servers::ALL.filter(|server| resolve(server).is_some());
+        if let (Some(lacking), Some((sub, sub_span))) = (
+            targets.iter().find(|server| !having.contains(*server)),
+            &sub,
+        ) {
+            let message = if having.is_empty() {
+                format!("`{name}` has no subcommand `{sub}`, so the call fails at run time")
+            } else {
+                format!(
+                    "`{name}` has no subcommand `{sub}` on {lacking}, so the call fails there at run time"
+                )
+            };
+            let note = if having.is_empty() {
+                format!(
+                    "`{name}` has: {}",
+                    command
+                        .subcommands(lacking)
+                        .iter()
+                        .filter_map(|c| c.name().split_once('|').map(|(_, sub)| sub))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            } else {
+                only_on_note(having)
+            };
+            self.diagnostics
+                .push(Diagnostic::error(Target::File, *sub_span, message).with_note(note));
+            return;
+        }
+        let effective: Vec<(Server, &'static Command)> = targets
+            .iter()
+            .filter_map(|server| resolve(server).map(|found| (server, found)))
+            .collect();
+        let accepting = |test: &dyn Fn(&Command) -> bool| {
+            Servers::ALL.filter(|server| resolve(server).is_some_and(test))
         };
         let counted = !matches!(
             args.last(),
             Some(Expr::Call { .. } | Expr::Method { .. } | Expr::Vararg(_))
         );
-        if counted && !effective.accepts_word_count(args.len()) {
-            let arity = effective.arity;
+        let refusing_arity = effective
+            .iter()
+            .find(|(_, found)| !found.accepts_word_count(args.len()));
+        if let Some((_, found)) = refusing_arity.filter(|_| counted) {
+            let arity = found.arity;
             let expected = if arity >= 0 {
                 format!("exactly {}", arity - 1)
             } else {
                 format!("at least {}", -arity - 1)
             };
-            self.diagnostics.push(Diagnostic::error(
+            let mut diagnostic = Diagnostic::error(
                 Target::File,
-                *span,
+                span,
                 format!(
                     "`{}` takes {expected} argument(s) after its name, but this call passes {} \
                          (\"Wrong number of args calling Redis command from script\")",
                     command.name(),
                     args.len() - 1
                 ),
-            ));
+            );
+            let fits = accepting(&|c| c.accepts_word_count(args.len()));
+            if !fits.is_empty() {
+                diagnostic = diagnostic.with_note(only_on_note(fits));
+            }
+            self.diagnostics.push(diagnostic);
         }
-        if effective.is_noscript() {
+        if let Some((refusing, found)) = effective.iter().find(|(_, found)| found.is_noscript()) {
+            let allowed = accepting(&|c| !c.is_noscript());
+            let note = if allowed.is_empty() {
+                "run it from the client, and pass what the script needs in ARGV".to_owned()
+            } else {
+                only_on_note(allowed)
+            };
             self.diagnostics.push(
                 Diagnostic::error(
                     Target::File,
-                    *span,
+                    span,
                     format!(
-                        "`{}` cannot run inside a script: Redis flags it `noscript` \
+                        "`{}` cannot run inside a script: {} flags it `noscript` \
                          (\"This Redis command is not allowed from script\")",
-                        effective.name()
+                        found.name(),
+                        refusing.product()
                     ),
                 )
-                .with_note("run it from the client, and pass what the script needs in ARGV"),
+                .with_note(note),
             );
         } else if self.declared.read_only
-            && (effective.is_write() || MAY_REPLICATE.contains(&effective.name()))
+            && let Some((_, found)) = effective
+                .iter()
+                .find(|(_, found)| found.is_write() || MAY_REPLICATE.contains(&found.name()))
         {
             self.diagnostics.push(
                 Diagnostic::error(
                     Target::File,
-                    *span,
+                    span,
                     format!(
                         "`{}` {}, but the script declares `flags=no-writes` \
                          (\"Write commands are not allowed from read-only scripts\")",
-                        effective.name(),
-                        if effective.is_write() {
+                        found.name(),
+                        if found.is_write() {
                             "writes"
                         } else {
                             "may replicate"
@@ -645,19 +743,44 @@ impl Walker<'_> {
     }
 }
 
-/// `redis.call('NAME', ...)` or `redis.pcall(...)` with a literal name:
-/// the name in lower case, and its span.
-fn redis_call(func: &Expr, args: &[Expr]) -> Option<(String, Span)> {
+/// `note`, and where `path` (a global or `library.member`) exists if some
+/// server has it: how to target only those servers.
+fn with_other_servers(note: String, path: &str) -> String {
+    let having = sandbox::servers_with(path, Servers::ALL);
+    if having.is_empty() {
+        note
+    } else {
+        format!("{note}; {}", only_on_note(having))
+    }
+}
+
+/// A literal-named command call: `redis.call('GET', ...)`.
+struct RedisCall<'a> {
+    /// `redis`, or Valkey's `server`.
+    library: &'a str,
+    /// The command name, lower case.
+    name: String,
+    span: Span,
+}
+
+/// `redis.call('NAME', ...)` or `redis.pcall(...)` with a literal name (or
+/// `server.call`, Valkey's other name for the library).
+fn redis_call<'a>(func: &'a Expr, args: &[Expr]) -> Option<RedisCall<'a>> {
     let Expr::Index { obj, key, .. } = func else {
         return None;
     };
-    let is_redis = matches!(&**obj, Expr::Name(name) if name.text == "redis");
+    let Expr::Name(library) = &**obj else {
+        return None;
+    };
+    let is_redis = library.text == "redis" || library.text == "server";
     let is_call =
         matches!(&**key, Expr::String(member, _) if member == b"call" || member == b"pcall");
     match args.first() {
-        Some(Expr::String(name, span)) if is_redis && is_call => {
-            Some((String::from_utf8_lossy(name).to_ascii_lowercase(), *span))
-        }
+        Some(Expr::String(name, span)) if is_redis && is_call => Some(RedisCall {
+            library: &library.text,
+            name: String::from_utf8_lossy(name).to_ascii_lowercase(),
+            span: *span,
+        }),
         _ => None,
     }
 }
@@ -856,7 +979,7 @@ fn falsy(expr: &Expr) -> Option<(Falsy, String)> {
         )),
         Expr::Paren(inner, _) => falsy(inner),
         Expr::Call { func, args, .. } => {
-            let (name, _) = redis_call(func, args)?;
+            let name = redis_call(func, args)?.name;
             may_reply_nil(&name, args).then(|| {
                 (
                     Falsy::False,
@@ -992,6 +1115,7 @@ mod tests {
         reply: ReplyKind::Nullable,
         read_only: false,
         allow_unknown_commands: false,
+        servers: Servers::ALL,
     };
 
     fn findings(source: &str, declared: Declared) -> Vec<(Severity, Target, String)> {
@@ -1214,6 +1338,78 @@ mod tests {
         assert_eq!(
             errors("return redis.call('PFCOUNT', KEYS[1])", read_only).len(),
             1
+        );
+    }
+
+    const VALKEY_ONLY: Declared = Declared {
+        servers: Servers::VALKEY,
+        ..ONE_KEY_TWO_ARGS
+    };
+
+    const REDIS_ONLY: Declared = Declared {
+        servers: Servers::only(Server::Redis7_0),
+        ..ONE_KEY_TWO_ARGS
+    };
+
+    #[test]
+    fn valkey_names_are_errors_unless_valkey_is_the_only_target() {
+        let scripts = [
+            "return server.call('GET', KEYS[1])",
+            "return os.clock()",
+            "return redis.VALKEY_VERSION",
+            "return redis.call('WAITAOF', 0, 0, 0)",
+            "return redis.call('BLPOP', KEYS[1], 1)",
+            "return redis.call('ZRANK', KEYS[1], ARGV[1], 'WITHSCORE')",
+            "return redis.call('CLUSTER', 'MYSHARDID')",
+        ];
+        for script in scripts {
+            let found = errors(script, ONE_KEY_TWO_ARGS);
+            assert_eq!(found.len(), 1, "{script}: {found:?}");
+            assert_eq!(errors(script, REDIS_ONLY), found, "{script}");
+            let note = check(&parse(script).unwrap(), &ONE_KEY_TWO_ARGS)[0]
+                .note
+                .clone()
+                .unwrap_or_default();
+            assert!(
+                note.contains("on Valkey 8.1 only") && note.contains("servers = [\"valkey-8.1\"]"),
+                "{script}: {note}"
+            );
+            assert_eq!(
+                errors(script, VALKEY_ONLY),
+                Vec::<String>::new(),
+                "{script}"
+            );
+        }
+        let found = errors("return server.call('GET', KEYS[1])", ONE_KEY_TWO_ARGS);
+        assert!(found[0].contains("not a global of the script sandbox of Redis 7.0.15"));
+        // A Valkey script is checked as a Redis one: the command table too.
+        let found = errors("return server.call('GETT', KEYS[1])", VALKEY_ONLY);
+        assert!(
+            found[0].starts_with("`gett` is not a Redis command"),
+            "{found:?}"
+        );
+        let found = errors("return os.time()", VALKEY_ONLY);
+        assert!(found[0].contains("`os.time` does not exist"), "{found:?}");
+    }
+
+    #[test]
+    fn redis_alone_accepts_nothing_valkey_refuses() {
+        // Valkey 8.1 has every name and command of Redis 7.0, with arities
+        // at least as wide and fewer `noscript` flags: what passes for
+        // Redis 7.0 alone passes for both.
+        for command in Server::Redis7_0.commands() {
+            let valkey = commands::command(Server::Valkey8_1, command.name())
+                .unwrap_or_else(|| panic!("{} is not on Valkey", command.name()));
+            assert!(
+                !valkey.is_noscript() || command.is_noscript(),
+                "{}",
+                command.name()
+            );
+        }
+        assert!(
+            sandbox::GLOBALS
+                .iter()
+                .all(|g| g.servers.contains(Server::Valkey8_1))
         );
     }
 }

@@ -1,30 +1,52 @@
-//! Writes the generated parts of `commands.rs` from a real server's `COMMAND`,
-//! and checks on every test run that the checked-in table still matches the
-//! installed server.
+//! Writes a server's command table (`commands_redis_7_0.rs`,
+//! `commands_valkey_8_1.rs`) from its `COMMAND`, and checks on every test
+//! run that the table of the server the harness starts (`REDIS_SCRIPT_SERVER`,
+//! else `redis-server`) still matches it.
 //!
 //! Regenerate with:
 //!
 //! ```text
 //! REDIS_SCRIPT_REGENERATE=1 cargo test -p redis-script-macros regenerate -- --ignored
+//! REDIS_SCRIPT_REGENERATE=1 REDIS_SCRIPT_SERVER=/opt/valkey/valkey-server \
+//!     cargo test -p redis-script-macros regenerate -- --ignored
 //! ```
 
 use std::collections::BTreeMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::commands::{self, COMMANDS, Flags, REDIS_VERSION};
+use super::commands::{self, Flags};
+use super::servers::Server;
 
 // The project's throwaway-server harness (also used by `sandbox`'s tests).
 #[path = "../../../tests/support/server.rs"]
 pub(crate) mod server;
 
-use server::RedisServer;
+use server::{Flavor, RedisServer};
 
-const COMMANDS_RS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/lua/commands.rs");
 const REGENERATE_CMD: &str =
     "REDIS_SCRIPT_REGENERATE=1 cargo test -p redis-script-macros regenerate -- --ignored";
-const BEGIN: &str = "// BEGIN GENERATED TABLE";
-const END: &str = "// END GENERATED TABLE";
-const VERSION_LINE: &str = "pub const REDIS_VERSION: &str = ";
+
+/// The tables that describe the server the harness started.
+pub(crate) fn server_of(server: &RedisServer) -> Server {
+    match server.flavor() {
+        Flavor::Redis => Server::Redis7_0,
+        Flavor::Valkey => Server::Valkey8_1,
+    }
+}
+
+/// The generated file that holds `server`'s table.
+fn table_file(server: Server) -> String {
+    let stem = server.key().replace(['-', '.'], "_");
+    format!("{}/src/lua/commands_{stem}.rs", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// What `regenerate` is called for `server` (the server binary set).
+fn regenerate_cmd(server: Server) -> String {
+    match server {
+        Server::Redis7_0 => REGENERATE_CMD.to_owned(),
+        Server::Valkey8_1 => format!("REDIS_SCRIPT_SERVER=<valkey-server> {REGENERATE_CMD}"),
+    }
+}
 
 /// One command or subcommand as the server reports it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,17 +117,23 @@ fn collect(entry: &redis::Value, rows: &mut BTreeMap<String, Row>) {
     rows.insert(row.name.clone(), row);
 }
 
-/// The server's version (`redis_version` of INFO) and its commands by name.
-fn read_server(con: &mut redis::Connection) -> (String, BTreeMap<String, Row>) {
+/// The server's version (`redis_version` or `valkey_version` of INFO; Valkey
+/// also reports a `redis_version`, the Redis it is compatible with).
+pub(crate) fn server_version(con: &mut redis::Connection, server: Server) -> String {
     let info: String = redis::cmd("INFO")
         .arg("server")
         .query(con)
         .expect("INFO server");
-    let version = info
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("redis_version:"))
-        .expect("INFO server has redis_version")
-        .to_string();
+    let field = format!("{}_version:", server.product().to_ascii_lowercase());
+    info.lines()
+        .find_map(|l| l.trim().strip_prefix(field.as_str()))
+        .unwrap_or_else(|| panic!("INFO server has no {field}"))
+        .to_string()
+}
+
+/// The server's version and its commands by name.
+fn read_server(con: &mut redis::Connection, server: Server) -> (String, BTreeMap<String, Row>) {
+    let version = server_version(con, server);
     let reply: redis::Value = redis::cmd("COMMAND").query(con).expect("COMMAND");
     let mut rows = BTreeMap::new();
     for entry in list(&reply) {
@@ -135,7 +163,7 @@ fn today() -> String {
 
 /// The table's lines, one per command, sorted by name.
 fn render_table(rows: &BTreeMap<String, Row>) -> String {
-    let mut out = format!("{BEGIN}\n#[rustfmt::skip]\npub static COMMANDS: &[Command] = &[\n");
+    let mut out = "#[rustfmt::skip]\npub static COMMANDS: &[Command] = &[\n".to_owned();
     for row in rows.values() {
         let (bits, unknown) = row.known_flags();
         assert!(
@@ -156,55 +184,52 @@ fn render_table(rows: &BTreeMap<String, Row>) -> String {
         ));
     }
     out.push_str("];\n");
-    out.push_str(END);
     out
 }
 
-/// `current` (the text of commands.rs) with its header, version and table
-/// replaced; the hand-written rest kept.
-fn render_file(current: &str, version: &str, date: &str, rows: &BTreeMap<String, Row>) -> String {
-    let header = format!(
-        "// Generated from redis-server {version} (COMMAND) on {date} by:\n//   {REGENERATE_CMD}\n"
-    );
-    let body_start = current
-        .find("\n//!")
-        .expect("commands.rs has module docs (`//!`) after its header")
-        + 1;
-    let mut body = current[body_start..].to_string();
-
-    let v_start = body
-        .find(VERSION_LINE)
-        .expect("commands.rs has a REDIS_VERSION line");
-    let v_end = v_start + body[v_start..].find('\n').expect("line end");
-    body.replace_range(
-        v_start..v_end,
-        &format!("{VERSION_LINE}{:?};", version.to_string()),
-    );
-
-    let t_start = body.find(BEGIN).expect("commands.rs has the BEGIN marker");
-    let t_end = body.find(END).expect("commands.rs has the END marker") + END.len();
-    body.replace_range(t_start..t_end, &render_table(rows));
-    format!("{header}\n{body}")
+/// The whole generated file of `server`'s table.
+fn render_file(server: Server, version: &str, date: &str, rows: &BTreeMap<String, Row>) -> String {
+    let binary = format!("{}-server", server.product().to_ascii_lowercase());
+    format!(
+        "// Generated from {binary} {version} (COMMAND) on {date} by:\n\
+         //   {}\n\
+         \n\
+         //! The command table of {}, as `COMMAND` reports it; written by the\n\
+         //! test `regenerate` in `commands_gen.rs`, checked by\n\
+         //! `table_matches_installed_server` there. Do not edit by hand.\n\
+         \n\
+         use super::commands::flag::*;\n\
+         use super::commands::{{Command, c}};\n\
+         \n\
+         /// The version of the server the table was read from.\n\
+         pub const VERSION: &str = {version:?};\n\
+         \n\
+         {}",
+        regenerate_cmd(server),
+        server.name(),
+        render_table(rows)
+    )
 }
 
 /// `cargo test -p redis-script-macros regenerate -- --ignored` with
-/// `REDIS_SCRIPT_REGENERATE=1`: rewrites commands.rs from the redis-server on
-/// `PATH`. Without the variable it only says whether the file is current.
+/// `REDIS_SCRIPT_REGENERATE=1`: rewrites the table file of the server the
+/// harness starts. Without the variable it only says whether the file is current.
 #[test]
-#[ignore = "rewrites src/lua/commands.rs; run with REDIS_SCRIPT_REGENERATE=1"]
+#[ignore = "rewrites src/lua/commands_*.rs; run with REDIS_SCRIPT_REGENERATE=1"]
 fn regenerate() {
-    let server = RedisServer::start();
-    let (version, rows) = read_server(&mut server.connection());
-    let current = std::fs::read_to_string(COMMANDS_RS).expect("read commands.rs");
-    let date = today();
-    let new = render_file(&current, &version, &date, &rows);
+    let running = RedisServer::start();
+    let server = server_of(&running);
+    let (version, rows) = read_server(&mut running.connection(), server);
+    let path = table_file(server);
+    let current = std::fs::read_to_string(&path).unwrap_or_default();
+    let new = render_file(server, &version, &today(), &rows);
     // Ignore the header (its date) when telling whether anything changed.
     let strip = |s: &str| s.split_once("\n//!").map(|(_, b)| b.to_string());
     let changed = strip(&new) != strip(&current);
     if std::env::var("REDIS_SCRIPT_REGENERATE").as_deref() == Ok("1") {
-        std::fs::write(COMMANDS_RS, &new).expect("write commands.rs");
+        std::fs::write(&path, &new).unwrap_or_else(|e| panic!("write {path}: {e}"));
         eprintln!(
-            "wrote {COMMANDS_RS}: {} commands from redis-server {version} ({})",
+            "wrote {path}: {} commands from {server} {version} ({})",
             rows.len(),
             if changed {
                 "changed"
@@ -214,7 +239,7 @@ fn regenerate() {
         );
     } else {
         eprintln!(
-            "commands.rs is {} redis-server {version}; set REDIS_SCRIPT_REGENERATE=1 to write it",
+            "{path} is {} {server} {version}; set REDIS_SCRIPT_REGENERATE=1 to write it",
             if changed {
                 "NOT current with"
             } else {
@@ -224,15 +249,22 @@ fn regenerate() {
     }
 }
 
-/// The checked-in table against the installed server: all of it when the
+/// The checked-in table of the server the harness starts, against that
+/// server: all of it when the
 /// versions are equal, else the commands both know (flags and arity still
 /// compared, so a changed flag fails).
 #[test]
 fn table_matches_installed_server() {
-    let server = RedisServer::start();
-    let (version, rows) = read_server(&mut server.connection());
-    let ours: BTreeMap<&str, &commands::Command> = COMMANDS.iter().map(|c| (c.name, c)).collect();
-    let same_version = version == REDIS_VERSION;
+    let running = RedisServer::start();
+    let server = server_of(&running);
+    let (version, rows) = read_server(&mut running.connection(), server);
+    let file = table_file(server);
+    let file = file.rsplit('/').next().unwrap_or_default();
+    let regenerate = regenerate_cmd(server);
+    let ours: BTreeMap<&str, &commands::Command> =
+        server.commands().iter().map(|c| (c.name, c)).collect();
+    let table_version = server.version();
+    let same_version = version == table_version;
     if !same_version {
         let only_server: Vec<&str> = rows
             .keys()
@@ -245,34 +277,34 @@ fn table_matches_installed_server() {
             .filter(|n| !rows.contains_key(*n))
             .collect();
         println!(
-            "commands.rs comes from redis-server {REDIS_VERSION} but the installed one is \
-             {version}: comparing only the commands both have (arity and the flags commands.rs \
-             knows). Only on the server: {only_server:?}. Only in commands.rs: {only_ours:?}. \
-             Regenerate with: {REGENERATE_CMD}"
+            "{file} comes from {server} {table_version} but the installed one is \
+             {version}: comparing only the commands both have (arity and the flags {file} \
+             knows). Only on the server: {only_server:?}. Only in {file}: {only_ours:?}. \
+             Regenerate with: {regenerate}"
         );
     }
     let mut problems = Vec::new();
     for (name, row) in &rows {
         let Some(cmd) = ours.get(name.as_str()) else {
             if same_version {
-                problems.push(format!("{name}: on the server, not in commands.rs"));
+                problems.push(format!("{name}: on the server, not in {file}"));
             }
             continue;
         };
         let (bits, unknown) = row.known_flags();
         if !unknown.is_empty() {
-            println!("{name}: ignoring flags commands.rs does not know: {unknown:?}");
+            println!("{name}: ignoring flags {file} does not know: {unknown:?}");
         }
         if cmd.flags.0 != bits {
             problems.push(format!(
-                "{name}: flags {:?} in commands.rs, {:?} on the server",
+                "{name}: flags {:?} in {file}, {:?} on the server",
                 cmd.flags,
                 Flags(bits)
             ));
         }
         if i64::from(cmd.arity) != row.arity {
             problems.push(format!(
-                "{name}: arity {} in commands.rs, {} on the server",
+                "{name}: arity {} in {file}, {} on the server",
                 cmd.arity, row.arity
             ));
         }
@@ -281,30 +313,31 @@ fn table_matches_installed_server() {
         if same_version && (i64::from(keys.0), i64::from(keys.1), i64::from(keys.2)) != server_keys
         {
             problems.push(format!(
-                "{name}: keys {keys:?} in commands.rs, {server_keys:?} on the server"
+                "{name}: keys {keys:?} in {file}, {server_keys:?} on the server"
             ));
         }
     }
     if same_version {
         for name in ours.keys().filter(|n| !rows.contains_key(**n)) {
-            problems.push(format!("{name}: in commands.rs, not on the server"));
+            problems.push(format!("{name}: in {file}, not on the server"));
         }
     }
     assert!(
         problems.is_empty(),
-        "commands.rs ({REDIS_VERSION}) differs from redis-server {version}:\n{}\nRegenerate with: \
-         {REGENERATE_CMD}",
+        "{file} ({table_version}) differs from {server} {version}:\n{}\nRegenerate with: \
+         {regenerate}",
         problems.join("\n")
     );
 }
 
 /// What the checker relies on, confirmed on the server itself: CONFIG GET
 /// is refused in a script, CONFIG HELP is not, and the arity check comes
-/// first.
+/// first; each server in its own words. BLPOP is where they differ.
 #[test]
 fn script_errors_follow_the_table() {
-    let server = RedisServer::start();
-    let mut con = server.connection();
+    let running = RedisServer::start();
+    let server = server_of(&running);
+    let mut con = running.connection();
     let mut eval = |body: &str| -> Result<redis::Value, String> {
         redis::cmd("EVAL")
             .arg(body)
@@ -313,8 +346,17 @@ fn script_errors_follow_the_table() {
             .map_err(|e| e.to_string())
     };
     let refused = "This Redis command is not allowed from script";
-    let unknown = "Unknown Redis command called from script";
-    let arity = "Wrong number of args calling Redis command from script";
+    let (unknown, arity) = match server {
+        Server::Redis7_0 => (
+            "Unknown Redis command called from script",
+            "Wrong number of args calling Redis command from script",
+        ),
+        Server::Valkey8_1 => (
+            "Unknown command called from script",
+            "Wrong number of args calling command from script",
+        ),
+    };
+    let resolve = |name, sub| commands::resolve(server, name, sub);
     let expect_err = |r: Result<redis::Value, String>, what: &str, call: &str| match r {
         Err(e) => assert!(e.contains(what), "{call}: {e}"),
         Ok(v) => panic!("{call} succeeded with {v:?}, expected {what}"),
@@ -324,24 +366,16 @@ fn script_errors_follow_the_table() {
         refused,
         "config get",
     );
-    assert!(
-        commands::resolve("config", Some("get"))
-            .unwrap()
-            .is_noscript()
-    );
+    assert!(resolve("config", Some("get")).unwrap().is_noscript());
     eval("return redis.call('config', 'help')").expect("config help runs in a script");
-    assert!(
-        !commands::resolve("config", Some("help"))
-            .unwrap()
-            .is_noscript()
-    );
+    assert!(!resolve("config", Some("help")).unwrap().is_noscript());
     expect_err(eval("return redis.call('config')"), arity, "config");
     expect_err(
         eval("return redis.call('config', 'nosuch')"),
         unknown,
         "config nosuch",
     );
-    assert!(commands::resolve("config", Some("nosuch")).is_none());
+    assert!(resolve("config", Some("nosuch")).is_none());
     expect_err(
         eval("return redis.call('config|get', 'maxmemory')"),
         unknown,
@@ -355,4 +389,10 @@ fn script_errors_follow_the_table() {
     );
     eval("return redis.call('set', 'k', 'v')").expect("set runs in a script");
     eval("return redis.call('TIME')").expect("time runs in a script");
+    let blpop = eval("return redis.call('blpop', 'empty', 1)");
+    if resolve("blpop", None).unwrap().is_noscript() {
+        expect_err(blpop, refused, "blpop");
+    } else {
+        blpop.expect("blpop runs in a script (and does not block there)");
+    }
 }

@@ -1,18 +1,22 @@
-//! Compile-time analysis of a Lua script as Redis 7 runs it: its shebang,
-//! its syntax (Lua 5.1), and the checks in [`check`].
+//! Compile-time analysis of a Lua script as Redis 7.0 and Valkey 8.1 run
+//! it ([`servers`]): its shebang, its syntax (Lua 5.1), and the checks in
+//! [`check`].
 //!
 //! Plain Rust over `&str`, testable without a proc-macro context.
 
 pub mod ast;
 pub mod check;
 pub mod commands;
+mod commands_redis_7_0;
+mod commands_valkey_8_1;
 pub mod lexer;
 pub mod parser;
 pub mod report;
 pub mod sandbox;
+pub mod servers;
 pub mod shebang;
 
-// Regenerates `commands.rs` and checks it (and `sandbox`) against a real server.
+// Regenerates the command tables and checks them (and `sandbox`) against a real server.
 #[cfg(test)]
 mod commands_gen;
 
@@ -30,14 +34,16 @@ pub struct Analysis {
 }
 
 /// Reads the shebang, parses, and checks `source` against `declared`
-/// (whose `read_only` is taken from the shebang).
+/// (whose `read_only` is taken from the shebang) on `declared.servers`.
 pub fn analyze(source: &str, mut declared: Declared) -> Analysis {
-    let shebang = match shebang::parse(source) {
+    let shebang = match shebang::parse(source, declared.servers) {
         Ok(shebang) => shebang.unwrap_or_default(),
         Err(error) => {
+            let mut diagnostic = Diagnostic::error(Target::File, error.span, error.message);
+            diagnostic.note = error.note;
             return Analysis {
                 shebang: shebang::Shebang::default(),
-                diagnostics: vec![Diagnostic::error(Target::File, error.span, error.message)],
+                diagnostics: vec![diagnostic],
             };
         }
     };

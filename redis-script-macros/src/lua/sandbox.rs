@@ -1,9 +1,11 @@
-//! The global environment of a Redis 7.0 `EVAL` script, as data.
+//! The global environment of an `EVAL` script on Redis 7.0 and Valkey 8.1,
+//! as data.
 //!
 //! [`GLOBALS`] is the one table of every global name a script can read, and,
-//! for each library table (`redis`, `string`, ...), its members. It was taken
-//! from the installed redis-server 7.0.15 (Debian bookworm) by running Lua
-//! inside it:
+//! for each library table (`redis`, `string`, ...), its members; each entry
+//! says on which [`Server`]s it exists. It was taken from redis-server
+//! 7.0.15 (Debian bookworm) and valkey-server 8.1.8 by running Lua inside
+//! them:
 //!
 //! ```text
 //! EVAL "local out = {} for k, v in pairs(_G) do out[#out+1] = k .. '=' .. type(v) end return out" 0
@@ -11,7 +13,8 @@
 //!
 //! and the same with `pairs(redis)`, `pairs(string)`, ... for each library.
 //! The test `matches_installed_server` in this file re-runs those scripts
-//! and compares.
+//! on the server the test harness starts (`REDIS_SCRIPT_SERVER`) and
+//! compares with the entries of that server.
 //!
 //! What the server showed that a description of "Redis 7" might not:
 //! - `getfenv`, `setfenv` and `newproxy` are gone: the 2025 Lua security fix
@@ -23,16 +26,20 @@
 //!   ([`INTERNAL_GLOBALS`]), not part of the API: it is left out.
 //! - `cjson` and `cmsgpack` carry string constants (`_NAME`, `_VERSION`, ...).
 //!
-//! Names that newer servers add (Redis 7.4's `os.clock`, Valkey's `server`
-//! alias of `redis`) are not in [`GLOBALS`]: the checker targets the Redis 7.0
-//! this project tests against, where a script using them fails at run time.
-//! [`NEWER_ONLY`] lists them with the version that added them, so a diagnostic
+//! Valkey 8.1 has everything Redis 7.0 has, and on top: `server` (the
+//! `redis` table under another name), `os` with only `os.clock`,
+//! `redis.SERVER_NAME`, `redis.VALKEY_VERSION`, `redis.VALKEY_VERSION_NUM`,
+//! and a second internal handler, `__server__err__handler`. These entries are
+//! marked Valkey-only ([`valkey`]); a crate that targets Redis 7.0 too gets an
+//! error for them. [`NEWER_ONLY`] says when each appeared, so a diagnostic
 //! can say "not in Redis 7.0 (added in Redis 7.4)" instead of only "unknown".
 //!
 //! Every library table, `_G` included, is read-only in Redis 7: writing a
 //! global or a library member fails at run time ("Attempt to modify a
 //! readonly table"). `KEYS` and `ARGV` are plain tables a script may write.
 //! Strings index the `string` library (`s:upper()`), as in any Lua 5.1.
+
+use super::servers::{Server, Servers};
 
 /// What a global name or a library member holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,9 +68,16 @@ pub enum Type {
 pub struct Member {
     pub name: &'static str,
     pub kind: Kind,
+    /// The servers that have it.
+    pub servers: Servers,
 }
 
 impl Member {
+    /// Whether every server of `targets` has it.
+    pub fn is_on(&self, targets: Servers) -> bool {
+        self.servers.covers(targets)
+    }
+
     #[cfg(test)]
     pub fn is_function(&self) -> bool {
         self.kind == Kind::Function
@@ -80,23 +94,27 @@ pub struct Library {
 }
 
 impl Library {
+    /// The member called `name`, on whichever servers have it.
     pub fn member(&self, name: &str) -> Option<Member> {
         find(self.members, name)
     }
 
-    /// The member names, for [`suggest`].
-    pub fn names(&self) -> impl Iterator<Item = &'static str> + use<> {
-        self.members.iter().map(|m| m.name)
+    /// The names of the members every server of `targets` has, for [`suggest`].
+    pub fn names(&self, targets: Servers) -> impl Iterator<Item = &'static str> + use<> {
+        self.members
+            .iter()
+            .filter(move |m| m.is_on(targets))
+            .map(|m| m.name)
     }
 
-    /// The member names, sorted (upper case first), e.g. to list them.
-    pub fn member_names(&self) -> Vec<&'static str> {
-        self.names().collect()
+    /// [`Library::names`], sorted (upper case first), e.g. to list them.
+    pub fn member_names(&self, targets: Servers) -> Vec<&'static str> {
+        self.names(targets).collect()
     }
 
-    /// "Did you mean" among the members ([`suggest`]).
-    pub fn suggest(&self, member: &str) -> Option<&'static str> {
-        suggest(member, self.names())
+    /// "Did you mean" among the members on `targets` ([`suggest`]).
+    pub fn suggest(&self, member: &str, targets: Servers) -> Option<&'static str> {
+        suggest(member, self.names(targets))
     }
 }
 
@@ -104,6 +122,7 @@ const fn func(name: &'static str) -> Member {
     Member {
         name,
         kind: Kind::Function,
+        servers: Servers::ALL,
     }
 }
 
@@ -111,6 +130,7 @@ const fn number(name: &'static str) -> Member {
     Member {
         name,
         kind: Kind::Constant(Type::Number),
+        servers: Servers::ALL,
     }
 }
 
@@ -118,6 +138,7 @@ const fn string(name: &'static str) -> Member {
     Member {
         name,
         kind: Kind::Constant(Type::String),
+        servers: Servers::ALL,
     }
 }
 
@@ -125,6 +146,7 @@ const fn userdata(name: &'static str) -> Member {
     Member {
         name,
         kind: Kind::Constant(Type::Userdata),
+        servers: Servers::ALL,
     }
 }
 
@@ -132,18 +154,47 @@ const fn table(name: &'static str) -> Member {
     Member {
         name,
         kind: Kind::Table,
+        servers: Servers::ALL,
     }
 }
 
 const fn lib(lib: &'static Library) -> Member {
+    alias(lib.name, lib)
+}
+
+/// The library `lib` under another global name (Valkey's `server`).
+const fn alias(name: &'static str, lib: &'static Library) -> Member {
     Member {
-        name: lib.name,
+        name,
         kind: Kind::Library(lib),
+        servers: Servers::ALL,
     }
 }
 
-/// The redis-server version [`GLOBALS`] was taken from.
-pub const REDIS_VERSION: &str = "7.0.15";
+/// `member`, on Valkey 8.1 only.
+const fn valkey(member: Member) -> Member {
+    Member {
+        servers: Servers::VALKEY,
+        ..member
+    }
+}
+
+/// The `redis` table, which Valkey also calls `server`.
+#[rustfmt::skip]
+static REDIS: Library = Library {
+    name: "redis",
+    members: &[
+        number("LOG_DEBUG"), number("LOG_NOTICE"), number("LOG_VERBOSE"), number("LOG_WARNING"),
+        string("REDIS_VERSION"), number("REDIS_VERSION_NUM"), // "7.0.15", 0x07000f; Valkey: "7.2.4"
+        number("REPL_ALL"), number("REPL_AOF"), number("REPL_NONE"), number("REPL_REPLICA"),
+        number("REPL_SLAVE"),
+        valkey(string("SERVER_NAME")), valkey(string("VALKEY_VERSION")), // "valkey", "8.1.8"
+        valkey(number("VALKEY_VERSION_NUM")),
+        func("acl_check_cmd"), func("breakpoint"), func("call"), func("debug"),
+        func("error_reply"), func("log"), func("pcall"), func("replicate_commands"),
+        func("set_repl"), func("setresp"), func("sha1hex"), func("status_reply"),
+    ],
+};
 
 /// `_G`: its members are [`GLOBALS`].
 static G: Library = Library {
@@ -151,10 +202,11 @@ static G: Library = Library {
     members: &GLOBALS,
 };
 
-/// Every global of a Redis 7.0 `EVAL` script, sorted by name, with the members
-/// of each library table. This is the one table; everything else here reads it.
+/// Every global of an `EVAL` script on any [`Server`], sorted by name, with
+/// the members of each library table. This is the one table; everything else
+/// here reads it.
 #[rustfmt::skip]
-pub static GLOBALS: [Member; 34] = [
+pub static GLOBALS: [Member; 36] = [
     table("ARGV"),
     table("KEYS"),
     lib(&G),
@@ -195,21 +247,15 @@ pub static GLOBALS: [Member; 34] = [
         func("tanh"),
     ] }),
     func("next"),
+    valkey(lib(&Library { name: "os", members: &[func("clock")] })),
     func("pairs"),
     func("pcall"),
     func("rawequal"),
     func("rawget"),
     func("rawset"),
-    lib(&Library { name: "redis", members: &[
-        number("LOG_DEBUG"), number("LOG_NOTICE"), number("LOG_VERBOSE"), number("LOG_WARNING"),
-        string("REDIS_VERSION"), number("REDIS_VERSION_NUM"), // "7.0.15", 0x07000f
-        number("REPL_ALL"), number("REPL_AOF"), number("REPL_NONE"), number("REPL_REPLICA"),
-        number("REPL_SLAVE"),
-        func("acl_check_cmd"), func("breakpoint"), func("call"), func("debug"),
-        func("error_reply"), func("log"), func("pcall"), func("replicate_commands"),
-        func("set_repl"), func("setresp"), func("sha1hex"), func("status_reply"),
-    ] }),
+    lib(&REDIS),
     func("select"),
+    valkey(alias("server", &REDIS)),
     func("setmetatable"),
     lib(&Library { name: "string", members: &[
         func("byte"), func("char"), func("dump"), func("find"), func("format"), func("gfind"),
@@ -231,9 +277,9 @@ pub static GLOBALS: [Member; 34] = [
 ];
 
 #[cfg(test)]
-/// Globals that exist at run time but are Redis internals, not API: a script
-/// can read them, but a checker may warn. (Valkey adds `__server__err__handler`.)
-pub const INTERNAL_GLOBALS: &[&str] = &["__redis__err__handler"];
+/// Globals that exist at run time but are the servers' internals, not API:
+/// left out of [`GLOBALS`]. (Valkey has both.)
+pub const INTERNAL_GLOBALS: &[&str] = &["__redis__err__handler", "__server__err__handler"];
 
 /// Lua keywords that are values: a script writing `True` or `NIL` reads an
 /// (absent) global, so the checker can suggest from these too.
@@ -246,22 +292,26 @@ fn find(members: &'static [Member], name: &str) -> Option<Member> {
         .map(|i| members[i])
 }
 
-/// Is `name` a global of a Redis 7.0 `EVAL` script?
-pub fn is_global(name: &str) -> bool {
-    global(name).is_some()
+/// Is `name` a global of an `EVAL` script on every server of `targets`?
+pub fn is_global(name: &str, targets: Servers) -> bool {
+    global(name).is_some_and(|global| global.is_on(targets))
 }
 
-/// The global called `name`, if any.
+/// The global called `name`, on whichever servers have it.
 pub fn global(name: &str) -> Option<Member> {
     find(&GLOBALS, name)
 }
 
-/// The global names, for [`suggest`].
-pub fn global_names() -> impl Iterator<Item = &'static str> {
-    GLOBALS.iter().map(|m| m.name)
+/// The names of the globals every server of `targets` has, for [`suggest`].
+pub fn global_names(targets: Servers) -> impl Iterator<Item = &'static str> {
+    GLOBALS
+        .iter()
+        .filter(move |m| m.is_on(targets))
+        .map(|m| m.name)
 }
 
-/// The library table that the global `name` holds (`_G` included).
+/// The library table that the global `name` holds (`_G` included), on
+/// whichever servers have it.
 pub fn library(name: &str) -> Option<&'static Library> {
     match global(name)?.kind {
         Kind::Library(lib) => Some(lib),
@@ -356,15 +406,37 @@ pub fn member_note(library: &str, member: &str) -> Option<&'static str> {
     absent_path_note(&format!("{library}.{member}"))
 }
 
-/// "Did you mean" for an unknown global: among [`GLOBALS`] and
-/// [`KEYWORD_VALUES`] (`True` -> `true`). `None` for a name with a note
+/// "Did you mean" for an unknown global: among the [`GLOBALS`] on `targets`
+/// and [`KEYWORD_VALUES`] (`True` -> `true`). `None` for a name with a note
 /// ([`absent_note`]), so `bit32` gets "Redis has the bit library" rather than
 /// a guess.
-pub fn suggest_global(name: &str) -> Option<&'static str> {
+pub fn suggest_global(name: &str, targets: Servers) -> Option<&'static str> {
     if absent_note(name).is_some() {
         return None;
     }
-    suggest(name, global_names().chain(KEYWORD_VALUES.iter().copied()))
+    suggest(
+        name,
+        global_names(targets).chain(KEYWORD_VALUES.iter().copied()),
+    )
+}
+
+/// The servers of `targets` that have `path` (a global, or
+/// `library.member`).
+pub fn servers_with(path: &str, targets: Servers) -> Servers {
+    // A member is there where its library is.
+    let found = match path.split_once('.') {
+        Some((lib, name)) => global(lib)
+            .zip(library(lib).and_then(|l| l.member(name)))
+            .map(|(lib, member)| member.servers.and(lib.servers)),
+        None => global(path).map(|global| global.servers),
+    };
+    found.map_or(Servers::empty(), |servers| servers.and(targets))
+}
+
+/// The first server of `targets` that lacks `path`, to name in a diagnostic.
+pub fn first_lacking(path: &str, targets: Servers) -> Option<Server> {
+    let with = servers_with(path, targets);
+    targets.iter().find(|server| !with.contains(*server))
 }
 
 /// Why a well-known name is missing (or what to use instead).
@@ -494,15 +566,19 @@ fn osa_distance(a: &[char], b: &[char]) -> usize {
 mod tests {
     use super::*;
 
+    const ALL: Servers = Servers::ALL;
+    const REDIS: Servers = Servers::only(Server::Redis7_0);
+
     #[test]
     fn tables_are_sorted_and_unique() {
         let sorted = |names: &[&str]| names.windows(2).all(|w| w[0] < w[1]);
-        let globals: Vec<&str> = global_names().collect();
+        let globals: Vec<&str> = GLOBALS.iter().map(|g| g.name).collect();
         assert!(sorted(&globals), "GLOBALS not sorted: {globals:?}");
         for g in &GLOBALS {
             if let Kind::Library(lib) = g.kind {
-                assert_eq!(lib.name, g.name);
-                let names: Vec<&str> = lib.names().collect();
+                // Valkey's `server` is the `redis` table under another name.
+                assert!(lib.name == g.name || (g.name, lib.name) == ("server", "redis"));
+                let names: Vec<&str> = lib.members.iter().map(|m| m.name).collect();
                 assert!(sorted(&names), "{} members not sorted: {names:?}", lib.name);
             }
         }
@@ -510,14 +586,24 @@ mod tests {
 
     #[test]
     fn lookups() {
-        assert!(is_global("KEYS") && is_global("ARGV") && is_global("unpack"));
-        assert!(is_global("_G") && is_global("_VERSION") && is_global("loadstring"));
+        assert!(is_global("KEYS", ALL) && is_global("ARGV", ALL) && is_global("unpack", ALL));
+        assert!(is_global("_G", ALL) && is_global("_VERSION", ALL) && is_global("loadstring", ALL));
         for absent in [
             "keys", "print", "os", "io", "require", "getfenv", "server", "table.x",
         ] {
-            assert!(!is_global(absent), "{absent}");
+            assert!(!is_global(absent, ALL), "{absent}");
         }
-        assert!(!is_global("__redis__err__handler"));
+        assert!(!is_global("__redis__err__handler", ALL));
+        // What Valkey adds.
+        for valkey in ["server", "os"] {
+            assert!(is_global(valkey, Servers::VALKEY) && !is_global(valkey, REDIS));
+        }
+        let valkey_only = |path| servers_with(path, ALL) == Servers::VALKEY;
+        assert!(valkey_only("os.clock") && valkey_only("redis.SERVER_NAME"));
+        assert!(valkey_only("server.VALKEY_VERSION") && !valkey_only("redis.call"));
+        assert_eq!(servers_with("server.call", ALL), Servers::VALKEY);
+        assert_eq!(first_lacking("os.clock", ALL), Some(Server::Redis7_0));
+        assert_eq!(first_lacking("os.clock", Servers::VALKEY), None);
         assert_eq!(
             member("redis", "call").map(|m| m.kind),
             Some(Kind::Function)
@@ -580,58 +666,53 @@ mod tests {
         );
         assert!(absent_note("getfenv").unwrap().contains("security fix"));
         assert_eq!(absent_note("KEYS"), None);
-        assert_eq!(suggest_global("bit32"), None);
-        assert_eq!(suggest_global("True"), Some("true"));
-        assert_eq!(suggest_global("keys"), Some("KEYS"));
+        assert_eq!(suggest_global("bit32", ALL), None);
+        assert_eq!(suggest_global("True", ALL), Some("true"));
+        assert_eq!(suggest_global("keys", ALL), Some("KEYS"));
         assert_eq!(
-            library("string").unwrap().suggest("formatt"),
+            library("string").unwrap().suggest("formatt", ALL),
             Some("format")
         );
-        // Nothing is both present and explained away.
-        for n in NOTES
-            .iter()
-            .map(|n| n.path)
-            .chain(NEWER_ONLY.iter().map(|n| n.path))
-        {
-            let present = match n.split_once('.') {
-                Some((lib, m)) => member(lib, m).is_some(),
-                None => is_global(n),
-            };
-            assert!(!present, "{n} is in GLOBALS");
+        // Nothing is both present on Redis 7.0 and explained away; every
+        // newer name is in the table, for Valkey.
+        for n in NOTES.iter().map(|n| n.path) {
+            assert!(servers_with(n, REDIS).is_empty(), "{n} is in GLOBALS");
+        }
+        for n in NEWER_ONLY.iter().map(|n| n.path) {
+            assert_eq!(servers_with(n, ALL), Servers::VALKEY, "{n}");
         }
         for n in NOTES.iter().filter_map(|n| n.instead) {
-            let present = match n.split_once('.') {
-                Some((lib, m)) => member(lib, m).is_some(),
-                None => is_global(n),
-            };
-            assert!(present, "suggested {n} is not in GLOBALS");
+            assert_eq!(servers_with(n, ALL), ALL, "suggested {n} is not in GLOBALS");
         }
     }
 
     #[test]
     fn suggestions() {
-        let globals_and_keywords = || global_names().chain(KEYWORD_VALUES.iter().copied());
-        assert_eq!(suggest("keys", global_names()), Some("KEYS"));
-        assert_eq!(suggest("argv", global_names()), Some("ARGV"));
-        assert_eq!(suggest("UNPACK", global_names()), Some("unpack"));
+        let globals_and_keywords = || global_names(ALL).chain(KEYWORD_VALUES.iter().copied());
+        assert_eq!(suggest("keys", global_names(ALL)), Some("KEYS"));
+        assert_eq!(suggest("argv", global_names(ALL)), Some("ARGV"));
+        assert_eq!(suggest("UNPACK", global_names(ALL)), Some("unpack"));
         assert_eq!(suggest("True", globals_and_keywords()), Some("true"));
         assert_eq!(suggest("NIL", globals_and_keywords()), Some("nil"));
-        assert_eq!(suggest("unpak", global_names()), Some("unpack"));
-        assert_eq!(suggest("tostrnig", global_names()), Some("tostring"));
+        assert_eq!(suggest("unpak", global_names(ALL)), Some("unpack"));
+        assert_eq!(suggest("tostrnig", global_names(ALL)), Some("tostring"));
         let redis = library("redis").unwrap();
-        assert_eq!(suggest("calll", redis.names()), Some("call"));
-        assert_eq!(suggest("Call", redis.names()), Some("call"));
-        assert_eq!(suggest("log_warning", redis.names()), Some("LOG_WARNING"));
+        assert_eq!(suggest("calll", redis.names(ALL)), Some("call"));
+        assert_eq!(suggest("Call", redis.names(ALL)), Some("call"));
+        assert_eq!(
+            suggest("log_warning", redis.names(ALL)),
+            Some("LOG_WARNING")
+        );
         let string = library("string").unwrap();
-        assert_eq!(suggest("formatt", string.names()), Some("format"));
-        assert_eq!(suggest("fromat", string.names()), Some("format"));
+        assert_eq!(suggest("formatt", string.names(ALL)), Some("format"));
+        assert_eq!(suggest("fromat", string.names(ALL)), Some("format"));
         let names = ["lunkMoney", "total", "count", "luckyMoney2"];
         assert_eq!(suggest("luckMoney", names), Some("lunkMoney"));
         // Too far from anything, or the name itself.
-        assert_eq!(suggest("print", global_names()), None);
-        assert_eq!(suggest("x", global_names()), None);
-        assert_eq!(suggest("call", redis.names()), None);
-        assert_eq!(suggest("", global_names()), None);
+        assert_eq!(suggest("print", global_names(ALL)), None);
+        assert_eq!(suggest("x", global_names(ALL)), None);
+        assert_eq!(suggest("call", redis.names(ALL)), None);
+        assert_eq!(suggest("", global_names(ALL)), None);
     }
 
     #[test]
@@ -651,21 +732,19 @@ mod tests {
         assert_eq!(d("ca", "abc"), 3); // OSA, not full Damerau (which gives 2)
     }
 
-    /// Runs `pairs(...)` inside the installed redis-server and compares with
-    /// [`GLOBALS`]: every global and every library member, with its type. On
-    /// another version than [`REDIS_VERSION`], only checks that everything in
-    /// [`GLOBALS`] is there, and prints what the server has on top.
+    /// Runs `pairs(...)` inside the server the harness starts and compares
+    /// with the entries of [`GLOBALS`] that server has: every global and
+    /// every library member, with its type. On another version than the
+    /// table's ([`Server::version`]), only checks that those entries are
+    /// there, and prints what the server has on top.
     #[test]
     fn matches_installed_server() {
-        use crate::lua::commands_gen::server::RedisServer;
+        use crate::lua::commands_gen::{server::RedisServer, server_of, server_version};
 
-        let server = RedisServer::start();
-        let mut con = server.connection();
-        let version: String = redis::cmd("EVAL")
-            .arg("return redis.REDIS_VERSION")
-            .arg(0)
-            .query(&mut con)
-            .expect("redis.REDIS_VERSION");
+        let running = RedisServer::start();
+        let server = server_of(&running);
+        let mut con = running.connection();
+        let version = server_version(&mut con, server);
         let mut list = |table: &str| -> Vec<String> {
             let script = format!(
                 "local out = {{}} for k, v in pairs({table}) do out[#out+1] = k .. '=' .. type(v) end \
@@ -687,6 +766,7 @@ mod tests {
         let describe = |members: &[Member]| {
             let mut out: Vec<String> = members
                 .iter()
+                .filter(|m| m.servers.contains(server))
                 .map(|m| {
                     let ty = match m.kind {
                         Kind::Function => "function",
@@ -701,35 +781,32 @@ mod tests {
             out.sort();
             out
         };
-        let same_version = version == REDIS_VERSION;
+        let same_version = version == server.version();
         if !same_version {
             println!(
-                "sandbox.rs describes redis-server {REDIS_VERSION}, the installed one is \
-                 {version}: checking only that what sandbox.rs lists is there"
+                "sandbox.rs describes {server} {}, the installed one is {version}: checking \
+                 only that what sandbox.rs lists is there",
+                server.version()
             );
         }
-        let tables = std::iter::once(&G).chain(GLOBALS.iter().filter_map(|g| match g.kind {
-            Kind::Library(lib) if lib.name != "_G" => Some(lib),
+        // Each global that holds a library, by the name the server knows it.
+        let tables = GLOBALS.iter().filter_map(|g| match g.kind {
+            Kind::Library(lib) if g.servers.contains(server) => Some((g.name, lib)),
             _ => None,
-        }));
-        for lib in tables {
-            let on_server = list(lib.name);
+        });
+        for (name, lib) in tables {
+            let on_server = list(name);
             let ours = describe(lib.members);
             if same_version {
-                assert_eq!(
-                    on_server, ours,
-                    "{} differs from redis-server {version}",
-                    lib.name
-                );
+                assert_eq!(on_server, ours, "{name} differs from {server} {version}");
             } else {
                 let missing: Vec<&String> =
                     ours.iter().filter(|m| !on_server.contains(m)).collect();
                 let extra: Vec<&String> = on_server.iter().filter(|m| !ours.contains(m)).collect();
-                println!("{}: only on the server: {extra:?}", lib.name);
+                println!("{name}: only on the server: {extra:?}");
                 assert!(
                     missing.is_empty(),
-                    "{}: redis-server {version} lacks {missing:?}",
-                    lib.name
+                    "{name}: {server} {version} lacks {missing:?}"
                 );
             }
         }

@@ -4,8 +4,13 @@
 //! whitespace-separated parts (quotes group), the first must be `#!lua`, every
 //! other part must start with `flags=` (case-sensitive in 7.0), whose value is
 //! a comma-separated list of exact flag names; several `flags=` parts add up.
+//!
+//! Valkey 8.1 reads it the same way but takes the engine name in any case
+//! (`#!LUA`, `#!Lua`), so those are accepted only when Valkey is the only
+//! target.
 
 use super::ast::Span;
+use super::servers::{Server, Servers, only_on_note};
 
 /// The flags Redis 7 knows.
 pub const FLAGS: &[&str] = &[
@@ -32,46 +37,67 @@ impl Shebang {
     }
 }
 
-/// A shebang Redis rejects, in Redis's words, with the offending part.
+/// A shebang a targeted server rejects, in Redis's words, with the
+/// offending part.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShebangError {
     pub message: String,
     pub span: Span,
+    /// Where the shebang would be accepted, when another server takes it.
+    pub note: Option<String>,
 }
 
-/// Reads the shebang at the start of `source`: `Ok(None)` when there is none.
-pub fn parse(source: &str) -> Result<Option<Shebang>, ShebangError> {
+impl ShebangError {
+    fn new(message: String, span: Span) -> ShebangError {
+        ShebangError {
+            message,
+            span,
+            note: None,
+        }
+    }
+}
+
+/// Reads the shebang at the start of `source` as every server of `targets`
+/// does: `Ok(None)` when there is none.
+pub fn parse(source: &str, targets: Servers) -> Result<Option<Shebang>, ShebangError> {
     if !source.starts_with("#!") {
         return Ok(None);
     }
-    let Some(len) = source.find('\n') else {
-        return Err(ShebangError {
-            message: "Invalid script shebang: the `#!lua` line needs a newline after it".into(),
-            span: Span::new(0, source.len()),
-        });
+    // The server looks for the newline in a C string: a NUL ends the search.
+    let end = source.find(['\n', '\0']);
+    let Some(len) = end.filter(|&at| source.as_bytes()[at] == b'\n') else {
+        return Err(ShebangError::new(
+            "Invalid script shebang: the `#!lua` line needs a newline after it".into(),
+            Span::new(0, source.len()),
+        ));
     };
     let parts = split_args(&source[..len]);
     let mut parts = parts.into_iter();
-    match parts.next() {
-        Some((engine, _)) if engine == "#!lua" => {}
-        first => {
-            let span = first.map_or(Span::new(0, 2), |(_, span)| span);
-            return Err(ShebangError {
-                message: "Unexpected engine in script shebang: Redis runs `#!lua` only".into(),
-                span,
-            });
+    let first = parts.next();
+    let engine = first.as_ref().map_or("", |(engine, _)| engine.as_str());
+    let accepting = Servers::ALL.filter(|server| accepts_engine(server, engine));
+    if !accepting.covers(targets) {
+        let span = first.map_or(Span::new(0, 2), |(_, span)| span);
+        let mut error = ShebangError::new(
+            "Unexpected engine in script shebang: Redis runs `#!lua` only".into(),
+            span,
+        );
+        if !accepting.is_empty() {
+            error.message.push_str(" (in lower case)");
+            error.note = Some(only_on_note(accepting));
         }
+        return Err(error);
     }
     let mut flags = Vec::new();
     for (part, span) in parts {
         let Some(list) = part.strip_prefix("flags=") else {
-            return Err(ShebangError {
-                message: format!(
+            return Err(ShebangError::new(
+                format!(
                     "Unknown lua shebang option `{part}`: the only option is `flags=` \
                      (e.g. `#!lua flags=no-writes`)"
                 ),
                 span,
-            });
+            ));
         };
         if list.is_empty() {
             continue;
@@ -81,19 +107,27 @@ pub fn parse(source: &str) -> Result<Option<Shebang>, ShebangError> {
                 Some(known) if !flags.contains(known) => flags.push(*known),
                 Some(_) => {}
                 None => {
-                    return Err(ShebangError {
-                        message: format!(
+                    return Err(ShebangError::new(
+                        format!(
                             "Unexpected flag in script shebang: `{flag}`; Redis knows {} \
                              (lowercase, comma-separated, no spaces)",
                             FLAGS.join(", ")
                         ),
                         span,
-                    });
+                    ));
                 }
             }
         }
     }
     Ok(Some(Shebang { len, flags }))
+}
+
+/// Whether `server` runs a script whose shebang names `engine` (`#!lua`).
+fn accepts_engine(server: Server, engine: &str) -> bool {
+    match server {
+        Server::Redis7_0 => engine == "#!lua",
+        Server::Valkey8_1 => engine.eq_ignore_ascii_case("#!lua"),
+    }
 }
 
 /// Splits like Redis's `sdssplitargs`, for what a shebang holds: runs of
@@ -134,6 +168,10 @@ fn split_args(line: &str) -> Vec<(String, Span)> {
 mod tests {
     use super::*;
 
+    fn parse(source: &str) -> Result<Option<Shebang>, ShebangError> {
+        super::parse(source, Servers::ALL)
+    }
+
     fn flags(source: &str) -> Vec<&'static str> {
         parse(source).unwrap().unwrap().flags
     }
@@ -172,6 +210,7 @@ mod tests {
     #[test]
     fn rejects_what_redis_rejects() {
         assert!(error("#!lua").starts_with("Invalid script shebang"));
+        assert!(error("#!lua\0\nreturn 1").starts_with("Invalid script shebang"));
         assert!(error("#!LUA\n").starts_with("Unexpected engine"));
         assert!(error("#! lua\n").starts_with("Unexpected engine"));
         assert!(error("#!lua FLAGS=no-writes\n").starts_with("Unknown lua shebang option"));
@@ -180,6 +219,29 @@ mod tests {
         assert!(error("#!lua flags=NO-WRITES\n").starts_with("Unexpected flag"));
         assert!(error("#!lua flags=no-writes,\n").starts_with("Unexpected flag"));
         assert!(error("#!lua flags=no-writes, allow-oom\n").starts_with("Unexpected flag"));
+    }
+
+    #[test]
+    fn the_engine_in_any_case_only_on_valkey_alone() {
+        let valkey = |source| super::parse(source, Servers::VALKEY);
+        let redis = |source| super::parse(source, Servers::only(Server::Redis7_0));
+        for source in ["#!LUA\nreturn 1", "#!Lua flags=no-writes\nreturn 1"] {
+            assert!(valkey(source).unwrap().is_some(), "{source}");
+            let error = redis(source).unwrap_err();
+            assert!(error.message.starts_with("Unexpected engine"), "{source}");
+            assert!(error.note.unwrap().contains("servers = [\"valkey-8.1\"]"));
+            assert!(parse(source).is_err(), "{source}");
+        }
+        assert!(
+            valkey("#!LUA flags=no-writes\n")
+                .unwrap()
+                .unwrap()
+                .is_read_only()
+        );
+        assert!(valkey("#!luajit\n").is_err());
+        assert!(valkey("#! lua\n").is_err());
+        // Where nothing takes it, no note.
+        assert_eq!(parse("#!luajit\n").unwrap_err().note, None);
     }
 
     #[test]

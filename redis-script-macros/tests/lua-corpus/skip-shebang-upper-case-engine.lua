@@ -1,0 +1,2 @@
+#!LUA
+return 1
