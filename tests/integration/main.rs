@@ -17,3 +17,4 @@ mod recipes;
 mod replicas;
 mod reply_mapping;
 mod restarts;
+mod target_servers;
