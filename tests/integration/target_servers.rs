@@ -45,7 +45,10 @@ fn the_cargo_toml_setting_reaches_the_macro_and_a_change_rebuilds() {
     // Shared with the rebuild test: the dependencies are built once.
     let target = repo.join("target").join("rebuild-probe");
 
-    write_later(&project.join("Cargo.toml"), &format!("{manifest}{VALKEY_ONLY}"));
+    write_later(
+        &project.join("Cargo.toml"),
+        &format!("{manifest}{VALKEY_ONLY}"),
+    );
     let valkey = build(&project, &target);
     assert!(
         valkey.status.success(),
@@ -65,7 +68,10 @@ fn the_cargo_toml_setting_reaches_the_macro_and_a_change_rebuilds() {
         "it exists on Valkey 8.1 only",
         "[package.metadata.redis-script] servers = [\"valkey-8.1\"]",
     ] {
-        assert!(stderr.contains(expected), "missing {expected:?} in:\n{stderr}");
+        assert!(
+            stderr.contains(expected),
+            "missing {expected:?} in:\n{stderr}"
+        );
     }
     std::fs::remove_dir_all(&project).unwrap();
 }
