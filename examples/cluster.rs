@@ -126,7 +126,7 @@ fn cluster_from_env_or_start()
 
 /// The address of the primary serving `key`, as the cluster reports it.
 fn node_of(con: &mut ClusterConnection, key: &str) -> String {
-    match cluster_server::slot_owner(con, key_slot(key.as_bytes())) {
+    match cluster_server::SlotMap::read(con).owner(key_slot(key.as_bytes())) {
         Some((host, port)) => format!("{host}:{port}"),
         None => "an unknown node".to_owned(),
     }

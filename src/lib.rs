@@ -234,8 +234,11 @@
 //!   reaches every node. A script's keys must share a hash slot: give them
 //!   one hash tag (`{cart:7}:items`, `{cart:7}:total`; [`key_slot`] computes
 //!   a key's slot). A call whose keys span slots fails with
-//!   [`ErrorKind::CrossSlot`], listing each key and its slot, unless the
-//!   script's shebang has `allow-cross-slot-keys`. [`Invocation::check_slots`]
+//!   [`ErrorKind::CrossSlot`], listing each key and its slot: the cluster
+//!   refuses such a call whatever the script's flags (checked on Redis 7.0
+//!   and Valkey 8.1); the shebang flag `allow-cross-slot-keys` only lets a
+//!   script reach keys it did not declare in other slots of the same node.
+//!   [`Invocation::check_slots`]
 //!   runs that check without sending anything, and
 //!   [`ScriptPipeline::eval_script`] on a `ClusterPipeline` (feature
 //!   `cluster`) runs it before queueing. A script with no keys has no slot:
@@ -246,14 +249,17 @@
 //!   cluster client that reads from replicas, it runs there and recovers from
 //!   NOSCRIPT there. A write it attempts anyway fails with the server's
 //!   "Write commands are not allowed from read-only scripts"; a script
-//!   without the flag fails on a replica with `READONLY`.
+//!   that is not `no-writes` is sent as EVALSHA: a replica runs it until it
+//!   writes and then fails the call with `READONLY` (a script whose shebang
+//!   lacks `no-writes` it refuses with `READONLY` before running it).
 //! - **Restarts.** A restart empties the script cache; the next call recovers
 //!   it. With `redis::aio::ConnectionManager` calls resume after the server
 //!   is back; a call that returned `Ok` was applied, one that returned `Err`
 //!   while the connection broke may or may not have been.
 //! - **Pools.** A pooled connection dereferences to a redis-rs connection:
 //!   `call.invoke(&mut *pooled)` with r2d2 (redis-rs feature `r2d2`),
-//!   `call.invoke_async(&mut *pooled)` with bb8 (feature `bb8`).
+//!   `call.invoke_async(&mut *pooled)` with bb8 (feature `bb8`) or
+//!   deadpool-redis.
 //!
 //! # Replies
 //!

@@ -126,23 +126,27 @@ impl<T> Invocation<T> {
     }
 
     /// Refuses the call, sending nothing, if its keys are in more than one
-    /// hash slot: a Redis Cluster would refuse it with CROSSSLOT. A script
-    /// whose shebang has `allow-cross-slot-keys` passes (the cluster then
-    /// still needs its keys on one node). Cluster pipelines run this before
-    /// queueing a call; on a single server, keys in any slots are fine, so
-    /// `invoke` leaves the check to the cluster and reports its refusal with
-    /// the same detail.
+    /// hash slot: a Redis Cluster would refuse it with CROSSSLOT, whatever
+    /// the script's flags (`allow-cross-slot-keys` concerns only keys the
+    /// script reaches without declaring them). Cluster pipelines run this
+    /// before queueing a call. `invoke` does not: on a single server, keys
+    /// in any slots are fine, and redis-rs's connection traits do not tell a
+    /// cluster connection apart; a cluster's refusal of the call (nothing of
+    /// it runs) is reported with the same detail.
     pub fn check_slots(&self) -> Result<(), Error> {
         self.check_parameters()?;
-        let mut slots = self.keys().map(key_slot);
-        let spans_slots = match slots.next() {
-            Some(first) => slots.any(|slot| slot != first),
-            None => false,
-        };
-        if spans_slots && !self.script.flags().contains(&"allow-cross-slot-keys") {
+        if self.keys_span_slots() {
             return Err(self.cross_slot_error());
         }
         Ok(())
+    }
+
+    fn keys_span_slots(&self) -> bool {
+        let mut slots = self.keys().map(key_slot);
+        match slots.next() {
+            Some(first) => slots.any(|slot| slot != first),
+            None => false,
+        }
     }
 
     /// The encoded KEYS of this call.
@@ -242,9 +246,11 @@ impl<T: FromRedisValue + 'static> Invocation<T> {
     }
 
     /// The reply of a call that `invoke` sent: a cluster's CROSSSLOT refusal
-    /// becomes [`ErrorKind::CrossSlot`] with every key and its slot.
+    /// of keys that do span slots becomes [`ErrorKind::CrossSlot`] with every
+    /// key and its slot (any other CROSSSLOT, e.g. one a script raised
+    /// itself, stays as the server sent it).
     fn finish(&self, reply: RedisResult<Value>) -> Result<T, Error> {
-        if is_cross_slot(&reply) {
+        if error_code(&reply) == Some("CROSSSLOT") && self.keys_span_slots() {
             return Err(self.cross_slot_error());
         }
         self.decode(reply)
@@ -294,20 +300,26 @@ enum Recovery {
 /// would repeat its writes. Redis says `No matching script. Please use
 /// EVAL.`, Valkey `No matching script.`: both start with [`NOSCRIPT_MESSAGE`].
 fn is_noscript(reply: &RedisResult<Value>) -> bool {
-    let (code, detail) = match reply {
-        Err(error) => (error.code(), error.detail()),
-        Ok(Value::ServerError(error)) => (Some(error.code()), error.details()),
-        Ok(_) => return false,
-    };
-    code == Some("NOSCRIPT") && detail.is_some_and(is_server_noscript_message)
+    error_code(reply) == Some("NOSCRIPT")
+        && error_detail(reply).is_some_and(is_server_noscript_message)
 }
 
-/// Whether a cluster refused the call because its keys span slots.
-fn is_cross_slot(reply: &RedisResult<Value>) -> bool {
+/// The code of an error reply (`NOSCRIPT`, `CROSSSLOT`, ...), whether redis-rs
+/// returned it as an `Err` or inside the value.
+fn error_code(reply: &RedisResult<Value>) -> Option<&str> {
     match reply {
-        Err(error) => error.code() == Some("CROSSSLOT"),
-        Ok(Value::ServerError(error)) => error.code() == "CROSSSLOT",
-        Ok(_) => false,
+        Err(error) => error.code(),
+        Ok(Value::ServerError(error)) => Some(error.code()),
+        Ok(_) => None,
+    }
+}
+
+/// The message of an error reply, after its code.
+fn error_detail(reply: &RedisResult<Value>) -> Option<&str> {
+    match reply {
+        Err(error) => error.detail(),
+        Ok(Value::ServerError(error)) => error.details(),
+        Ok(_) => None,
     }
 }
 

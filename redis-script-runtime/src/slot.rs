@@ -1,9 +1,10 @@
 //! Redis Cluster hash slots: which of the 16384 slots a key belongs to.
 //!
-//! A cluster serves each slot from one primary, and a script may only touch
-//! keys of one slot (unless its shebang has `allow-cross-slot-keys`, and
-//! even then only keys of one node). The runtime computes slots itself to
-//! tell a caller which keys of a call are apart, by name and slot.
+//! A cluster serves each slot from one primary, and refuses (CROSSSLOT) a
+//! script call whose KEYS are in more than one slot, whatever the script's
+//! flags: `allow-cross-slot-keys` only lets a script reach keys it did not
+//! declare, in other slots of the same node. The runtime computes slots
+//! itself to tell a caller which keys of a call are apart, by name and slot.
 
 /// How many hash slots a Redis Cluster has.
 pub const SLOTS: u16 = 16384;
@@ -17,7 +18,7 @@ pub const SLOTS: u16 = 16384;
 /// `{cart:7}:items` and `{cart:7}:total` are both in the slot of `cart:7`.
 ///
 /// ```
-/// use redis_script::key_slot;
+/// use redis_script_runtime::key_slot; // `redis_script::key_slot` in the facade
 ///
 /// assert_eq!(key_slot(b"{user:1}:name"), key_slot(b"user:1"));
 /// assert_eq!(key_slot(b"foo"), 12182);

@@ -59,6 +59,21 @@ pub fn random_token() -> String {
     format!("{high:016x}{low:016x}")
 }
 
+/// `{name}`: the hash tag that keeps every key of one named system (a
+/// sharded list, a red envelope campaign) in one Redis Cluster slot.
+///
+/// # Panics
+///
+/// If `name` is empty or starts with `}`: the tag would be empty, which a
+/// cluster does not take for a tag, and the keys would spread over slots.
+pub(crate) fn slot_tag(what: &str, name: &str) -> String {
+    assert!(
+        !name.is_empty() && !name.starts_with('}'),
+        "a {what} name must be non-empty and not start with `}}`, so that it is a hash tag: {name:?}"
+    );
+    format!("{{{name}}}")
+}
+
 /// `duration` in whole milliseconds, rounded up so that a positive duration
 /// never becomes 0 (which the server rejects, or treats as already expired);
 /// saturates at `u64::MAX`.
@@ -70,6 +85,22 @@ pub(crate) fn millis(duration: Duration) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slot_tags_keep_a_systems_keys_in_one_slot() {
+        for name in ["jobs", "{x}", "a}b", "x{y}z"] {
+            let tag = slot_tag("test", name);
+            let first = format!("{tag}:first");
+            let other = format!("envelope:{tag}:pending");
+            assert_eq!(
+                crate::key_slot(first.as_bytes()),
+                crate::key_slot(other.as_bytes()),
+                "{name}"
+            );
+        }
+        assert!(std::panic::catch_unwind(|| slot_tag("test", "")).is_err());
+        assert!(std::panic::catch_unwind(|| slot_tag("test", "}x")).is_err());
+    }
 
     #[test]
     fn millis_round_up_and_saturate() {

@@ -71,6 +71,7 @@
 use redis::{ConnectionLike, FromRedisValue, ParsingError, RedisResult, Value};
 use serde::{Deserialize, Serialize};
 
+use crate::recipes::slot_tag;
 use crate::{Error, Invocation, Script, redis_script};
 
 /// One red envelope, as the scripts store it in JSON.
@@ -145,8 +146,13 @@ pub struct RedEnvelopes {
 
 impl RedEnvelopes {
     /// The campaign `name`; its keys are `envelope:{<name>}:...`.
+    ///
+    /// # Panics
+    ///
+    /// If `name` is empty or starts with `}`, which would not be a hash tag.
     pub fn new(name: &str) -> RedEnvelopes {
-        let key = |part: &str| format!("envelope:{{{name}}}:{part}");
+        let tag = slot_tag("red envelope campaign", name);
+        let key = |part: &str| format!("envelope:{tag}:{part}");
         RedEnvelopes {
             pending: key("pending"),
             consumed: key("consumed"),

@@ -116,6 +116,7 @@ use redis::{
     ConnectionLike, FromRedisValue, RedisError, RedisResult, RedisWrite, ToRedisArgs, Value,
 };
 
+use crate::recipes::slot_tag;
 use crate::{Invocation, Script, ScriptPipeline, redis_script};
 
 /// The reserved value that blocking pops push into a shard to wake
@@ -246,19 +247,18 @@ impl ShardedList {
     ///
     /// # Panics
     ///
-    /// If `shard_size` is 0, as `slice::chunks(0)` does, or `name` is empty.
+    /// If `shard_size` is 0, as `slice::chunks(0)` does, or `name` is empty
+    /// or starts with `}` (it would not be a hash tag).
     pub fn new(name: impl Into<String>, shard_size: usize) -> ShardedList {
         assert!(
             shard_size > 0,
             "a sharded list needs a shard size of at least 1"
         );
-        let name = name.into();
-        // An empty tag (`{}`) would not be a hash tag: the keys would spread.
-        assert!(!name.is_empty(), "a sharded list needs a non-empty name");
+        let tag = slot_tag("sharded list", &name.into());
         ShardedList {
-            first_key: format!("{{{name}}}:first"),
-            last_key: format!("{{{name}}}:last"),
-            shard_prefix: format!("{{{name}}}:"),
+            first_key: format!("{tag}:first"),
+            last_key: format!("{tag}:last"),
+            shard_prefix: format!("{tag}:"),
             shard_size,
         }
     }

@@ -4,9 +4,10 @@
 
 use redis::Value;
 use redis::cluster::ClusterConnection;
-use redis_script::{ErrorKind, NoScriptFallback, Script, ScriptPipeline, key_slot, redis_script};
+use redis_script::{ErrorKind, NoScriptFallback, ScriptPipeline, key_slot, redis_script};
 
 use crate::cluster_server::RedisCluster;
+use crate::invocation::{flush_scripts, script_cached};
 use crate::server::RedisServer;
 
 /// Sets KEYS[1] to ARGV[1] and replies the port of the node that ran it.
@@ -21,30 +22,22 @@ fn echo_two(a: &str, b: &str) -> Vec<String>;
 #[redis_script(file = "tests/lua/read_only_get.lua", keys = 1)]
 fn read_only_get(key: &str) -> Option<String>;
 
+/// Reads KEYS[1] and the undeclared key ARGV[1]; `allow-cross-slot-keys`.
+#[redis_script(file = "tests/lua/cross_slot_read.lua", keys = 1)]
+fn cross_slot_read(declared: &str, undeclared: &str) -> Vec<String>;
+
+/// The same script with a second, declared key in another slot.
+#[redis_script(file = "tests/lua/cross_slot_read.lua", keys = 2, allow(unread))]
+fn cross_slot_read_declared(declared: &str, other: &str, undeclared: &str) -> Vec<String>;
+
 #[redis_script(file = "tests/lua/echo_argv.lua", keys = 0)]
 fn echo_keyless(word: &str) -> Vec<String>;
-
-fn script_cached_on(node: &RedisServer, script: &Script) -> bool {
-    let exists: Vec<bool> = redis::cmd("SCRIPT")
-        .arg("EXISTS")
-        .arg(script.sha1())
-        .query(&mut node.connection())
-        .unwrap();
-    exists == [true]
-}
 
 fn get_on(node: &RedisServer, key: &str) -> Option<String> {
     redis::cmd("GET")
         .arg(key)
         .query(&mut node.connection())
         .unwrap()
-}
-
-fn flush_scripts_on(node: &RedisServer) {
-    redis::cmd("SCRIPT")
-        .arg("FLUSH")
-        .exec(&mut node.connection())
-        .unwrap();
 }
 
 #[test]
@@ -61,20 +54,26 @@ fn sync_calls_run_on_the_primary_of_their_first_key_and_recover_from_a_flush_on_
                 .unwrap();
             assert_eq!(port, i64::from(primary.port()), "{key}");
             assert_eq!(get_on(primary, key).as_deref(), Some("v1"));
-            assert!(script_cached_on(primary, &set_and_tell_port::SCRIPT));
+            assert!(script_cached(
+                &mut primary.connection(),
+                &set_and_tell_port::SCRIPT
+            ));
         }
         // Only one node forgets the script: the call that lands there recovers.
         let flushed = cluster.primary_for(&keys[1]);
-        flush_scripts_on(flushed);
+        flush_scripts(&mut flushed.connection());
         let port = set_and_tell_port(&keys[1], "v2")
             .on_noscript(fallback)
             .invoke(&mut con)
             .unwrap();
         assert_eq!(port, i64::from(flushed.port()));
         assert_eq!(get_on(flushed, &keys[1]).as_deref(), Some("v2"));
-        assert!(script_cached_on(flushed, &set_and_tell_port::SCRIPT));
+        assert!(script_cached(
+            &mut flushed.connection(),
+            &set_and_tell_port::SCRIPT
+        ));
         for primary in cluster.primaries() {
-            flush_scripts_on(primary);
+            flush_scripts(&mut primary.connection());
         }
     }
 }
@@ -99,7 +98,7 @@ async fn async_calls_run_on_the_primary_of_their_first_key_and_recover_from_a_fl
         }
         let flushed_port = tokio::task::block_in_place(|| {
             let flushed = cluster.primary_for(&keys[2]);
-            flush_scripts_on(flushed);
+            flush_scripts(&mut flushed.connection());
             flushed.port()
         });
         let port = set_and_tell_port(&keys[2], "a2")
@@ -114,7 +113,7 @@ async fn async_calls_run_on_the_primary_of_their_first_key_and_recover_from_a_fl
                 Some("a2")
             );
             for primary in cluster.primaries() {
-                flush_scripts_on(primary);
+                flush_scripts(&mut primary.connection());
             }
         });
     }
@@ -126,7 +125,10 @@ fn load_reaches_every_primary_and_keyless_scripts_run_anywhere() {
     let mut con = cluster.connection();
     set_and_tell_port::SCRIPT.load(&mut con).unwrap();
     for primary in cluster.primaries() {
-        assert!(script_cached_on(primary, &set_and_tell_port::SCRIPT));
+        assert!(script_cached(
+            &mut primary.connection(),
+            &set_and_tell_port::SCRIPT
+        ));
     }
     // No key, no slot: the cluster client picks a node at random, and the
     // script runs there.
@@ -274,7 +276,44 @@ fn read_only_scripts_run_on_replicas_when_the_client_reads_from_them() {
         let [replica] = cluster.replicas_of(primary)[..] else {
             panic!("one replica per primary");
         };
-        assert!(script_cached_on(replica, &read_only_get::SCRIPT));
-        assert!(!script_cached_on(primary, &read_only_get::SCRIPT));
+        assert!(script_cached(
+            &mut replica.connection(),
+            &read_only_get::SCRIPT
+        ));
+        assert!(!script_cached(
+            &mut primary.connection(),
+            &read_only_get::SCRIPT
+        ));
     }
+}
+
+#[test]
+fn allow_cross_slot_keys_reaches_undeclared_keys_on_the_node_but_declared_keys_share_a_slot() {
+    let cluster = RedisCluster::start(3, 0);
+    let mut con = cluster.connection();
+    // Two keys of different slots on one primary.
+    let (a, b) = ("user:1", "user:2");
+    assert_ne!(key_slot(a.as_bytes()), key_slot(b.as_bytes()));
+    let node = cluster.primary_for(a);
+    assert_eq!(node.port(), cluster.primary_for(b).port());
+    for key in [a, b] {
+        redis::cmd("SET")
+            .arg(key)
+            .arg(key)
+            .exec(&mut node.connection())
+            .unwrap();
+    }
+    let reply = cross_slot_read(a, b).invoke(&mut con).unwrap();
+    assert_eq!(reply, [a, b]);
+    // Declared, the same two keys are refused before the script runs.
+    let call = cross_slot_read_declared(a, b, b);
+    assert!(matches!(
+        call.check_slots().unwrap_err().kind(),
+        ErrorKind::CrossSlot { .. }
+    ));
+    let refused = call.invoke(&mut con).unwrap_err();
+    assert!(
+        matches!(refused.kind(), ErrorKind::CrossSlot { .. }),
+        "{refused}"
+    );
 }

@@ -3,7 +3,7 @@
 use redis::{ConnectionLike, Value};
 use redis_script::{ErrorKind, NoScriptFallback, Script, ScriptPipeline, redis_script};
 
-use crate::server::RedisServer;
+use crate::server::{Flavor, RedisServer};
 
 /// Takes the lock.
 #[redis_script(file = "scripts/lock_acquire.lua", keys = 1)]
@@ -214,6 +214,30 @@ fn invoke_recovers_from_noscript_with_one_pipelined_load() {
     assert_eq!(command_calls(&mut con, "script|load"), 1);
     assert_eq!(command_calls(&mut con, "eval"), 0);
     assert!(script_cached(&mut con, &acquire_lock::SCRIPT));
+}
+
+/// Each server's own words for a missing script, which recovery recognises:
+/// if a server changes them, this fails before users' calls do.
+#[test]
+fn each_server_words_noscript_as_recovery_expects() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let error = redis::cmd("EVALSHA")
+        .arg("0000000000000000000000000000000000000000")
+        .arg(0)
+        .exec(&mut con)
+        .unwrap_err();
+    assert_eq!(error.code(), Some("NOSCRIPT"));
+    let expected = match server.flavor() {
+        Flavor::Redis => "No matching script. Please use EVAL.",
+        Flavor::Valkey => "No matching script.",
+    };
+    assert_eq!(error.detail().map(str::trim), Some(expected));
+    // And a call of a missing script recovers on this server.
+    let reply = acquire_lock("lock:words", 10_000, "t")
+        .invoke(&mut con)
+        .unwrap();
+    assert_eq!(reply.as_deref(), Some("OK"));
 }
 
 #[test]

@@ -7,12 +7,14 @@
 // node. Included next to `server.rs` (`#[path]`), which it needs as
 // `super::server`.
 
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::server::{RedisServer, cli_binary};
+use super::server::{RedisServer, cli_binary, free_port};
 
+/// How long `--cluster create` may take to join the nodes.
+const CREATE_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long the cluster may take to agree on its slots and sync replicas.
 const CLUSTER_READY_TIMEOUT: Duration = Duration::from_secs(60);
 /// Pause between readiness probes.
@@ -38,33 +40,13 @@ impl RedisCluster {
     /// within a minute.
     pub fn start(primaries: usize, replicas_each: usize) -> RedisCluster {
         let nodes: Vec<RedisServer> = (0..primaries * (1 + replicas_each))
-            .map(|_| {
-                let args = cluster_args();
-                RedisServer::start_with(&args.iter().map(String::as_str).collect::<Vec<_>>())
-            })
+            .map(|_| RedisServer::start_with_args(cluster_args))
             .collect();
         let addresses: Vec<String> = nodes
             .iter()
             .map(|node| format!("127.0.0.1:{}", node.port()))
             .collect();
-        let cli = cli_binary();
-        let output = Command::new(&cli)
-            .args(["--cluster", "create"])
-            .args(&addresses)
-            .args([
-                "--cluster-replicas",
-                &replicas_each.to_string(),
-                "--cluster-yes",
-            ])
-            .output()
-            .unwrap_or_else(|e| panic!("cannot run {}: {e}", cli.display()));
-        assert!(
-            output.status.success(),
-            "{} --cluster create failed: {}{}",
-            cli.display(),
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
+        create(&addresses, replicas_each);
         let (primaries, replicas) = nodes.into_iter().partition(|node| role(node) == "master");
         let cluster = RedisCluster {
             primaries,
@@ -116,16 +98,9 @@ impl RedisCluster {
 
     /// The primary that serves `key`'s slot.
     pub fn primary_for(&self, key: &str) -> &RedisServer {
-        let slot: u16 = redis::cmd("CLUSTER")
-            .arg("KEYSLOT")
-            .arg(key)
-            .query(&mut self.primaries[0].connection())
-            .expect("CLUSTER KEYSLOT");
-        let port = slot_owner(&mut self.primaries[0].connection(), slot).map(|(_, port)| port);
-        self.primaries
-            .iter()
-            .find(|node| Some(node.port()) == port)
-            .unwrap_or_else(|| panic!("no primary serves slot {slot}"))
+        let mut con = self.primaries[0].connection();
+        let slots = SlotMap::read(&mut con);
+        self.primary_serving(&slots, key_slot(&mut con, key))
     }
 
     /// For each primary, in the order of [`primaries`](Self::primaries), the
@@ -134,26 +109,29 @@ impl RedisCluster {
     pub fn one_key_per_primary(&self, key: impl Fn(usize) -> String) -> Vec<String> {
         const CANDIDATES: usize = 10_000;
         let mut con = self.primaries[0].connection();
+        let slots = SlotMap::read(&mut con);
         let mut found: Vec<Option<String>> = vec![None; self.primaries.len()];
         for candidate in (0..CANDIDATES).map(key) {
-            let slot: u16 = redis::cmd("CLUSTER")
-                .arg("KEYSLOT")
-                .arg(&candidate)
-                .query(&mut con)
-                .expect("CLUSTER KEYSLOT");
-            let port = slot_owner(&mut con, slot).map(|(_, port)| port);
+            let owner = self.primary_serving(&slots, key_slot(&mut con, &candidate));
             let index = self
                 .primaries
                 .iter()
-                .position(|node| Some(node.port()) == port);
-            if let Some(slot @ None) = index.map(|index| &mut found[index]) {
-                *slot = Some(candidate);
-            }
+                .position(|node| node.port() == owner.port())
+                .expect("the owner is a primary");
+            found[index].get_or_insert(candidate);
             if found.iter().all(Option::is_some) {
                 return found.into_iter().flatten().collect();
             }
         }
         panic!("no key for every primary among {CANDIDATES} candidates");
+    }
+
+    fn primary_serving(&self, slots: &SlotMap, slot: u16) -> &RedisServer {
+        let port = slots.owner(slot).map(|(_, port)| port);
+        self.primaries
+            .iter()
+            .find(|node| Some(node.port()) == port)
+            .unwrap_or_else(|| panic!("no primary serves slot {slot}"))
     }
 
     /// Every node, primaries first.
@@ -193,10 +171,46 @@ impl RedisCluster {
     }
 }
 
+/// Joins the nodes at `addresses` into a cluster with the server's CLI
+/// (`--cluster create`), killing it if it has not finished in time.
+fn create(addresses: &[String], replicas_each: usize) {
+    let cli = cli_binary();
+    let mut child = Command::new(&cli)
+        .args(["--cluster", "create"])
+        .args(addresses)
+        .args([
+            "--cluster-replicas",
+            &replicas_each.to_string(),
+            "--cluster-yes",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", cli.display()));
+    let deadline = Instant::now() + CREATE_TIMEOUT;
+    while child.try_wait().expect("wait for the CLI").is_none() {
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            break;
+        }
+        thread::sleep(CLUSTER_POLL_INTERVAL);
+    }
+    // The CLI prints little; reading after it ended cannot block.
+    let output = child.wait_with_output().expect("the CLI's output");
+    assert!(
+        output.status.success(),
+        "{} --cluster create failed (or ran past {CREATE_TIMEOUT:?}): {}{}",
+        cli.display(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// Cluster mode, with the cluster bus on a port of its own: the default
 /// (port + 10000) can be past 65535 for the high ports the OS hands out.
 fn cluster_args() -> Vec<String> {
-    let bus_port = free_bus_port().to_string();
+    let bus_port = free_port().to_string();
     [
         "--cluster-enabled",
         "yes",
@@ -212,13 +226,6 @@ fn cluster_args() -> Vec<String> {
     ]
     .map(String::from)
     .to_vec()
-}
-
-fn free_bus_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("find a free port for the cluster bus")
-        .port()
 }
 
 /// A command's reply as text, e.g. `CLUSTER INFO` or `INFO replication`.
@@ -250,26 +257,59 @@ fn slot_ranges_list_replicas(node: &RedisServer, replicas: usize) -> bool {
     !ranges.is_empty() && ranges.iter().all(|range| range.len() == 3 + replicas)
 }
 
-/// The address (host, port) of the primary that serves `slot`, as
-/// `CLUSTER SLOTS` on `con` says: each range is `[start, end, [host, port,
-/// id, ...], replicas...]`. Works on a node's or a cluster connection.
+/// The slot of `key`, as the server computes it.
+fn key_slot(con: &mut redis::Connection, key: &str) -> u16 {
+    redis::cmd("CLUSTER")
+        .arg("KEYSLOT")
+        .arg(key)
+        .query(con)
+        .expect("CLUSTER KEYSLOT")
+}
+
+/// Which primary serves which slots, as `CLUSTER SLOTS` said once.
+pub struct SlotMap {
+    /// `(first slot, last slot, primary host, primary port)`.
+    ranges: Vec<(i64, i64, String, u16)>,
+}
+
 #[allow(dead_code)]
-pub fn slot_owner(con: &mut dyn redis::ConnectionLike, slot: u16) -> Option<(String, u16)> {
-    let ranges: Vec<Vec<redis::Value>> = redis::cmd("CLUSTER").arg("SLOTS").query(con).ok()?;
-    let slot = i64::from(slot);
-    ranges.iter().find_map(|range| match range.as_slice() {
-        [
-            redis::Value::Int(start),
-            redis::Value::Int(end),
-            redis::Value::Array(primary),
-            ..,
-        ] if (*start..=*end).contains(&slot) => match primary.as_slice() {
-            [redis::Value::BulkString(host), redis::Value::Int(port), ..] => Some((
-                String::from_utf8_lossy(host).into_owned(),
-                u16::try_from(*port).ok()?,
-            )),
-            _ => None,
-        },
-        _ => None,
-    })
+impl SlotMap {
+    /// Reads `CLUSTER SLOTS` on `con` (a node's or a cluster connection):
+    /// each range is `[start, end, [host, port, id, ...], replicas...]`.
+    pub fn read(con: &mut dyn redis::ConnectionLike) -> SlotMap {
+        let ranges: Vec<Vec<redis::Value>> = redis::cmd("CLUSTER")
+            .arg("SLOTS")
+            .query(con)
+            .unwrap_or_default();
+        let ranges = ranges
+            .iter()
+            .filter_map(|range| match range.as_slice() {
+                [
+                    redis::Value::Int(start),
+                    redis::Value::Int(end),
+                    redis::Value::Array(primary),
+                    ..,
+                ] => match primary.as_slice() {
+                    [redis::Value::BulkString(host), redis::Value::Int(port), ..] => Some((
+                        *start,
+                        *end,
+                        String::from_utf8_lossy(host).into_owned(),
+                        u16::try_from(*port).ok()?,
+                    )),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        SlotMap { ranges }
+    }
+
+    /// The address (host, port) of the primary that serves `slot`.
+    pub fn owner(&self, slot: u16) -> Option<(&str, u16)> {
+        let slot = i64::from(slot);
+        self.ranges
+            .iter()
+            .find(|(start, end, _, _)| (*start..=*end).contains(&slot))
+            .map(|(_, _, host, port)| (host.as_str(), *port))
+    }
 }

@@ -84,11 +84,17 @@ impl RedisServer {
     /// [`start`](Self::start) with extra command-line arguments, such as
     /// `["--replicaof", "127.0.0.1 6379"]` or cluster settings.
     pub fn start_with(args: &[&str]) -> RedisServer {
+        RedisServer::start_with_args(|| args.iter().map(|arg| arg.to_string()).collect())
+    }
+
+    /// [`start_with`](Self::start_with) with arguments made anew for each
+    /// start attempt, so that an attempt lost to a port race also picks any
+    /// other port it names afresh (a cluster bus port, say).
+    pub fn start_with_args(args: impl Fn() -> Vec<String>) -> RedisServer {
         let binary = server_binary();
-        let args: Vec<String> = args.iter().map(|arg| arg.to_string()).collect();
         let mut last_failure = String::new();
         for attempt in 1..=START_ATTEMPTS {
-            let mut server = RedisServer::spawn(&binary, free_port(), fresh_temp_dir(), &args);
+            let mut server = RedisServer::spawn(&binary, free_port(), fresh_temp_dir(), &args());
             match server.wait_ready() {
                 Ok(()) => return server,
                 // Most likely lost the port race: retry on a new port.
@@ -387,7 +393,7 @@ pub fn cli_binary() -> PathBuf {
 
 /// Asks the OS for a free loopback port. The listener is dropped before the
 /// server binds, so the port can be lost to a race; `start` retries for that.
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0 to find a free port");
     listener
         .local_addr()
