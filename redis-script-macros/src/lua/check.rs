@@ -1405,6 +1405,15 @@ mod tests {
                 "{}",
                 command.name()
             );
+            // Every word count Redis takes (up to a bound past every fixed
+            // arity), Valkey takes too.
+            for words in 1..64 {
+                assert!(
+                    !command.accepts_word_count(words) || valkey.accepts_word_count(words),
+                    "{} with {words} words",
+                    command.name()
+                );
+            }
         }
         assert!(
             sandbox::GLOBALS
