@@ -12,6 +12,7 @@ mod counter;
 mod idiomatic;
 mod invocation;
 mod pools;
+mod probe;
 mod rebuild;
 mod recipes;
 mod replicas;

@@ -1,0 +1,87 @@
+//! A small crate, built by a test, that depends on this one: for what only a
+//! real build shows (what Cargo rebuilds, what the macro reads from disk).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, SystemTime};
+
+/// A crate in a fresh temporary directory, removed on drop.
+pub struct ProbeCrate {
+    dir: PathBuf,
+    /// The manifest without additions: the package and its dependency.
+    manifest: String,
+}
+
+impl ProbeCrate {
+    /// Creates the crate `name` with `main_rs` and the workspace's lock
+    /// file (the same versions, resolved without a network).
+    pub fn new(name: &str, main_rs: &str) -> ProbeCrate {
+        let repo = repo();
+        let nanos = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let dir = std::env::temp_dir().join(format!(
+            "redis-script-{name}-{}-{nanos}",
+            std::process::id()
+        ));
+        let manifest = format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
+             [dependencies]\nredis-script = {{ path = {:?}, default-features = false }}\n\n[workspace]\n",
+            repo.display().to_string()
+        );
+        let probe = ProbeCrate { dir, manifest };
+        std::fs::create_dir_all(probe.dir.join("src")).unwrap();
+        std::fs::create_dir_all(probe.dir.join("lua")).unwrap();
+        std::fs::write(probe.dir.join("src/main.rs"), main_rs).unwrap();
+        std::fs::copy(repo.join("Cargo.lock"), probe.dir.join("Cargo.lock")).unwrap();
+        probe.write("Cargo.toml", &probe.manifest);
+        probe
+    }
+
+    /// The manifest as [`new`](Self::new) wrote it.
+    pub fn manifest(&self) -> &str {
+        &self.manifest
+    }
+
+    /// Writes `path` (relative to the crate) with a modification time later
+    /// than any build so far, however coarse the file system's clock, so
+    /// that Cargo sees the change.
+    pub fn write(&self, path: &str, text: &str) {
+        let path = self.dir.join(path);
+        std::fs::write(&path, text).unwrap();
+        let later = SystemTime::now() + Duration::from_secs(2);
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(later)
+            .unwrap();
+    }
+
+    /// Runs `cargo <command> --quiet --offline` on the crate. Every probe
+    /// shares one target dir of its own: the dependencies are built once,
+    /// and it never waits on the lock of the outer build.
+    pub fn cargo(&self, command: &str) -> Output {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        Command::new(cargo)
+            .args([command, "--quiet", "--offline", "--manifest-path"])
+            .arg(self.dir.join("Cargo.toml"))
+            .env(
+                "CARGO_TARGET_DIR",
+                repo().join("target").join("rebuild-probe"),
+            )
+            .output()
+            .unwrap()
+    }
+}
+
+impl Drop for ProbeCrate {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
