@@ -125,7 +125,8 @@ pub fn servers(text: &str) -> Result<Servers, SettingError> {
             }
             continue;
         }
-        if key != KEY {
+        // `"servers"` and `'servers'` are the same key in TOML.
+        if key.trim_matches(['"', '\'']) != KEY {
             return Err(error(format!(
                 "`{key}` is not a redis-script setting: the only one is `{KEY}`"
             )));
@@ -322,6 +323,8 @@ mod tests {
         assert_eq!(read(multi), Servers::ALL);
         let redis = "[package.metadata.redis-script]\nservers = [ \"redis-7.0\" ]";
         assert_eq!(read(redis), Servers::only(Server::Redis7_0));
+        let quoted_key = "[package.metadata.redis-script]\n\"servers\" = [\"valkey-8.1\"]\n";
+        assert_eq!(read(quoted_key), VALKEY);
     }
 
     #[test]
