@@ -8,11 +8,7 @@
 //! `REDIS_CLUSTER_NODES` names the nodes of one, comma-separated, e.g.
 //! `redis://127.0.0.1:7000/,redis://127.0.0.1:7001/`).
 
-#[path = "../tests/support/server.rs"]
-mod server;
-
-#[path = "../tests/support/cluster.rs"]
-mod cluster_server;
+use redis_script_test_support::cluster as cluster_server;
 
 use std::time::Duration;
 

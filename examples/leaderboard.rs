@@ -4,8 +4,7 @@
 //! Run: `cargo run --example leaderboard` (starts a throwaway redis-server
 //! unless REDIS_URL names one).
 
-#[path = "../tests/support/server.rs"]
-mod server;
+use redis_script_test_support::server;
 
 use redis_script::recipes::leaderboard::Leaderboard;
 

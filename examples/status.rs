@@ -3,8 +3,7 @@
 //! Run: `cargo run --example status` (starts a throwaway redis-server unless
 //! REDIS_URL names one).
 
-#[path = "../tests/support/server.rs"]
-mod server;
+use redis_script_test_support::server;
 
 use std::time::UNIX_EPOCH;
 

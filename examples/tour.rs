@@ -3,10 +3,6 @@
 //!
 //! Run: `cargo run --example tour`
 
-// Each example includes the throwaway-server module for itself, so that it
-// also runs alone; here that module is loaded once per example.
-#![allow(clippy::duplicate_mod)]
-
 #[path = "autocomplete.rs"]
 mod autocomplete;
 #[path = "dedup.rs"]

@@ -35,7 +35,7 @@
 //! Each script uses one key, so it works on a cluster as is.
 //!
 //! ```
-//! # mod server { include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/server.rs")); }
+//! # use redis_script_test_support::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use redis_script::recipes::autocomplete::{add_members, autocomplete_on_prefix};

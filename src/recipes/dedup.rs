@@ -31,7 +31,7 @@
 //! cluster, the marks spread over its nodes.
 //!
 //! ```
-//! # mod server { include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/server.rs")); }
+//! # use redis_script_test_support::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use std::time::Duration;
@@ -57,7 +57,7 @@ use crate::{Error, Invocation, Script, redis_script};
 /// The binding behind [`Dedup::claim`].
 ///
 /// ```
-/// # mod server { include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/server.rs")); }
+/// # use redis_script_test_support::server;
 /// # let server = server::RedisServer::start();
 /// # let mut con = server.connection();
 /// use redis_script::recipes::dedup::claim_id;

@@ -39,7 +39,7 @@
 //! One key per call: works on a cluster as is.
 //!
 //! ```
-//! # mod server { include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/server.rs")); }
+//! # use redis_script_test_support::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use redis_script::recipes::leaderboard::{Leaderboard, Submitted};

@@ -50,7 +50,7 @@
 //! with [`Lock::with_token`].
 //!
 //! ```
-//! # mod server { include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/server.rs")); }
+//! # use redis_script_test_support::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use std::time::Duration;
@@ -88,7 +88,7 @@ use crate::{Error, Invocation, Script, redis_script};
 /// The binding behind [`Lock::try_acquire`].
 ///
 /// ```
-/// # mod server { include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/server.rs")); }
+/// # use redis_script_test_support::server;
 /// # let server = server::RedisServer::start();
 /// # let mut con = server.connection();
 /// use redis_script::recipes::lock::acquire_lock;

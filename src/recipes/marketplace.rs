@@ -36,7 +36,7 @@
 //! transaction.
 //!
 //! ```
-//! # mod server { include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/server.rs")); }
+//! # use redis_script_test_support::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use redis_script::recipes::marketplace::{inventory_key, list_item, purchase_item, user_key};

@@ -47,7 +47,7 @@
 //! they live in one slot: works on a cluster.
 //!
 //! ```
-//! # mod server { include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/server.rs")); }
+//! # use redis_script_test_support::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use redis_script::recipes::red_envelope::{Grab, RedEnvelopes};

@@ -51,7 +51,7 @@
 //! with [`Semaphore::with_token`].
 //!
 //! ```
-//! # mod server { include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/server.rs")); }
+//! # use redis_script_test_support::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use std::time::Duration;
@@ -89,7 +89,7 @@ use crate::{Error, Invocation, Script, redis_script};
 /// The binding behind [`Semaphore::try_acquire`].
 ///
 /// ```
-/// # mod server { include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/server.rs")); }
+/// # use redis_script_test_support::server;
 /// # let server = server::RedisServer::start();
 /// # let mut con = server.connection();
 /// use redis_script::recipes::semaphore::acquire_semaphore;

@@ -89,7 +89,7 @@
 //! it does not spread a list over nodes; different lists spread.
 //!
 //! ```
-//! # mod server { include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/server.rs")); }
+//! # use redis_script_test_support::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use std::time::Duration;
@@ -317,7 +317,7 @@ impl ShardedList {
     /// connection or server fails.
     ///
     /// ```
-    /// # mod server { include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/server.rs")); }
+    /// # use redis_script_test_support::server;
     /// # let server = server::RedisServer::start();
     /// # let mut con = server.connection();
     /// use redis_script::recipes::sharded_list::{DUMMY, End, ShardedList};
@@ -403,7 +403,7 @@ impl ShardedList {
     /// replies the [`DUMMY`]: dummies it meets are removed.
     ///
     /// ```
-    /// # mod server { include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/server.rs")); }
+    /// # use redis_script_test_support::server;
     /// # let server = server::RedisServer::start();
     /// # let mut con = server.connection();
     /// use redis_script::recipes::sharded_list::{End, ShardedList};

@@ -33,7 +33,7 @@
 //! over nodes would need ids taken per user instead of one dense sequence.)
 //!
 //! ```
-//! # mod server { include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/server.rs")); }
+//! # use redis_script_test_support::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use redis_script::recipes::status::{create_status, get_status, user_key};

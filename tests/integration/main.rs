@@ -1,11 +1,8 @@
 //! Integration tests against a real redis-server that each test starts itself.
 //! One binary with modules: on 2 cores, every extra test binary is another link.
 
-#[path = "../support/server.rs"]
-mod server;
-
-#[path = "../support/cluster.rs"]
-mod cluster_server;
+use redis_script_test_support::cluster as cluster_server;
+use redis_script_test_support::server;
 
 mod cluster;
 mod counter;

@@ -17,11 +17,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use super::commands::{self, Flags};
 use super::servers::Server;
 
-// The project's throwaway-server harness (also used by `sandbox`'s tests).
-#[path = "../../../tests/support/server.rs"]
-pub(crate) mod server;
-
-use server::{Flavor, RedisServer};
+use redis_script_test_support::server::{Flavor, RedisServer};
 
 const REGENERATE_CMD: &str =
     "REDIS_SCRIPT_REGENERATE=1 cargo test -p redis-script-macros regenerate -- --ignored";

@@ -19,10 +19,9 @@
 //! error message may hold bytes that are not UTF-8 (Lua quotes the first
 //! byte of a non-ASCII character), which `redis-rs` cannot parse.
 
-// The project's throwaway-server harness (tests/support/server.rs), as
-// `commands_gen` includes it: a second `#[path]` include of the same file
-// trips clippy's `duplicate_mod`.
-use super::commands_gen::{server, server_of};
+use redis_script_test_support::server;
+
+use super::commands_gen::server_of;
 
 use std::collections::HashSet;
 use std::fs;

@@ -739,7 +739,8 @@ mod tests {
     /// there, and prints what the server has on top.
     #[test]
     fn matches_installed_server() {
-        use crate::lua::commands_gen::{server::RedisServer, server_of, server_version};
+        use crate::lua::commands_gen::{server_of, server_version};
+        use redis_script_test_support::server::RedisServer;
 
         let running = RedisServer::start();
         let server = server_of(&running);

@@ -1,20 +1,8 @@
-// A throwaway real `redis-server` (or `valkey-server`) for tests and examples.
-//
-// Each [`RedisServer`] is a private child process on a free loopback port,
-// with no persistence and its own temporary directory. Dropping it kills the
-// process and removes the directory, so nothing outlives the test.
-//
-// Which server runs is chosen by one environment variable, `REDIS_SCRIPT_SERVER`
-// ([`SERVER_ENV`]): a path to a `redis-server` or `valkey-server` binary, or a
-// command name looked up on PATH; unset, it is `redis-server`. The CLI of the
-// same server (`redis-cli`, `valkey-cli`) is expected beside it.
-//
-// Included by path rather than as a crate, so that tests and examples share
-// it without a published dependency:
-// tests use `#[path = "../support/server.rs"] mod server;` and examples use
-// `#[path = "../tests/support/server.rs"] mod server;`. Every includer uses
-// only some of the items, hence the `#[allow(dead_code)]`s. Doc examples
-// `include!` it, where inner doc comments are not allowed: hence `//` here.
+//! One throwaway real `redis-server` (or `valkey-server`).
+//!
+//! Each [`RedisServer`] is a private child process on a free loopback port,
+//! with no persistence and its own temporary directory. Dropping it kills the
+//! process and removes the directory, so nothing outlives the test.
 
 use std::fs::{self, File};
 use std::net::TcpListener;
@@ -35,12 +23,10 @@ const POLL_INTERVAL: Duration = Duration::from_millis(20);
 const LOG_TAIL_LINES: usize = 30;
 
 /// The environment variable that chooses the server binary.
-#[allow(dead_code)]
 pub const SERVER_ENV: &str = "REDIS_SCRIPT_SERVER";
 
 /// Which implementation answers: tests that depend on a server difference
 /// (a message, a global, `COMMAND COUNT`) assert each one's own behaviour.
-#[allow(dead_code)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flavor {
     /// Redis (the project tests 7.0).
@@ -57,7 +43,6 @@ static DIR_COUNTER: AtomicUsize = AtomicUsize::new(0);
 ///
 /// Listens on `127.0.0.1` only, keeps no data on disk, and is killed (and its
 /// temp dir removed) on drop. Keep it alive as long as any connection to it.
-#[allow(dead_code)]
 pub struct RedisServer {
     child: Child,
     port: u16,
@@ -68,7 +53,6 @@ pub struct RedisServer {
     flavor: Flavor,
 }
 
-#[allow(dead_code)]
 impl RedisServer {
     /// Starts a fresh server on a free loopback port and waits until it
     /// answers PING.
@@ -288,7 +272,6 @@ impl Drop for RedisServer {
 /// Returns the server (if one was started) and the URL to connect to. The
 /// caller must keep the `Option<RedisServer>` alive while using the URL:
 /// dropping it stops the server.
-#[allow(dead_code)]
 pub fn from_env_or_start() -> (Option<RedisServer>, String) {
     match std::env::var("REDIS_URL") {
         Ok(url) if !url.is_empty() => (None, url),
@@ -344,7 +327,6 @@ fn launch(binary: &Path, port: u16, dir: &Path, args: &[String]) -> Child {
 /// The server binary that [`SERVER_ENV`] names (a path, or a command on
 /// PATH), `redis-server` when it is unset, panicking with install
 /// instructions if it is missing: the tests need a real server, not a mock.
-#[allow(dead_code)]
 pub fn server_binary() -> PathBuf {
     let named = std::env::var_os(SERVER_ENV).filter(|name| !name.is_empty());
     let name = named.clone().unwrap_or_else(|| "redis-server".into());
@@ -373,7 +355,6 @@ pub fn server_binary() -> PathBuf {
 
 /// The CLI that comes with [`server_binary`]: `redis-cli` beside
 /// `redis-server`, `valkey-cli` beside `valkey-server`.
-#[allow(dead_code)]
 pub fn cli_binary() -> PathBuf {
     let server = server_binary();
     let name = server

@@ -1,17 +1,16 @@
-// A throwaway real Redis Cluster (or Valkey cluster) on loopback ports.
-//
-// Each node is a [`RedisServer`] started with cluster mode on; the CLI of the
-// same server (`redis-cli --cluster create`, or `valkey-cli`) joins them,
-// and [`RedisCluster::start`] waits until every node agrees that all 16384
-// slots are served and every replica has synced. Dropping it stops every
-// node. Included next to `server.rs` (`#[path]`), which it needs as
-// `super::server`.
+//! A throwaway real Redis Cluster (or Valkey cluster) on loopback ports.
+//!
+//! Each node is a [`RedisServer`] started with cluster mode on; the CLI of
+//! the same server (`redis-cli --cluster create`, or `valkey-cli`) joins
+//! them, and [`RedisCluster::start`] waits until every node agrees that all
+//! 16384 slots are served, every replica has synced, and every node's
+//! `CLUSTER SLOTS` lists the replicas. Dropping it stops every node.
 
 use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::server::{RedisServer, cli_binary, free_port};
+use crate::server::{RedisServer, cli_binary, free_port};
 
 /// How long `--cluster create` may take to join the nodes.
 const CREATE_TIMEOUT: Duration = Duration::from_secs(60);
@@ -22,13 +21,11 @@ const CLUSTER_POLL_INTERVAL: Duration = Duration::from_millis(50);
 
 /// A running local cluster: primaries and replicas, each a private
 /// [`RedisServer`] on `127.0.0.1`.
-#[allow(dead_code)]
 pub struct RedisCluster {
     primaries: Vec<RedisServer>,
     replicas: Vec<RedisServer>,
 }
 
-#[allow(dead_code)]
 impl RedisCluster {
     /// Starts `primaries` primaries (at least 3, as `--cluster create`
     /// requires), each with `replicas_each` replicas, and waits until the
@@ -272,7 +269,6 @@ pub struct SlotMap {
     ranges: Vec<(i64, i64, String, u16)>,
 }
 
-#[allow(dead_code)]
 impl SlotMap {
     /// Reads `CLUSTER SLOTS` on `con` (a node's or a cluster connection):
     /// each range is `[start, end, [host, port, id, ...], replicas...]`.

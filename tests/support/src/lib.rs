@@ -1,0 +1,29 @@
+//! Throwaway real servers for redis-script's tests, examples and doc tests:
+//! no mocks of Redis.
+//!
+//! - [`server::RedisServer`]: one `redis-server` (or `valkey-server`) on a
+//!   free loopback port, in a temporary directory, without persistence,
+//!   killed on drop; restartable on the same port, with extra arguments for
+//!   replicas and cluster nodes.
+//! - [`cluster::RedisCluster`]: a local Redis Cluster of such servers,
+//!   primaries and replicas, joined with the server's own CLI and ready when
+//!   returned.
+//!
+//! Which server binary runs is chosen by one environment variable,
+//! [`server::SERVER_ENV`] (`REDIS_SCRIPT_SERVER`): a path, or a command name
+//! on `PATH`; unset, `redis-server`. The CLI of the same server
+//! (`redis-cli`, `valkey-cli`) is expected beside it.
+//!
+//! ```no_run
+//! use redis_script_test_support::server::RedisServer;
+//!
+//! let server = RedisServer::start();
+//! let mut con = server.connection();
+//! redis::cmd("SET").arg("k").arg("v").exec(&mut con).unwrap();
+//! // The server stops when `server` is dropped.
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod cluster;
+pub mod server;
