@@ -258,8 +258,8 @@
 //!   while the connection broke may or may not have been.
 //! - **Pools.** A pooled connection dereferences to a redis-rs connection:
 //!   `call.invoke(&mut *pooled)` with r2d2 (redis-rs feature `r2d2`),
-//!   `call.invoke_async(&mut *pooled)` with bb8 (feature `bb8`) or
-//!   deadpool-redis.
+//!   `call.invoke_async(&mut *pooled)` with deadpool-redis (or bb8, through
+//!   redis-rs's `bb8` feature).
 //!
 //! # Replies
 //!

@@ -16,6 +16,8 @@ use crate::server::{RedisServer, cli_binary, free_port};
 const CREATE_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long the cluster may take to agree on its slots and sync replicas.
 const CLUSTER_READY_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long a client may take to connect to a node.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
 /// Pause between readiness probes.
 const CLUSTER_POLL_INTERVAL: Duration = Duration::from_millis(50);
 
@@ -70,7 +72,11 @@ impl RedisCluster {
 
     /// A client of the whole cluster.
     pub fn client(&self) -> redis::cluster::ClusterClient {
-        redis::cluster::ClusterClient::new(self.urls()).expect("cluster URLs are valid")
+        // redis-rs's 1 s connect bound can pass on a loaded 2-core machine.
+        redis::cluster::ClusterClient::builder(self.urls())
+            .connection_timeout(CONNECT_TIMEOUT)
+            .build()
+            .expect("cluster URLs are valid")
     }
 
     /// A new synchronous cluster connection.
