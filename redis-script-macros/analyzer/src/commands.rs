@@ -2,12 +2,16 @@
 //! command, subcommands included, as each server's `COMMAND` reports them.
 //!
 //! The tables themselves are generated, one file per server
-//! (`commands_redis_7_0.rs`, `commands_valkey_8_1.rs`), by the `#[ignore]`d
-//! test `regenerate` in `commands_gen.rs`, which reads `COMMAND` from the
+//! (`commands/redis_7_0.rs`, `commands/valkey_8_1.rs`), by the `#[ignore]`d
+//! test `regenerate` in the repository's `tests/integration/analyzer/tables.rs`
+//! (`REDIS_SCRIPT_REGENERATE=1 cargo test --test integration
+//! analyzer::tables::regenerate -- --ignored`), which reads `COMMAND` from the
 //! server that `REDIS_SCRIPT_SERVER` names; the test
 //! `table_matches_installed_server` there compares the table of whichever
-//! server runs with that server on every `cargo test`. This file is
-//! hand-written: the types, and lookups in the table of one [`Server`].
+//! server runs with that server on every `cargo test --workspace`. This file
+//! is hand-written: the types, lookups in the table of one [`Server`], and the
+//! facts about commands that `COMMAND` does not report ([`MAY_REPLICATE`],
+//! [`NIL_REPLY_COMMANDS`]).
 //!
 //! # How a script's `redis.call(name, arg1, ...)` is checked (Redis 7.0)
 //!

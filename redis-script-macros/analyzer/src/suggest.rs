@@ -57,6 +57,11 @@ fn osa_distance(a: &[char], b: &[char]) -> usize {
     rows[(a.len() % 3) * width + b.len()]
 }
 
+/// The note that offers `suggestion` (a name, as the script would write it).
+pub fn did_you_mean(suggestion: &str) -> String {
+    format!("did you mean `{suggestion}`?")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,7 @@ use crate::ast::{Expr, Span};
 use crate::commands::{self, Command};
 use crate::diagnostic::{Diagnostic, Lint, Target};
 use crate::servers::{Server, Servers, only_on_note};
+use crate::suggest::did_you_mean;
 
 /// A literal-named command call: `redis.call('GET', ...)`.
 pub(super) struct RedisCall<'a> {
@@ -70,7 +71,7 @@ pub(super) fn check(
                     Lint::UnknownCommands.hint()
                 )
             },
-            |known| format!("did you mean `{known}`?"),
+            did_you_mean,
         );
         Diagnostic::error(
             Target::File,

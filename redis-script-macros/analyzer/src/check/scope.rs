@@ -11,7 +11,7 @@ use crate::ast::{BinOp, Block, Chunk, Expr, Field, FuncBody, FuncName, Name, Spa
 use crate::diagnostic::{Diagnostic, Target};
 use crate::sandbox;
 use crate::servers::{Servers, only_on_note};
-use crate::suggest::suggest;
+use crate::suggest::{did_you_mean, suggest};
 
 /// Walks `chunk`: the findings on its names, and how it uses KEYS and ARGV.
 pub(super) fn walk(chunk: &Chunk, declared: &Declared) -> (Vec<Diagnostic>, Uses) {
@@ -368,7 +368,7 @@ impl Walker<'_> {
         let note = match self.suggest_local(&name.text) {
             Some(local) => format!("did you mean the local `{local}`?"),
             None => match sandbox::suggest_global(&name.text, targets) {
-                Some(global) => format!("did you mean `{global}`?"),
+                Some(global) => did_you_mean(global),
                 None => sandbox::absent_note(&name.text).map_or_else(
                     || format!("declare it first: `local {} = ...`", name.text),
                     str::to_owned,
@@ -434,7 +434,7 @@ impl Walker<'_> {
             .map(str::to_owned)
             .or_else(|| {
                 lib.suggest(member, targets)
-                    .map(|m| format!("did you mean `{library}.{m}`?"))
+                    .map(|m| did_you_mean(&format!("{library}.{m}")))
             })
             .unwrap_or_else(|| {
                 format!("`{library}` has: {}", lib.member_names(targets).join(", "))
