@@ -5,13 +5,13 @@
 //!
 //! The pipeline reads top to bottom: `attr` and `ast` parse, `valid` checks,
 //! `script_file` reads the Lua file and `manifest` the crate's target
-//! servers, `script_check` runs the `lua` checks on it, `expand` generates.
+//! servers, `script_check` runs the Lua analyzer (the crate
+//! `redis-script-analyzer`) on it, `expand` generates.
 
 mod ast;
 mod attr;
 mod errors;
 mod expand;
-mod lua;
 mod manifest;
 mod reply_type;
 mod script_check;

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use proc_macro2::Span;
 
-use crate::lua::servers::{Server, Servers};
+use redis_script_analyzer::servers::{Server, Servers};
 
 /// The table, as `Cargo.toml` names it.
 const TABLE: &str = "package.metadata.redis-script";

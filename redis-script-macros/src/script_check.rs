@@ -7,12 +7,15 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{LitStr, ReturnType, Type};
 
+use redis_script_analyzer::servers::Servers;
+use redis_script_analyzer::shebang::Shebang;
+use redis_script_analyzer::{
+    self as analyzer, Allowed, Declared, Diagnostic, ReplyKind, Severity, Target, report,
+};
+
 use crate::ast::Binding;
 use crate::attr::Keys;
 use crate::errors::Errors;
-use crate::lua::servers::Servers;
-use crate::lua::shebang::Shebang;
-use crate::lua::{self, Declared, Diagnostic, ReplyKind, Severity, Target};
 use crate::reply_type::{self, Reading};
 use crate::script_file::ScriptFile;
 
@@ -60,11 +63,10 @@ pub fn check(
                 let message = render(&file.value(), &script.source, diagnostic);
                 errors.push(syn::Error::new(span, message));
             }
-            Severity::Warning if !options.allow_unread => {
-                let message = unread_message(binding, keys, &file.value(), diagnostic);
+            Severity::Warning => {
+                let message = warning_message(binding, keys, &file.value(), diagnostic);
                 warnings.extend(warning(span, &message));
             }
-            Severity::Warning => {}
         }
     }
     Checked {
@@ -76,17 +78,17 @@ pub fn check(
 /// Parsing and checking recurse as deep as the script nests (a generated
 /// `a + b + ...` of tens of thousands of terms is deep), beyond what the
 /// compiler's own stack leaves a macro; so they run on a thread with room.
-fn analyze_with_room(source: &str, declared: Declared) -> lua::Analysis {
+fn analyze_with_room(source: &str, declared: Declared) -> analyzer::Analysis {
     const STACK: usize = 256 << 20;
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("redis-script-lua".to_owned())
             .stack_size(STACK)
-            .spawn_scoped(scope, || lua::analyze(source, declared))
+            .spawn_scoped(scope, || analyzer::analyze(source, declared))
             .ok()
             .and_then(|thread| thread.join().ok())
             // Without a thread (a platform that has none), analyze in place.
-            .unwrap_or_else(|| lua::analyze(source, declared))
+            .unwrap_or_else(|| analyzer::analyze(source, declared))
     })
 }
 
@@ -99,7 +101,10 @@ fn declared(binding: &Binding, keys: usize, options: &Options) -> Declared {
         reply: reply_kind(&binding.reply_type()),
         // The shebang decides, once it is read.
         read_only: false,
-        allow_unknown_commands: options.allow_unknown_commands,
+        allowed: Allowed {
+            unread: options.allow_unread,
+            unknown_commands: options.allow_unknown_commands,
+        },
         servers: options.servers,
     }
 }
@@ -136,7 +141,7 @@ fn target_span(binding: &Binding, keys: &Keys, file: &LitStr, target: Target) ->
 }
 
 fn render(file: &str, source: &str, diagnostic: &Diagnostic) -> String {
-    lua::report::render(
+    report::render(
         file,
         source,
         diagnostic.span,
@@ -145,23 +150,34 @@ fn render(file: &str, source: &str, diagnostic: &Diagnostic) -> String {
     )
 }
 
-/// The warning's text names the parameter, since it shows at the parameter.
-fn unread_message(binding: &Binding, keys: &Keys, file: &str, diagnostic: &Diagnostic) -> String {
-    let (index, table, position) = match diagnostic.target {
-        Target::Key(index) => (index, "KEYS", index + 1),
-        Target::Arg(index) => (keys.count + index, "ARGV", index + 1),
-        _ => return diagnostic.message.clone(),
+/// The warning's text names the file and the parameter, since it shows
+/// at the parameter; rustc shows no note, so the note ends the text.
+fn warning_message(binding: &Binding, keys: &Keys, file: &str, diagnostic: &Diagnostic) -> String {
+    let parameter = match diagnostic.target {
+        Target::Key(index) => index,
+        Target::Arg(index) => keys.count + index,
+        _ => usize::MAX,
     };
     let name = binding
         .params
-        .get(index)
+        .get(parameter)
         .map_or(String::new(), |p| p.ident.to_string());
-    format!(
-        "redis-script: `{file}` never reads {table}[{position}], which `{name}` fills, although it \
-         reads {table} only by literal index: the declaration and the script may disagree. \
-         If the value is passed on purpose (e.g. a key for cluster slot routing), add \
-         `allow(unread)` to #[redis_script]"
-    )
+    let message = diagnostic
+        .target
+        .unread_message(&format!("`{file}`"), &format!("`{name}`"))
+        .unwrap_or_else(|| diagnostic.message.clone());
+    match &diagnostic.note {
+        Some(note) => format!("redis-script: {message}. {}", sentence(note)),
+        None => format!("redis-script: {message}"),
+    }
+}
+
+/// `note` as a sentence of its own: its first letter in upper case.
+fn sentence(note: &str) -> String {
+    let mut chars = note.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
 
 /// Stable proc macros cannot emit warnings; the use of a deprecated item is

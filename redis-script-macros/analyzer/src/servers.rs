@@ -3,18 +3,20 @@
 //!
 //! A crate picks its targets in its `Cargo.toml`
 //! (`[package.metadata.redis-script] servers = [...]`, read by
-//! `crate::manifest`); the checks accept a global, a library member, a
+//! the proc-macro crate's `manifest`); the checks accept a global, a library member, a
 //! command or a shebang only if every targeted server accepts it.
 
 use std::fmt;
 
-use super::commands::Command;
-use super::{commands_redis_7_0, commands_valkey_8_1};
+use crate::commands::Command;
+use crate::commands::{redis_7_0, valkey_8_1};
 
 /// One server the tables describe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Server {
+    /// Redis 7.0 (the tables come from 7.0.15).
     Redis7_0,
+    /// Valkey 8.1 (the tables come from 8.1.8).
     Valkey8_1,
 }
 
@@ -49,16 +51,16 @@ impl Server {
     /// The exact version the tables were read from: `7.0.15`.
     pub const fn version(self) -> &'static str {
         match self {
-            Server::Redis7_0 => commands_redis_7_0::VERSION,
-            Server::Valkey8_1 => commands_valkey_8_1::VERSION,
+            Server::Redis7_0 => redis_7_0::VERSION,
+            Server::Valkey8_1 => valkey_8_1::VERSION,
         }
     }
 
     /// The command table read from this server's `COMMAND`.
     pub fn commands(self) -> &'static [Command] {
         match self {
-            Server::Redis7_0 => commands_redis_7_0::COMMANDS,
-            Server::Valkey8_1 => commands_valkey_8_1::COMMANDS,
+            Server::Redis7_0 => redis_7_0::COMMANDS,
+            Server::Valkey8_1 => valkey_8_1::COMMANDS,
         }
     }
 
@@ -88,16 +90,20 @@ pub struct Servers(u8);
 impl Servers {
     /// Every server: the default target, since a script that passes runs on all.
     pub const ALL: Servers = Servers(Server::Redis7_0.bit() | Server::Valkey8_1.bit());
+    /// Valkey alone.
     pub const VALKEY: Servers = Servers::only(Server::Valkey8_1);
 
+    /// `server` alone.
     pub const fn only(server: Server) -> Servers {
         Servers(server.bit())
     }
 
+    /// No server.
     pub const fn empty() -> Servers {
         Servers(0)
     }
 
+    /// The set and `server`.
     pub const fn with(self, server: Server) -> Servers {
         Servers(self.0 | server.bit())
     }
@@ -107,6 +113,7 @@ impl Servers {
         Servers(self.0 & other.0)
     }
 
+    /// Whether `server` is in the set.
     pub const fn contains(self, server: Server) -> bool {
         self.0 & server.bit() != 0
     }
@@ -116,6 +123,7 @@ impl Servers {
         self.0 & other.0 == other.0
     }
 
+    /// Whether the set has no server.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }

@@ -39,7 +39,8 @@
 //! readonly table"). `KEYS` and `ARGV` are plain tables a script may write.
 //! Strings index the `string` library (`s:upper()`), as in any Lua 5.1.
 
-use super::servers::{Server, Servers};
+use crate::servers::{Server, Servers};
+use crate::suggest::suggest;
 
 /// What a global name or a library member holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -276,7 +277,7 @@ pub static GLOBALS: [Member; 36] = [
     func("xpcall"),
 ];
 
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 /// Globals that exist at run time but are the servers' internals, not API:
 /// left out of [`GLOBALS`]. (Valkey has both.)
 pub const INTERNAL_GLOBALS: &[&str] = &["__redis__err__handler", "__server__err__handler"];
@@ -506,62 +507,6 @@ pub fn note_for(path: &str) -> Option<&'static Note> {
     NOTES.iter().find(|n| n.path == path)
 }
 
-/// "Did you mean": the candidate closest to `name`, or `None` when none is
-/// close. First a candidate equal to `name` ignoring ASCII case (`keys` ->
-/// `KEYS`, `UNPACK` -> `unpack`), then the smallest optimal-string-alignment
-/// distance (edits, adjacent swaps counting one; case ignored) within
-/// `max(1, len / 3)`, `len` counted in characters of `name`. Ties go to the
-/// earlier candidate. `None` if `name` itself is a candidate.
-pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let wanted: Vec<char> = name.chars().map(|c| c.to_ascii_lowercase()).collect();
-    let limit = (wanted.len() / 3).max(1);
-    let mut best: Option<(usize, &'a str)> = None;
-    for candidate in candidates {
-        if candidate == name {
-            return None;
-        }
-        if candidate.eq_ignore_ascii_case(name) {
-            return Some(candidate);
-        }
-        let lower: Vec<char> = candidate.chars().map(|c| c.to_ascii_lowercase()).collect();
-        let distance = osa_distance(&wanted, &lower);
-        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
-            best = Some((distance, candidate));
-        }
-    }
-    best.map(|(_, c)| c)
-}
-
-/// Optimal string alignment distance: insertions, deletions, substitutions
-/// and swaps of two adjacent characters, each costing one.
-fn osa_distance(a: &[char], b: &[char]) -> usize {
-    let width = b.len() + 1;
-    // Three rows: two back (for swaps), one back, current.
-    let mut rows = vec![0usize; width * 3];
-    for (j, cell) in rows[..width].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        let (cur, prev, prev2) = (
-            (i % 3) * width,
-            ((i - 1) % 3) * width,
-            ((i + 1) % 3) * width,
-        );
-        rows[cur] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut d = (rows[prev + j] + 1)
-                .min(rows[cur + j - 1] + 1)
-                .min(rows[prev + j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d = d.min(rows[prev2 + j - 2] + 1);
-            }
-            rows[cur + j] = d;
-        }
-    }
-    rows[(a.len() % 3) * width + b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -713,103 +658,5 @@ mod tests {
         assert_eq!(suggest("x", global_names(ALL)), None);
         assert_eq!(suggest("call", redis.names(ALL)), None);
         assert_eq!(suggest("", global_names(ALL)), None);
-    }
-
-    #[test]
-    fn osa() {
-        let d = |a: &str, b: &str| {
-            osa_distance(
-                &a.chars().collect::<Vec<_>>(),
-                &b.chars().collect::<Vec<_>>(),
-            )
-        };
-        assert_eq!(d("", ""), 0);
-        assert_eq!(d("abc", ""), 3);
-        assert_eq!(d("", "abc"), 3);
-        assert_eq!(d("calll", "call"), 1);
-        assert_eq!(d("fromat", "format"), 1);
-        assert_eq!(d("kitten", "sitting"), 3);
-        assert_eq!(d("ca", "abc"), 3); // OSA, not full Damerau (which gives 2)
-    }
-
-    /// Runs `pairs(...)` inside the server the harness starts and compares
-    /// with the entries of [`GLOBALS`] that server has: every global and
-    /// every library member, with its type. On another version than the
-    /// table's ([`Server::version`]), only checks that those entries are
-    /// there, and prints what the server has on top.
-    #[test]
-    fn matches_installed_server() {
-        use crate::lua::commands_gen::{server_of, server_version};
-        use redis_script_test_support::server::RedisServer;
-
-        let running = RedisServer::start();
-        let server = server_of(&running);
-        let mut con = running.connection();
-        let version = server_version(&mut con, server);
-        let mut list = |table: &str| -> Vec<String> {
-            let script = format!(
-                "local out = {{}} for k, v in pairs({table}) do out[#out+1] = k .. '=' .. type(v) end \
-                 return out"
-            );
-            let mut names: Vec<String> = redis::cmd("EVAL")
-                .arg(script)
-                .arg(0)
-                .query(&mut con)
-                .unwrap_or_else(|e| panic!("listing {table}: {e}"));
-            names.retain(|n| {
-                !INTERNAL_GLOBALS
-                    .iter()
-                    .any(|i| n.starts_with(&format!("{i}=")))
-            });
-            names.sort();
-            names
-        };
-        let describe = |members: &[Member]| {
-            let mut out: Vec<String> = members
-                .iter()
-                .filter(|m| m.servers.contains(server))
-                .map(|m| {
-                    let ty = match m.kind {
-                        Kind::Function => "function",
-                        Kind::Constant(Type::Number) => "number",
-                        Kind::Constant(Type::String) => "string",
-                        Kind::Constant(Type::Userdata) => "userdata",
-                        Kind::Table | Kind::Library(_) => "table",
-                    };
-                    format!("{}={ty}", m.name)
-                })
-                .collect();
-            out.sort();
-            out
-        };
-        let same_version = version == server.version();
-        if !same_version {
-            println!(
-                "sandbox.rs describes {server} {}, the installed one is {version}: checking \
-                 only that what sandbox.rs lists is there",
-                server.version()
-            );
-        }
-        // Each global that holds a library, by the name the server knows it.
-        let tables = GLOBALS.iter().filter_map(|g| match g.kind {
-            Kind::Library(lib) if g.servers.contains(server) => Some((g.name, lib)),
-            _ => None,
-        });
-        for (name, lib) in tables {
-            let on_server = list(name);
-            let ours = describe(lib.members);
-            if same_version {
-                assert_eq!(on_server, ours, "{name} differs from {server} {version}");
-            } else {
-                let missing: Vec<&String> =
-                    ours.iter().filter(|m| !on_server.contains(m)).collect();
-                let extra: Vec<&String> = on_server.iter().filter(|m| !ours.contains(m)).collect();
-                println!("{name}: only on the server: {extra:?}");
-                assert!(
-                    missing.is_empty(),
-                    "{name}: {server} {version} lacks {missing:?}"
-                );
-            }
-        }
     }
 }

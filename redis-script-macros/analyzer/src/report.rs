@@ -1,7 +1,7 @@
 //! Renders a finding in the Lua file the way rustc renders its own:
 //! the message, `--> file:line:col`, the line, and a caret under the span.
 
-use super::ast::Span;
+use crate::ast::Span;
 
 /// 1-based line and column (in characters) of byte `offset`, and the line's text.
 pub fn locate(source: &str, offset: usize) -> (usize, usize, &str) {

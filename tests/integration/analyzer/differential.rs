@@ -1,5 +1,5 @@
-//! The parser against the real thing: for every script of a corpus, and
-//! mutations of each, [`parse`] must accept exactly what a real server
+//! The analyzer's parser against the real thing: for every script of a
+//! corpus, and mutations of each, [`check_syntax`] must accept exactly what a real server
 //! accepts with `SCRIPT LOAD`, and reject the rest with the message it gives
 //! (line number included). The server is the one the test harness starts
 //! (`REDIS_SCRIPT_SERVER`: Redis 7.0 or Valkey 8.1); the Lua parser is the
@@ -8,8 +8,8 @@
 //! by the server, whose words are then not compared.
 //!
 //! The corpus: every `*.lua` under the repository's `scripts/`, `tests/lua/`
-//! and `tests/ui/lua/` (UTF-8 ones), the fixtures in `tests/lua-corpus/` of
-//! this crate (named `ok-*` / `err-*` for what Redis must say, `skip-*` for
+//! and `tests/ui/lua/` (UTF-8 ones), the fixtures in `lua-corpus/` next to
+//! this file (named `ok-*` / `err-*` for what Redis must say, `skip-*` for
 //! shebangs Redis rejects for their flags), the parser's own unit-test
 //! scripts, and a few scripts built here. Each gets deterministic
 //! mutations: tokens deleted, swapped, inserted or replaced, the script cut
@@ -19,10 +19,6 @@
 //! error message may hold bytes that are not UTF-8 (Lua quotes the first
 //! byte of a non-ASCII character), which `redis-rs` cannot parse.
 
-use redis_script_test_support::server;
-
-use super::commands_gen::server_of;
-
 use std::collections::HashSet;
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -30,10 +26,12 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::lexer::{Lexer, TokenKind};
-use super::parser::{SyntaxError, parse, tests as parser_tests};
-use super::servers::Servers;
-use super::shebang;
+use redis_script_analyzer::servers::Servers;
+use redis_script_analyzer::testing::{self, token_spans};
+use redis_script_analyzer::{SyntaxError, check_syntax, shebang};
+
+use super::tables::server_of;
+use crate::server;
 
 /// Mutations of each kind per script, at most.
 const PER_KIND: usize = 6;
@@ -92,7 +90,7 @@ fn parser_agrees_with_redis() {
     for batch in cases.chunks(BATCH) {
         let replies = conn.script_load_all(batch.iter().map(|case| case.source.as_str()));
         for (case, reply) in batch.iter().zip(replies) {
-            let ours = parse(&case.source);
+            let ours = check_syntax(&case.source);
             let theirs = reply.err();
             // A shebang without a newline is the parser's to report.
             let our_shebang = shebang::parse(&case.source, target)
@@ -204,14 +202,13 @@ fn parser_agrees_with_redis() {
 
 /// The scripts before mutation.
 fn base_corpus() -> Vec<Case> {
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let repo = crate_dir.parent().expect("the crate is in the workspace");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut cases = Vec::new();
     for dir in [
         repo.join("scripts"),
         repo.join("tests/lua"),
         repo.join("tests/ui/lua"),
-        crate_dir.join("tests/lua-corpus"),
+        repo.join("tests/integration/analyzer/lua-corpus"),
     ] {
         let mut files = Vec::new();
         lua_files(&dir, &mut files);
@@ -256,10 +253,10 @@ fn base_corpus() -> Vec<Case> {
             intent,
         })
     };
-    for src in parser_tests::ACCEPTED {
+    for src in testing::ACCEPTED {
         built("parser unit test", (*src).to_owned(), Some(true));
     }
-    for (src, _) in parser_tests::SYNTAX_ERRORS {
+    for (src, _) in testing::SYNTAX_ERRORS {
         built("parser unit test", (*src).to_owned(), Some(false));
     }
     for src in [
@@ -423,21 +420,6 @@ fn mutations(source: &str, seed: u64) -> Vec<(&'static str, String)> {
         out.push(("line duplicated", duplicated));
     }
     out
-}
-
-/// The byte ranges of the tokens the lexer reads, up to the end or its first error.
-fn token_spans(source: &str) -> Vec<(usize, usize)> {
-    let mut spans = Vec::new();
-    let Ok(mut lexer) = Lexer::new(source) else {
-        return spans;
-    };
-    while let Ok(token) = lexer.next_token() {
-        if token.kind == TokenKind::Eof {
-            break;
-        }
-        spans.push((token.span.start, token.span.end));
-    }
-    spans
 }
 
 /// At most `PER_KIND` of `0..n`, spread evenly from a random start.

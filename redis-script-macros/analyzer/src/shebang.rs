@@ -9,8 +9,8 @@
 //! (`#!LUA`, `#!Lua`), so those are accepted only when Valkey is the only
 //! target.
 
-use super::ast::Span;
-use super::servers::{Server, Servers, only_on_note};
+use crate::ast::Span;
+use crate::servers::{Server, Servers, only_on_note};
 
 /// The flags Redis 7 knows.
 pub const FLAGS: &[&str] = &[
@@ -41,7 +41,9 @@ impl Shebang {
 /// offending part.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShebangError {
+    /// The server's message.
     pub message: String,
+    /// The offending part of the shebang line.
     pub span: Span,
     /// Where the shebang would be accepted, when another server takes it.
     pub note: Option<String>,

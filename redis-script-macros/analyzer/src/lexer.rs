@@ -11,8 +11,35 @@
 //! line numbers count newlines as Lua does (`\n`, `\r`, `\r\n` and `\n\r`
 //! each end one line).
 
-use super::ast::Span;
-use super::parser::SyntaxError;
+use crate::ast::Span;
+
+/// Text the lexer cannot read as a token, in Lua's words; the parser turns
+/// it into its [`SyntaxError`](crate::SyntaxError).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LexError {
+    /// Lua's message, e.g. `malformed number near '3x'`.
+    pub message: String,
+    /// The text that could not be read.
+    pub span: Span,
+}
+
+impl LexError {
+    /// `message`, with Lua's ` near '<token>'` when there is a token to quote.
+    pub fn new(message: &str, near: Option<String>, span: Span) -> LexError {
+        LexError {
+            message: with_near(message, near),
+            span,
+        }
+    }
+}
+
+/// Lua's way of quoting the token where an error is: `message near 'token'`.
+pub fn with_near(message: &str, near: Option<String>) -> String {
+    match near {
+        Some(near) => format!("{message} near '{near}'"),
+        None => message.to_owned(),
+    }
+}
 
 /// What a token is. Names, strings and numbers carry their text or value in
 /// [`Token`]; every other token is its kind.
@@ -134,7 +161,7 @@ impl<'a> Lexer<'a> {
     /// gives Lua the rest (newline included, so line numbers still count it).
     /// A `#!` line with no newline (before any NUL byte, as Redis looks for
     /// it with `strchr`) is "Invalid script shebang".
-    pub fn new(src: &'a str) -> Result<Lexer<'a>, SyntaxError> {
+    pub fn new(src: &'a str) -> Result<Lexer<'a>, LexError> {
         let bytes = src.as_bytes();
         let mut pos = 0;
         if bytes.starts_with(b"#!") {
@@ -142,7 +169,7 @@ impl<'a> Lexer<'a> {
                 Some(newline) if bytes[newline] == b'\n' => pos = newline,
                 stop => {
                     let end = stop.unwrap_or(bytes.len());
-                    return Err(SyntaxError::new(
+                    return Err(LexError::new(
                         "Invalid script shebang",
                         None,
                         Span::new(0, end),
@@ -216,8 +243,8 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn error(&self, message: &str, near: Option<String>, start: usize) -> SyntaxError {
-        SyntaxError::new(message, near, Span::new(start, self.pos))
+    fn error(&self, message: &str, near: Option<String>, start: usize) -> LexError {
+        LexError::new(message, near, Span::new(start, self.pos))
     }
 
     /// Lua's `inclinenumber`: skips `\n`, `\r`, `\r\n` or `\n\r`, one line.
@@ -251,7 +278,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// The next token; `Eof` at the end, again and again.
-    pub fn next_token(&mut self) -> Result<Token, SyntaxError> {
+    pub fn next_token(&mut self) -> Result<Token, LexError> {
         loop {
             let start = self.pos;
             let Some(c) = self.cur() else {
@@ -350,7 +377,7 @@ impl<'a> Lexer<'a> {
     /// Lua's `read_numeral`, at the first digit (or after the `.` of `.5`):
     /// digits and dots, an optional exponent mark and sign, then any letters,
     /// digits and underscores; the whole must then convert as a number.
-    fn numeral(&mut self, start: usize) -> Result<Token, SyntaxError> {
+    fn numeral(&mut self, start: usize) -> Result<Token, LexError> {
         while let Some(b'0'..=b'9' | b'.') = self.cur() {
             self.pos += 1;
         }
@@ -377,7 +404,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// Lua's `read_string`, at the opening quote `delim`.
-    fn short_string(&mut self, start: usize, delim: u8) -> Result<Token, SyntaxError> {
+    fn short_string(&mut self, start: usize, delim: u8) -> Result<Token, LexError> {
         let mut value = Vec::new();
         self.pos += 1;
         // What Lua quotes after "near": the opening quote and the value so far.
@@ -424,7 +451,7 @@ impl<'a> Lexer<'a> {
                                 self.pos += 1;
                             }
                             let Ok(byte) = u8::try_from(code) else {
-                                return Err(SyntaxError::new(
+                                return Err(LexError::new(
                                     "escape sequence too large",
                                     near(&value),
                                     Span::new(escape, self.pos),
@@ -465,7 +492,7 @@ impl<'a> Lexer<'a> {
         start: usize,
         sep: usize,
         mut value: Option<&mut Vec<u8>>,
-    ) -> Result<(), SyntaxError> {
+    ) -> Result<(), LexError> {
         self.pos += 1;
         if let Some(b'\n' | b'\r') = self.cur() {
             self.newline();

@@ -6,11 +6,14 @@
 /// A byte range `start..end` in the script's source.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Span {
+    /// The first byte.
     pub start: usize,
+    /// Past the last byte (`start` for an empty span).
     pub end: usize,
 }
 
 impl Span {
+    /// `start..end`.
     pub fn new(start: usize, end: usize) -> Span {
         Span { start, end }
     }

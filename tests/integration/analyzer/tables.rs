@@ -1,29 +1,32 @@
-//! Writes a server's command table (`commands_redis_7_0.rs`,
-//! `commands_valkey_8_1.rs`) from its `COMMAND`, and checks on every test
-//! run that the table of the server the harness starts (`REDIS_SCRIPT_SERVER`,
-//! else `redis-server`) still matches it.
+//! The analyzer's tables against the server the harness starts
+//! (`REDIS_SCRIPT_SERVER`, else `redis-server`): its command table
+//! (`redis-script-macros/analyzer/src/commands/redis_7_0.rs`,
+//! `.../valkey_8_1.rs`), written from the server's `COMMAND` by `regenerate`
+//! and compared with it on every test run; its sandbox table; and the order
+//! in which the server refuses a call, which the command checks follow.
 //!
 //! Regenerate with:
 //!
 //! ```text
-//! REDIS_SCRIPT_REGENERATE=1 cargo test -p redis-script-macros regenerate -- --ignored
+//! REDIS_SCRIPT_REGENERATE=1 cargo test --test integration analyzer::tables::regenerate -- --ignored
 //! REDIS_SCRIPT_REGENERATE=1 REDIS_SCRIPT_SERVER=/opt/valkey/valkey-server \
-//!     cargo test -p redis-script-macros regenerate -- --ignored
+//!     cargo test --test integration analyzer::tables::regenerate -- --ignored
 //! ```
 
 use std::collections::BTreeMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::commands::{self, Flags};
-use super::servers::Server;
+use redis_script_analyzer::commands::{self, Flags};
+use redis_script_analyzer::servers::Server;
+use redis_script_analyzer::testing;
 
-use redis_script_test_support::server::{Flavor, RedisServer};
+use crate::server::{Flavor, RedisServer};
 
-const REGENERATE_CMD: &str =
-    "REDIS_SCRIPT_REGENERATE=1 cargo test -p redis-script-macros regenerate -- --ignored";
+const REGENERATE_CMD: &str = "REDIS_SCRIPT_REGENERATE=1 cargo test --test integration \
+     analyzer::tables::regenerate -- --ignored";
 
 /// The tables that describe the server the harness started.
-pub(crate) fn server_of(server: &RedisServer) -> Server {
+pub fn server_of(server: &RedisServer) -> Server {
     match server.flavor() {
         Flavor::Redis => Server::Redis7_0,
         Flavor::Valkey => Server::Valkey8_1,
@@ -33,7 +36,10 @@ pub(crate) fn server_of(server: &RedisServer) -> Server {
 /// The generated file that holds `server`'s table.
 fn table_file(server: Server) -> String {
     let stem = server.key().replace(['-', '.'], "_");
-    format!("{}/src/lua/commands_{stem}.rs", env!("CARGO_MANIFEST_DIR"))
+    format!(
+        "{}/redis-script-macros/analyzer/src/commands/{stem}.rs",
+        env!("CARGO_MANIFEST_DIR")
+    )
 }
 
 /// What `regenerate` is called for `server` (the server binary set).
@@ -115,7 +121,7 @@ fn collect(entry: &redis::Value, rows: &mut BTreeMap<String, Row>) {
 
 /// The server's version (`redis_version` or `valkey_version` of INFO; Valkey
 /// also reports a `redis_version`, the Redis it is compatible with).
-pub(crate) fn server_version(con: &mut redis::Connection, server: Server) -> String {
+pub fn server_version(con: &mut redis::Connection, server: Server) -> String {
     let info: String = redis::cmd("INFO")
         .arg("server")
         .query(con)
@@ -164,8 +170,8 @@ fn render_table(rows: &BTreeMap<String, Row>) -> String {
         let (bits, unknown) = row.known_flags();
         assert!(
             unknown.is_empty(),
-            "`{}` has flags commands.rs does not know: {unknown:?}; add them to `flag` and \
-             FLAG_NAMES there, then regenerate",
+            "`{}` has flags the analyzer's commands.rs does not know: {unknown:?}; add them \
+             to `flag` and FLAG_NAMES there, then regenerate",
             row.name
         );
         let names: Vec<String> = Flags(bits).names().map(str::to_uppercase).collect();
@@ -191,11 +197,11 @@ fn render_file(server: Server, version: &str, date: &str, rows: &BTreeMap<String
          //   {}\n\
          \n\
          //! The command table of {}, as `COMMAND` reports it; written by the\n\
-         //! test `regenerate` in `commands_gen.rs`, checked by\n\
-         //! `table_matches_installed_server` there. Do not edit by hand.\n\
+         //! test `regenerate` in the repository's `tests/integration/analyzer/tables.rs`,\n\
+         //! checked by `table_matches_installed_server` there. Do not edit by hand.\n\
          \n\
-         use super::commands::flag::*;\n\
-         use super::commands::{{Command, c}};\n\
+         use super::flag::*;\n\
+         use super::{{Command, c}};\n\
          \n\
          /// The version of the server the table was read from.\n\
          pub const VERSION: &str = {version:?};\n\
@@ -207,11 +213,11 @@ fn render_file(server: Server, version: &str, date: &str, rows: &BTreeMap<String
     )
 }
 
-/// `cargo test -p redis-script-macros regenerate -- --ignored` with
+/// `cargo test --test integration analyzer::tables::regenerate -- --ignored` with
 /// `REDIS_SCRIPT_REGENERATE=1`: rewrites the table file of the server the
 /// harness starts. Without the variable it only says whether the file is current.
 #[test]
-#[ignore = "rewrites src/lua/commands_*.rs; run with REDIS_SCRIPT_REGENERATE=1"]
+#[ignore = "rewrites the analyzer's src/commands/*.rs; run with REDIS_SCRIPT_REGENERATE=1"]
 fn regenerate() {
     let running = RedisServer::start();
     let server = server_of(&running);
@@ -390,5 +396,59 @@ fn script_errors_follow_the_table() {
         expect_err(blpop, refused, "blpop");
     } else {
         blpop.expect("blpop runs in a script (and does not block there)");
+    }
+}
+
+/// Runs `pairs(...)` inside the server the harness starts and compares
+/// with the entries of the analyzer's sandbox table that server has: every global and
+/// every library member, with its type. On another version than the
+/// table's ([`Server::version`]), only checks that those entries are
+/// there, and prints what the server has on top.
+#[test]
+fn sandbox_matches_installed_server() {
+    let running = RedisServer::start();
+    let server = server_of(&running);
+    let mut con = running.connection();
+    let version = server_version(&mut con, server);
+    let mut list = |table: &str| -> Vec<String> {
+        let script = format!(
+            "local out = {{}} for k, v in pairs({table}) do out[#out+1] = k .. '=' .. type(v) end \
+             return out"
+        );
+        let mut names: Vec<String> = redis::cmd("EVAL")
+            .arg(script)
+            .arg(0)
+            .query(&mut con)
+            .unwrap_or_else(|e| panic!("listing {table}: {e}"));
+        names.retain(|n| {
+            !testing::INTERNAL_GLOBALS
+                .iter()
+                .any(|i| n.starts_with(&format!("{i}=")))
+        });
+        names.sort();
+        names
+    };
+    let same_version = version == server.version();
+    if !same_version {
+        println!(
+            "the analyzer's sandbox.rs describes {server} {}, the installed one is {version}: checking \
+             only that what sandbox.rs lists is there",
+            server.version()
+        );
+    }
+    // Each global that holds a library, by the name the server knows it.
+    for (name, ours) in testing::sandbox_tables(server) {
+        let on_server = list(name);
+        if same_version {
+            assert_eq!(on_server, ours, "{name} differs from {server} {version}");
+        } else {
+            let missing: Vec<&String> = ours.iter().filter(|m| !on_server.contains(m)).collect();
+            let extra: Vec<&String> = on_server.iter().filter(|m| !ours.contains(m)).collect();
+            println!("{name}: only on the server: {extra:?}");
+            assert!(
+                missing.is_empty(),
+                "{name}: {server} {version} lacks {missing:?}"
+            );
+        }
     }
 }

@@ -2,12 +2,16 @@
 //! command, subcommands included, as each server's `COMMAND` reports them.
 //!
 //! The tables themselves are generated, one file per server
-//! (`commands_redis_7_0.rs`, `commands_valkey_8_1.rs`), by the `#[ignore]`d
-//! test `regenerate` in `commands_gen.rs`, which reads `COMMAND` from the
+//! (`commands/redis_7_0.rs`, `commands/valkey_8_1.rs`), by the `#[ignore]`d
+//! test `regenerate` in the repository's `tests/integration/analyzer/tables.rs`
+//! (`REDIS_SCRIPT_REGENERATE=1 cargo test --test integration
+//! analyzer::tables::regenerate -- --ignored`), which reads `COMMAND` from the
 //! server that `REDIS_SCRIPT_SERVER` names; the test
 //! `table_matches_installed_server` there compares the table of whichever
-//! server runs with that server on every `cargo test`. This file is
-//! hand-written: the types, and lookups in the table of one [`Server`].
+//! server runs with that server on every `cargo test --workspace`. This file
+//! is hand-written: the types, lookups in the table of one [`Server`], and the
+//! facts about commands that `COMMAND` does not report ([`MAY_REPLICATE`],
+//! [`NIL_REPLY_COMMANDS`]).
 //!
 //! # How a script's `redis.call(name, arg1, ...)` is checked (Redis 7.0)
 //!
@@ -45,31 +49,54 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use super::servers::Server;
+use crate::servers::Server;
+
+// The generated tables, one file per server; `Server::commands` picks one.
+pub(crate) mod redis_7_0;
+pub(crate) mod valkey_8_1;
 
 /// The command flags, one bit each, named as `COMMAND` names them in upper
 /// case: those redis-server 7.0.15 and valkey-server 8.1.8 report (they hide
 /// some internal ones, such as `may_replicate`). A server reporting a flag
 /// missing here makes `regenerate` stop and ask for it to be added (here and to [`FLAG_NAMES`]).
 pub mod flag {
+    /// `write`.
     pub const WRITE: u32 = 1 << 0;
+    /// `readonly`.
     pub const READONLY: u32 = 1 << 1;
+    /// `denyoom`.
     pub const DENYOOM: u32 = 1 << 2;
+    /// `admin`.
     pub const ADMIN: u32 = 1 << 3;
+    /// `pubsub`.
     pub const PUBSUB: u32 = 1 << 4;
+    /// `noscript`.
     pub const NOSCRIPT: u32 = 1 << 5;
+    /// `blocking`.
     pub const BLOCKING: u32 = 1 << 6;
+    /// `loading`.
     pub const LOADING: u32 = 1 << 7;
+    /// `stale`.
     pub const STALE: u32 = 1 << 8;
+    /// `skip_monitor`.
     pub const SKIP_MONITOR: u32 = 1 << 9;
+    /// `skip_slowlog`.
     pub const SKIP_SLOWLOG: u32 = 1 << 10;
+    /// `asking`.
     pub const ASKING: u32 = 1 << 11;
+    /// `fast`.
     pub const FAST: u32 = 1 << 12;
+    /// `no_auth`.
     pub const NO_AUTH: u32 = 1 << 13;
+    /// `no_mandatory_keys`.
     pub const NO_MANDATORY_KEYS: u32 = 1 << 14;
+    /// `no_async_loading`.
     pub const NO_ASYNC_LOADING: u32 = 1 << 15;
+    /// `no_multi`.
     pub const NO_MULTI: u32 = 1 << 16;
+    /// `movablekeys`.
     pub const MOVABLEKEYS: u32 = 1 << 17;
+    /// `allow_busy`.
     pub const ALLOW_BUSY: u32 = 1 << 18;
     /// Valkey's name for `skip_slowlog`.
     pub const SKIP_COMMANDLOG: u32 = 1 << 19;
@@ -111,8 +138,7 @@ impl Flags {
         self.0 & flags == flags
     }
 
-    #[cfg(test)]
-    /// The bit of the flag `COMMAND` calls `name`.
+    /// The bit of the flag `COMMAND` calls `name` (any case).
     pub fn from_name(name: &str) -> Option<u32> {
         FLAG_NAMES
             .iter()
@@ -143,12 +169,15 @@ pub struct Command {
     /// `n > 0`: exactly `n` words; `n < 0`: at least `-n`; the name (and
     /// subcommand) counted.
     pub arity: i32,
+    /// What `COMMAND` reports of the command's flags.
     pub flags: Flags,
     /// Legacy key positions from `COMMAND` (1-based word index, 0 if no key;
     /// `last_key` -1 means the last word). Commands with `movablekeys` find
     /// their keys otherwise.
     pub first_key: i32,
+    /// See [`Command::first_key`].
     pub last_key: i32,
+    /// See [`Command::first_key`].
     pub key_step: i32,
 }
 
@@ -158,13 +187,19 @@ impl Command {
         self.name
     }
 
+    /// Flagged `write`: refused in a `no-writes` script.
     pub const fn is_write(&self) -> bool {
         self.flags.contains(WRITE)
     }
 
-    #[cfg(test)]
+    /// Flagged `readonly`: reads data.
     pub const fn is_readonly(&self) -> bool {
         self.flags.contains(READONLY)
+    }
+
+    /// Refused in a read-only script like a write (see [`MAY_REPLICATE`]).
+    pub fn may_replicate(&self) -> bool {
+        MAY_REPLICATE.contains(&self.name)
     }
 
     /// Refused inside a script: "This Redis command is not allowed from script".
@@ -183,7 +218,6 @@ impl Command {
         }
     }
 
-    #[cfg(test)]
     /// For `config|get`: `config`.
     pub fn container(&self) -> Option<&'static str> {
         self.name.split_once('|').map(|(container, _)| container)
@@ -243,7 +277,7 @@ pub fn suggest(server: Server, name: &str) -> Option<&'static str> {
         .iter()
         .map(|c| c.name)
         .filter(|n| !n.contains('|'));
-    super::sandbox::suggest(&lower, names)
+    crate::suggest::suggest(&lower, names)
 }
 
 /// What `server` runs for `redis.call(name, first_arg, ...)`, looked up as
@@ -267,8 +301,52 @@ pub fn resolve(server: Server, name: &str, first_arg: Option<&str>) -> Option<&'
     }
 }
 
+// Facts `COMMAND` does not report.
+
+/// Commands Redis 7.0 flags `may-replicate`, which it refuses in read-only
+/// scripts like writes; `COMMAND` does not report that flag, so the command
+/// table cannot carry it.
+pub const MAY_REPLICATE: &[&str] = &["pfcount", "publish", "spublish"];
+
+/// Commands whose reply is a nil bulk string (Lua `false`) when a key,
+/// member or element is missing. Not exhaustive: a command missing here is
+/// only not checked.
+pub const NIL_REPLY_COMMANDS: &[&str] = &[
+    "get",
+    "getdel",
+    "getex",
+    "getset",
+    "hget",
+    "hrandfield",
+    "lindex",
+    "lmove",
+    "lpop",
+    "rpop",
+    "rpoplpush",
+    "spop",
+    "srandmember",
+    "zrandmember",
+    "zrank",
+    "zrevrank",
+    "zscore",
+];
+
+/// Whether `redis.call(name, ...)` can reply nil (`name` in lower case);
+/// `SET` only with an option that makes it conditional or makes it return
+/// the old value, among `literal_args`, the call's literal string arguments.
+pub fn may_reply_nil<'a>(name: &str, mut literal_args: impl Iterator<Item = &'a [u8]>) -> bool {
+    if name == "set" {
+        return literal_args.any(|arg| {
+            [&b"nx"[..], b"xx", b"get"]
+                .iter()
+                .any(|option| arg.eq_ignore_ascii_case(option))
+        });
+    }
+    NIL_REPLY_COMMANDS.contains(&name)
+}
+
 /// One row of a generated table.
-pub const fn c(
+pub(crate) const fn c(
     name: &'static str,
     arity: i32,
     flags: u32,

@@ -14,10 +14,10 @@
 
 use std::fmt;
 
-use super::ast::{
+use crate::ast::{
     BinOp, Block, Chunk, Expr, Field, FuncBody, FuncName, Name, Return, Span, Stat, UnOp,
 };
-use super::lexer::{Lexer, Token, TokenKind};
+use crate::lexer::{LexError, Lexer, Token, TokenKind, with_near};
 
 /// Why a script does not compile, as Lua says it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,11 +31,19 @@ pub struct SyntaxError {
 impl SyntaxError {
     /// `message`, with Lua's ` near '<token>'` when there is a token to quote.
     pub fn new(message: &str, near: Option<String>, span: Span) -> SyntaxError {
-        let message = match near {
-            Some(near) => format!("{message} near '{near}'"),
-            None => message.to_owned(),
-        };
-        SyntaxError { message, span }
+        SyntaxError {
+            message: with_near(message, near),
+            span,
+        }
+    }
+}
+
+impl From<LexError> for Box<SyntaxError> {
+    fn from(error: LexError) -> Box<SyntaxError> {
+        Box::new(SyntaxError {
+            message: error.message,
+            span: error.span,
+        })
     }
 }
 
@@ -1060,8 +1068,9 @@ fn binary(op: BinOp, lhs: Box<Expr>, rhs: Box<Expr>) -> Box<Expr> {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
+    use crate::testing::{ACCEPTED, SYNTAX_ERRORS};
 
     fn err(src: &str) -> String {
         match parse(src) {
@@ -1297,183 +1306,12 @@ pub(crate) mod tests {
         assert!(func.is_vararg);
     }
 
-    /// Scripts Lua accepts; the differential test checks them with Redis too.
-    pub(crate) const ACCEPTED: &[&str] = &[
-        "",
-        "return",
-        "return;",
-        "return 1;",
-        "return ...",
-        "local t = {...}",
-        "while true do break; end",
-        "for i = 1, 2 do if i then break end end",
-        "repeat break until true",
-        "repeat return until x",
-        "function f(...) return ... end",
-        "x = {f\n(1)}",
-        "f\n'x'",
-        "f\n{}",
-        "a.b.c = 1",
-        "a[b][c] = 1",
-        "a().b = 1",
-        "(a).b = 1",
-        "#!lua\nreturn 1",
-        "#!lua\n",
-        "return 1\0",
-        "x = a .\0 b",
-        "return 0x1p4",
-        "local a = [[ x [[ y ]]",
-        "return \"\\z\"",
-        "x = 08",
-        "local function f() return function() end end",
-        "do local a; do local a end end",
-    ];
-
     #[test]
     fn accepted() {
         for src in ACCEPTED {
             ok(src);
         }
     }
-
-    /// Scripts Lua rejects, and its message; the differential test checks
-    /// them with Redis too.
-    pub(crate) const SYNTAX_ERRORS: &[(&str, &str)] = &[
-        ("x", "'=' expected near '<eof>'"),
-        ("x y", "'=' expected near 'y'"),
-        ("local x = = 1", "unexpected symbol near '='"),
-        ("x = 1 +", "unexpected symbol near '<eof>'"),
-        ("x = a..", "unexpected symbol near '<eof>'"),
-        ("return ..", "unexpected symbol near '..'"),
-        ("if x then", "'end' expected near '<eof>'"),
-        (
-            "if x then\n",
-            "'end' expected (to close 'if' at line 1) near '<eof>'",
-        ),
-        (
-            "\nif x then\n y = 1",
-            "'end' expected (to close 'if' at line 2) near '<eof>'",
-        ),
-        (
-            "if x then y = 1 else z = 1 elseif",
-            "'end' expected near 'elseif'",
-        ),
-        ("if x y", "'then' expected near 'y'"),
-        ("while x y", "'do' expected near 'y'"),
-        ("while x do\nend end", "'<eof>' expected near 'end'"),
-        (
-            "repeat\n x = 1",
-            "'until' expected (to close 'repeat' at line 1) near '<eof>'",
-        ),
-        ("do x = 1", "'end' expected near '<eof>'"),
-        (
-            "function f()\n",
-            "'end' expected (to close 'function' at line 1) near '<eof>'",
-        ),
-        (
-            "local function\nf()\n",
-            "'end' expected (to close 'function' at line 2) near '<eof>'",
-        ),
-        (
-            "x = function\n()\n",
-            "'end' expected (to close 'function' at line 2) near '<eof>'",
-        ),
-        ("for i = 1 do end", "',' expected near 'do'"),
-        ("for a b", "'=' or 'in' expected near 'b'"),
-        ("for a, b = 1, 2 do end", "'in' expected near '='"),
-        ("for 1 = 1, 2 do end", "'<name>' expected near '1'"),
-        ("for i = 1, 2\nx = 1", "'do' expected near 'x'"),
-        (
-            "for i = 1, 2 do\n",
-            "'end' expected (to close 'for' at line 1) near '<eof>'",
-        ),
-        ("return return", "unexpected symbol near 'return'"),
-        ("return 1; x = 2", "'<eof>' expected near 'x'"),
-        ("return 1 x = 2", "'<eof>' expected near 'x'"),
-        ("if x then return 1 x = 2 end", "'end' expected near 'x'"),
-        ("repeat return 1 x = 1 until x", "'until' expected near 'x'"),
-        ("while 1 do break x = 1 end", "'end' expected near 'x'"),
-        ("break", "no loop to break near '<eof>'"),
-        ("x = 1 break", "no loop to break near '<eof>'"),
-        (
-            "while 1 do local f = function() break end end",
-            "no loop to break near 'end'",
-        ),
-        (
-            "function f() return ... end",
-            "cannot use '...' outside a vararg function near '...'",
-        ),
-        (
-            "function f(...) return function() return ... end end",
-            "cannot use '...' outside a vararg function near '...'",
-        ),
-        ("function f(a, b c) end", "')' expected near 'c'"),
-        ("function f(a, 1) end", "<name> or '...' expected near '1'"),
-        ("function f(..., a) end", "')' expected near ','"),
-        ("function f.a:b.c() end", "'(' expected near '.'"),
-        ("function 1() end", "'<name>' expected near '1'"),
-        ("local function a.b() end", "'(' expected near '.'"),
-        ("local 1", "'<name>' expected near '1'"),
-        ("local x, = 1", "'<name>' expected near '='"),
-        ("a, f() = 1", "syntax error near '='"),
-        ("(a) = 1", "syntax error near '='"),
-        ("a, (b) = 1, 2", "syntax error near '='"),
-        ("(f())", "syntax error near '<eof>'"),
-        ("f() = 1", "unexpected symbol near '='"),
-        ("a.b", "'=' expected near '<eof>'"),
-        ("x = {x y}", "'}' expected near 'y'"),
-        (
-            "x = {\n1 2}",
-            "'}' expected (to close '{' at line 1) near '2'",
-        ),
-        ("x = {[1] 2}", "'=' expected near '2'"),
-        ("x = {[1 = 2}", "']' expected near '='"),
-        ("x = {,}", "unexpected symbol near ','"),
-        ("x = {1,,}", "unexpected symbol near ','"),
-        ("f(1,)", "unexpected symbol near ')'"),
-        ("f(1", "')' expected near '<eof>'"),
-        (
-            "f(1\n",
-            "')' expected (to close '(' at line 1) near '<eof>'",
-        ),
-        ("x = (1", "')' expected near '<eof>'"),
-        ("x = a[1", "']' expected near '<eof>'"),
-        ("x = a.1", "unexpected symbol near '.1'"),
-        ("x = a.", "'<name>' expected near '<eof>'"),
-        (
-            "x = f\n(1)",
-            "ambiguous syntax (function call x new statement) near '('",
-        ),
-        ("f:m", "function arguments expected near '<eof>'"),
-        ("f.a:b.c()", "function arguments expected near '.'"),
-        ("x = function() end()", "unexpected symbol near ')'"),
-        ("x = 1 ~ 2", "unexpected symbol near '~'"),
-        ("x = a // b", "unexpected symbol near '/'"),
-        ("goto x", "'=' expected near 'x'"),
-        ("::x::", "unexpected symbol near ':'"),
-        ("local a <const> = 1", "unexpected symbol near '<'"),
-        ("x = a & b", "unexpected symbol near '&'"),
-        ("x = 'a' 'b'", "unexpected symbol near ''b''"),
-        ("\"a\\0b\" x", "unexpected symbol near '\"a'"),
-        (
-            "x = [[a\nb]] [=[c\r\nd]=]",
-            "unexpected symbol near '[=[c\nd]=]'",
-        ),
-        ("x = 1 2", "unexpected symbol near '2'"),
-        ("x = 1e5 .5", "unexpected symbol near '.5'"),
-        (";", "unexpected symbol near ';'"),
-        (";;", "unexpected symbol near ';'"),
-        ("x = 1;;", "unexpected symbol near ';'"),
-        ("return \u{1b}", "unexpected symbol near 'char(27)'"),
-        ("\0", "unexpected symbol"),
-        ("x = 1 \0", "unexpected symbol"),
-        ("return 1\0\0\0", "'<eof>' expected"),
-        ("x = é", "unexpected symbol near 'é'"),
-        ("x = 3x", "malformed number near '3x'"),
-        ("x = \"abc", "unfinished string near '<eof>'"),
-        ("#!lua", "Invalid script shebang"),
-        ("#!lua\n\nreturn +", "unexpected symbol near '+'"),
-    ];
 
     #[test]
     fn syntax_errors() {
@@ -1563,43 +1401,6 @@ pub(crate) mod tests {
         assert_eq!(
             err(&format!("do {} = 1 end", names(200))),
             "main function has more than 198 variables in assignment"
-        );
-    }
-
-    /// Not a timing assertion: prints how long a realistic ~200-line script
-    /// takes to parse (the budget is 1 ms, unoptimized). Run with
-    /// `cargo test -p redis-script-macros bench_parse -- --ignored --nocapture`.
-    #[test]
-    #[ignore]
-    fn bench_parse() {
-        // The project's own scripts, each as a function, up to 200 lines.
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts");
-        let mut files: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|entry| entry.unwrap().path())
-            .filter(|path| path.extension().is_some_and(|ext| ext == "lua"))
-            .collect();
-        files.sort();
-        let mut src = String::new();
-        for (i, path) in files.iter().enumerate() {
-            let body = std::fs::read_to_string(path).unwrap();
-            src.push_str(&format!("local function script{i}(...)\n{body}\nend\n"));
-            if src.lines().count() >= 200 {
-                break;
-            }
-        }
-        src.push_str("return script0(...)\n");
-        ok(&src);
-        let runs = 200;
-        let start = std::time::Instant::now();
-        for _ in 0..runs {
-            std::hint::black_box(parse(std::hint::black_box(&src)).unwrap());
-        }
-        let each = start.elapsed() / runs;
-        eprintln!(
-            "parse: {} lines, {} bytes: {each:?} per parse",
-            src.lines().count(),
-            src.len()
         );
     }
 

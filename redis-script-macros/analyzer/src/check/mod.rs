@@ -1,0 +1,281 @@
+//! The checks on a parsed script, one module per job: the scope walk
+//! (globals, locals, library members: [`scope`]), which also finds the
+//! command calls ([`command_calls`]) and the KEYS/ARGV reads ([`arity`]);
+//! and the nil-return flow analysis ([`nil_return`]).
+//!
+//! Every check is conservative: where the script's meaning is not certain
+//! from its text (a dynamic index, a shadowed name, a computed command name),
+//! it says nothing.
+
+mod arity;
+mod command_calls;
+mod nil_return;
+mod scope;
+
+use crate::ast::Chunk;
+use crate::diagnostic::{Allowed, Diagnostic};
+use crate::servers::{Server, Servers};
+
+/// What the caller's declaration says about the script.
+#[derive(Debug, Clone, Copy)]
+pub struct Declared {
+    /// Keys (`KEYS` has indexes 1 to `keys`).
+    pub keys: usize,
+    /// Fixed ARGV values.
+    pub args: usize,
+    /// Whether a variable tail (`#[variadic]`) may add more ARGV values.
+    pub variadic: bool,
+    /// What the declared return type makes of a Lua `nil` or `false`.
+    pub reply: ReplyKind,
+    /// `#!lua flags=no-writes` ([`crate::analyze`] takes it from the shebang).
+    pub read_only: bool,
+    /// The findings not to report.
+    pub allowed: Allowed,
+    /// The servers the script must run on.
+    pub servers: Servers,
+}
+
+impl Declared {
+    /// The first targeted server, to name where all of them agree.
+    fn first_target(&self) -> Server {
+        self.servers.iter().next().unwrap_or(Server::Redis7_0)
+    }
+}
+
+/// No keys, no arguments, a reply that is not checked, every server.
+impl Default for Declared {
+    fn default() -> Declared {
+        Declared {
+            keys: 0,
+            args: 0,
+            variadic: false,
+            reply: ReplyKind::Unknown,
+            read_only: false,
+            allowed: Allowed::default(),
+            servers: Servers::ALL,
+        }
+    }
+}
+
+/// Whether the declared return type can receive what a Lua `nil` or `false` becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplyKind {
+    /// `Option<_>`, `()`, `redis::Value`: any falsy value.
+    Nullable,
+    /// `bool`: a Lua `false`, but not a `nil` (which has no boolean meaning in the script).
+    Bool,
+    /// A scalar that a nil reply fails to convert into: `String`, integers, floats.
+    NonNull,
+    /// Anything else (collections, generics, user types): not checked.
+    Unknown,
+}
+
+/// Runs every check on `chunk`, and leaves out what `declared` allows.
+pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
+    let (mut diagnostics, uses) = scope::walk(chunk, declared);
+    arity::check(&uses, declared, &mut diagnostics);
+    nil_return::check(chunk, declared, &mut diagnostics);
+    diagnostics.retain(|diagnostic| {
+        !diagnostic
+            .lint
+            .is_some_and(|lint| declared.allowed.allows(lint))
+    });
+    diagnostics
+}
+
+#[cfg(test)]
+pub(super) mod test_support {
+    use super::*;
+    use crate::diagnostic::{Severity, Target};
+    use crate::parser::parse;
+
+    pub(in crate::check) const ONE_KEY_TWO_ARGS: Declared = Declared {
+        keys: 1,
+        args: 2,
+        variadic: false,
+        reply: ReplyKind::Nullable,
+        read_only: false,
+        allowed: Allowed {
+            unread: false,
+            unknown_commands: false,
+        },
+        servers: Servers::ALL,
+    };
+
+    /// Every finding on `source`: severity, target and message.
+    pub(in crate::check) fn findings(
+        source: &str,
+        declared: Declared,
+    ) -> Vec<(Severity, Target, String)> {
+        let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
+        check(&chunk, &declared)
+            .into_iter()
+            .map(|d| (d.severity, d.target, d.message))
+            .collect()
+    }
+
+    /// The messages of the errors on `source`.
+    pub(in crate::check) fn errors(source: &str, declared: Declared) -> Vec<String> {
+        findings(source, declared)
+            .into_iter()
+            .filter(|(severity, ..)| *severity == Severity::Error)
+            .map(|(.., message)| message)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::{ONE_KEY_TWO_ARGS, errors};
+    use super::*;
+    use crate::commands;
+    use crate::parser::parse;
+    use crate::sandbox;
+
+    #[test]
+    fn correct_scripts_pass() {
+        let scripts = [
+            "return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])",
+            "local n = 0 for i, key in ipairs(KEYS) do n = n + redis.call('EXISTS', key) end return n",
+            "local function twice(x) return x * 2 end return twice(tonumber(ARGV[1]))",
+            "local t = {} t.x = 1 KEYS[1] = 'k' return cjson.encode(t)",
+            "local ok, err = pcall(function() return redis.call('GET', KEYS[1]) end) return ok",
+            "return select('#', ...)",
+            "local s = string.format('%s:%d', ARGV[1], 3) return s:upper()",
+            "repeat local done = true until done return bit.band(3, 1)",
+            "redis.call('CONFIG', ARGV[1]) return 1",
+        ];
+        for script in scripts {
+            let declared = Declared {
+                variadic: true,
+                ..ONE_KEY_TWO_ARGS
+            };
+            assert_eq!(errors(script, declared), Vec::<String>::new(), "{script}");
+        }
+    }
+
+    #[test]
+    fn library_members_and_commands_are_checked() {
+        let found = errors(
+            "redis.calll('GET', KEYS[1]) string.formatt('x') redis.call('GETT') \
+             redis.call('config', 'get', 'x') redis.call('config', 'nosuch') redis.call('get')",
+            ONE_KEY_TWO_ARGS,
+        );
+        assert_eq!(found.len(), 6, "{found:?}");
+        let read_only = Declared {
+            read_only: true,
+            ..ONE_KEY_TWO_ARGS
+        };
+        let found = errors(
+            "redis.call('GET', KEYS[1]) return redis.call('set', KEYS[1], ARGV[1])",
+            read_only,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains("flags=no-writes"), "{found:?}");
+    }
+
+    #[test]
+    fn fallbacks_under_or_are_not_mistakes() {
+        let scripts = [
+            "local unpack = unpack or table.unpack return unpack(KEYS)",
+            "local limit = tonumber(ARGV[3]) or 10 return limit + ARGV[1] + ARGV[2]",
+            "return redis.call('JSON.GET', KEYS[1], '$')",
+        ];
+        for script in scripts {
+            assert_eq!(
+                errors(script, ONE_KEY_TWO_ARGS),
+                Vec::<String>::new(),
+                "{script}"
+            );
+        }
+        // Outside `or`, and inside a function under it, the checks apply.
+        assert_eq!(
+            errors("return table.unpack(KEYS)", ONE_KEY_TWO_ARGS).len(),
+            1
+        );
+        assert_eq!(errors("return ARGV[3]", ONE_KEY_TWO_ARGS).len(), 1);
+        let inner = "local f = nil or function() return ARGV[3] end return f()";
+        assert_eq!(errors(inner, ONE_KEY_TWO_ARGS).len(), 1);
+    }
+
+    const VALKEY_ONLY: Declared = Declared {
+        servers: Servers::VALKEY,
+        ..ONE_KEY_TWO_ARGS
+    };
+
+    const REDIS_ONLY: Declared = Declared {
+        servers: Servers::only(Server::Redis7_0),
+        ..ONE_KEY_TWO_ARGS
+    };
+
+    #[test]
+    fn valkey_names_are_errors_unless_valkey_is_the_only_target() {
+        let scripts = [
+            "return server.call('GET', KEYS[1])",
+            "return os.clock()",
+            "return redis.VALKEY_VERSION",
+            "return redis.call('WAITAOF', 0, 0, 0)",
+            "return redis.call('BLPOP', KEYS[1], 1)",
+            "return redis.call('ZRANK', KEYS[1], ARGV[1], 'WITHSCORE')",
+            "return redis.call('CLUSTER', 'MYSHARDID')",
+        ];
+        for script in scripts {
+            let found = errors(script, ONE_KEY_TWO_ARGS);
+            assert_eq!(found.len(), 1, "{script}: {found:?}");
+            assert_eq!(errors(script, REDIS_ONLY), found, "{script}");
+            let note = check(&parse(script).unwrap(), &ONE_KEY_TWO_ARGS)[0]
+                .note
+                .clone()
+                .unwrap_or_default();
+            assert!(
+                note.contains("on Valkey 8.1 only") && note.contains("servers = [\"valkey-8.1\"]"),
+                "{script}: {note}"
+            );
+            assert_eq!(
+                errors(script, VALKEY_ONLY),
+                Vec::<String>::new(),
+                "{script}"
+            );
+        }
+        let found = errors("return server.call('GET', KEYS[1])", ONE_KEY_TWO_ARGS);
+        assert!(found[0].contains("not a global of the script sandbox of Redis 7.0.15"));
+        // A Valkey script is checked as a Redis one: the command table too.
+        let found = errors("return server.call('GETT', KEYS[1])", VALKEY_ONLY);
+        assert!(
+            found[0].starts_with("`gett` is not a Redis command"),
+            "{found:?}"
+        );
+        let found = errors("return os.time()", VALKEY_ONLY);
+        assert!(found[0].contains("`os.time` does not exist"), "{found:?}");
+    }
+
+    #[test]
+    fn redis_alone_accepts_nothing_valkey_refuses() {
+        // Valkey 8.1 has every name and command of Redis 7.0, with arities
+        // at least as wide and fewer `noscript` flags: what passes for
+        // Redis 7.0 alone passes for both.
+        for command in Server::Redis7_0.commands() {
+            let valkey = commands::command(Server::Valkey8_1, command.name())
+                .unwrap_or_else(|| panic!("{} is not on Valkey", command.name()));
+            assert!(
+                !valkey.is_noscript() || command.is_noscript(),
+                "{}",
+                command.name()
+            );
+            // Every word count Redis takes (up to a bound past every fixed
+            // arity), Valkey takes too.
+            for words in 1..64 {
+                assert!(
+                    !command.accepts_word_count(words) || valkey.accepts_word_count(words),
+                    "{} with {words} words",
+                    command.name()
+                );
+            }
+        }
+        assert!(
+            sandbox::GLOBALS
+                .iter()
+                .all(|g| g.servers.contains(Server::Valkey8_1))
+        );
+    }
+}

@@ -1,0 +1,250 @@
+//! The nil-return flow analysis: whether the script can reply nil (a
+//! `return nil`, a falsy expression, a command that replies nil, the end of
+//! the script) where the declared return type cannot hold it.
+
+use super::command_calls::redis_call;
+use super::{Declared, ReplyKind};
+use crate::ast::{BinOp, Block, Chunk, Expr, Span, Stat, UnOp};
+use crate::commands;
+use crate::diagnostic::{Diagnostic, Target};
+
+/// Why a script can end with `nil` or `false`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Falsy {
+    /// Only a Lua `false`, which `bool` receives as `false`.
+    False,
+    /// `nil`, or the end of the script without a value.
+    Nil,
+}
+
+/// Where the script can end with a value the declared return type cannot
+/// hold: a falsy `return`, or the end of the script without one.
+pub(super) fn check(chunk: &Chunk, declared: &Declared, diagnostics: &mut Vec<Diagnostic>) {
+    if matches!(declared.reply, ReplyKind::Nullable | ReplyKind::Unknown) {
+        return;
+    }
+    let mut exits = Vec::new();
+    collect_falsy_exits(&chunk.block, &mut exits);
+    if !terminates(&chunk.block) {
+        let span = fall_through_span(&chunk.block);
+        exits.push((
+            Falsy::Nil,
+            span,
+            "the script can end here without `return`, replying nil".to_owned(),
+        ));
+    }
+    for (falsy, span, why) in exits {
+        if declared.reply == ReplyKind::Bool && falsy == Falsy::False {
+            continue;
+        }
+        let help = match declared.reply {
+            ReplyKind::Bool => "return `true` or `false` on every path, or declare `Option<bool>`",
+            _ => "declare the return type as `Option<...>`, or return a value on every path",
+        };
+        diagnostics.push(
+            Diagnostic::error(
+                Target::Reply,
+                span,
+                format!("{why}, but the declared return type cannot hold nil"),
+            )
+            .with_note(help),
+        );
+    }
+}
+
+/// `return` statements of the main function (not of nested functions) whose
+/// first value can be `nil` or `false`.
+fn collect_falsy_exits(block: &Block, exits: &mut Vec<(Falsy, Span, String)>) {
+    for stat in &block.stats {
+        for inner in stat_blocks(stat) {
+            collect_falsy_exits(inner, exits);
+        }
+    }
+    if let Some(ret) = &block.ret {
+        match ret.exprs.first() {
+            None => exits.push((
+                Falsy::Nil,
+                ret.span,
+                "`return` without a value replies nil".to_owned(),
+            )),
+            Some(expr) => {
+                if let Some((falsy, why)) = falsy(expr) {
+                    exits.push((falsy, expr.span(), why));
+                }
+            }
+        }
+    }
+}
+
+/// The blocks directly inside a statement, in the same function.
+fn stat_blocks(stat: &Stat) -> Vec<&Block> {
+    match stat {
+        Stat::Do(block)
+        | Stat::While { block, .. }
+        | Stat::Repeat { block, .. }
+        | Stat::NumericFor { block, .. }
+        | Stat::GenericFor { block, .. } => vec![block],
+        Stat::If {
+            arms, otherwise, ..
+        } => arms
+            .iter()
+            .map(|(_, block)| block)
+            .chain(otherwise.iter())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether an expression's value can be `nil` or `false`, as far as its
+/// text shows; `None` when it cannot or nobody can tell.
+fn falsy(expr: &Expr) -> Option<(Falsy, String)> {
+    match expr {
+        Expr::Nil(_) => Some((Falsy::Nil, "`return nil` replies nil".to_owned())),
+        Expr::False(_) => Some((Falsy::False, "`return false` replies nil".to_owned())),
+        Expr::Binary { op, lhs, rhs, .. } => match op {
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Some((
+                Falsy::False,
+                "this comparison can be false, which replies nil".to_owned(),
+            )),
+            BinOp::And => falsy(lhs).or_else(|| falsy(rhs)),
+            BinOp::Or => falsy(rhs),
+            _ => None,
+        },
+        Expr::Unary { op: UnOp::Not, .. } => Some((
+            Falsy::False,
+            "`not ...` can be false, which replies nil".to_owned(),
+        )),
+        Expr::Paren(inner, _) => falsy(inner),
+        Expr::Call { func, args, .. } => {
+            let name = redis_call(func, args)?.name;
+            let literal_args = args[1..].iter().filter_map(|arg| match arg {
+                Expr::String(text, _) => Some(&text[..]),
+                _ => None,
+            });
+            commands::may_reply_nil(&name, literal_args).then(|| {
+                (
+                    Falsy::False,
+                    format!("`{name}` replies nil for a missing key or member (`false` in Lua)"),
+                )
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Whether control can never reach the end of `block`.
+fn terminates(block: &Block) -> bool {
+    block.ret.is_some() || block.stats.iter().any(stat_terminates)
+}
+
+fn stat_terminates(stat: &Stat) -> bool {
+    match stat {
+        Stat::Do(block) => terminates(block),
+        Stat::If {
+            arms,
+            otherwise: Some(otherwise),
+            ..
+        } => arms.iter().all(|(_, block)| terminates(block)) && terminates(otherwise),
+        Stat::While { cond, block, .. } => is_truthy_constant(cond) && !breaks(block),
+        Stat::Repeat { block, cond, .. } => {
+            terminates(block) || (matches!(cond, Expr::False(_) | Expr::Nil(_)) && !breaks(block))
+        }
+        Stat::Call(Expr::Call { func, args, .. }) => match &**func {
+            Expr::Name(name) if name.text == "error" => true,
+            // `assert(false, "message")` always raises.
+            Expr::Name(name) if name.text == "assert" => {
+                matches!(args.first(), Some(Expr::False(_) | Expr::Nil(_)))
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+fn is_truthy_constant(expr: &Expr) -> bool {
+    matches!(expr, Expr::True(_) | Expr::Number(..) | Expr::String(..))
+}
+
+/// Whether a `break` leaves this loop body (not one of its inner loops).
+fn breaks(block: &Block) -> bool {
+    block.stats.iter().any(|stat| match stat {
+        Stat::Break(_) => true,
+        Stat::Do(inner) => breaks(inner),
+        Stat::If {
+            arms, otherwise, ..
+        } => arms.iter().any(|(_, b)| breaks(b)) || otherwise.as_ref().is_some_and(breaks),
+        _ => false,
+    })
+}
+
+/// Where falling off the end is best shown: an `if` without `else` that
+/// ends the script, or the last statement.
+fn fall_through_span(block: &Block) -> Span {
+    match block.stats.last() {
+        Some(Stat::If { span, .. }) => *span,
+        Some(stat) => stat_span(stat),
+        None => block.span,
+    }
+}
+
+fn stat_span(stat: &Stat) -> Span {
+    match stat {
+        Stat::Local { span, .. }
+        | Stat::LocalFunction { span, .. }
+        | Stat::Function { span, .. }
+        | Stat::Assign { span, .. }
+        | Stat::While { span, .. }
+        | Stat::Repeat { span, .. }
+        | Stat::If { span, .. }
+        | Stat::NumericFor { span, .. }
+        | Stat::GenericFor { span, .. }
+        | Stat::Break(span) => *span,
+        Stat::Call(expr) => expr.span(),
+        Stat::Do(block) => block.span,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{ONE_KEY_TWO_ARGS, errors};
+    use super::*;
+
+    #[test]
+    fn nil_returns_meet_the_declared_type() {
+        let string = Declared {
+            reply: ReplyKind::NonNull,
+            ..ONE_KEY_TWO_ARGS
+        };
+        let boolean = Declared {
+            reply: ReplyKind::Bool,
+            ..ONE_KEY_TWO_ARGS
+        };
+        assert_eq!(errors("if ARGV[1] then return 'x' end", string).len(), 1);
+        assert_eq!(errors("return redis.call('GET', KEYS[1])", string).len(), 1);
+        assert_eq!(
+            errors("return redis.call('INCR', KEYS[1])", string).len(),
+            0
+        );
+        assert_eq!(
+            errors("if ARGV[1] then return 'x' else return 'y' end", string).len(),
+            0
+        );
+        assert_eq!(errors("while true do return 1 end", string).len(), 0);
+        assert_eq!(errors("error('no') ", string).len(), 0);
+        assert_eq!(
+            errors("local function f() return nil end return f()", string).len(),
+            0
+        );
+        // `bool` takes a Lua false, but not a nil.
+        assert_eq!(
+            errors("return redis.call('EXISTS', KEYS[1]) == 1", boolean).len(),
+            0
+        );
+        assert_eq!(errors("if ARGV[1] then return true end", boolean).len(), 1);
+        assert_eq!(errors("return nil", boolean).len(), 1);
+        assert_eq!(
+            errors("if ARGV[1] then return 'x' end assert(false, 'no')", string).len(),
+            0
+        );
+    }
+}

@@ -1,0 +1,495 @@
+//! The scope walk: every name the script reads or writes, against its
+//! locals and the sandbox of each targeted server (globals, library
+//! members, read-only libraries). On the way it hands each literal-named
+//! command call to [`super::command_calls`] and records the script's reads
+//! of KEYS and ARGV for [`super::arity`].
+
+use super::Declared;
+use super::arity::{Table, Uses};
+use super::command_calls;
+use crate::ast::{BinOp, Block, Chunk, Expr, Field, FuncBody, FuncName, Name, Span, Stat};
+use crate::diagnostic::{Diagnostic, Target};
+use crate::sandbox;
+use crate::servers::{Servers, only_on_note};
+use crate::suggest::{did_you_mean, suggest};
+
+/// Walks `chunk`: the findings on its names, and how it uses KEYS and ARGV.
+pub(super) fn walk(chunk: &Chunk, declared: &Declared) -> (Vec<Diagnostic>, Uses) {
+    let mut walker = Walker {
+        declared,
+        scopes: vec![Vec::new()],
+        seen_locals: Vec::new(),
+        uses: Uses::default(),
+        diagnostics: Vec::new(),
+        reported: Vec::new(),
+        optional: false,
+    };
+    walker.block(&chunk.block);
+    (walker.diagnostics, walker.uses)
+}
+
+struct Local {
+    name: String,
+}
+
+struct Walker<'a> {
+    declared: &'a Declared,
+    /// Locals in scope, innermost block last.
+    scopes: Vec<Vec<Local>>,
+    /// Every local declared so far, for "did you mean" suggestions.
+    seen_locals: Vec<String>,
+    /// The reads of KEYS and ARGV.
+    uses: Uses,
+    diagnostics: Vec<Diagnostic>,
+    /// Globals already reported: one mistake, one error, however often the
+    /// name is used.
+    reported: Vec<String>,
+    /// Inside an operand of `or`: a value the script has a fallback for, so
+    /// a missing library member or an absent ARGV value is no mistake
+    /// (`local unpack = unpack or table.unpack`).
+    optional: bool,
+}
+
+impl Walker<'_> {
+    /// Whether `name` is reported for the first time (and notes it).
+    fn first_report(&mut self, name: &str) -> bool {
+        if self.reported.iter().any(|reported| reported == name) {
+            return false;
+        }
+        self.reported.push(name.to_owned());
+        true
+    }
+
+    fn is_local(&self, name: &str) -> bool {
+        self.scopes.iter().flatten().any(|local| local.name == name)
+    }
+
+    /// A global (not shadowed by a local) named `name`.
+    fn is_global_ref(&self, expr: &Expr, name: &str) -> bool {
+        matches!(expr, Expr::Name(n) if n.text == name && !self.is_local(name))
+    }
+
+    fn declare(&mut self, name: &Name) {
+        self.seen_locals.push(name.text.clone());
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(Local {
+                name: name.text.clone(),
+            });
+        }
+    }
+
+    fn scoped(&mut self, f: impl FnOnce(&mut Self)) {
+        self.scopes.push(Vec::new());
+        f(self);
+        self.scopes.pop();
+    }
+
+    fn block(&mut self, block: &Block) {
+        self.scoped(|walker| walker.block_in_scope(block));
+    }
+
+    fn block_in_scope(&mut self, block: &Block) {
+        for stat in &block.stats {
+            self.stat(stat);
+        }
+        if let Some(ret) = &block.ret {
+            self.exprs(&ret.exprs);
+        }
+    }
+
+    fn stat(&mut self, stat: &Stat) {
+        match stat {
+            Stat::Local { names, exprs, .. } => {
+                self.exprs(exprs);
+                for name in names {
+                    self.declare(name);
+                }
+            }
+            Stat::LocalFunction { name, func, .. } => {
+                self.declare(name);
+                self.function(func, false);
+            }
+            Stat::Function { name, func, .. } => {
+                self.function_name(name);
+                self.function(func, name.method.is_some());
+            }
+            Stat::Assign { targets, exprs, .. } => {
+                self.exprs(exprs);
+                for target in targets {
+                    self.assign_target(target);
+                }
+            }
+            Stat::Call(call) => self.expr(call),
+            Stat::Do(block) => self.block(block),
+            Stat::While { cond, block, .. } => {
+                self.expr(cond);
+                self.block(block);
+            }
+            Stat::Repeat { block, cond, .. } => self.scoped(|walker| {
+                // `until` sees the body's locals.
+                walker.block_in_scope(block);
+                walker.expr(cond);
+            }),
+            Stat::If {
+                arms, otherwise, ..
+            } => {
+                for (cond, block) in arms {
+                    self.expr(cond);
+                    self.block(block);
+                }
+                if let Some(block) = otherwise {
+                    self.block(block);
+                }
+            }
+            Stat::NumericFor {
+                var,
+                start,
+                stop,
+                step,
+                block,
+                ..
+            } => {
+                self.expr(start);
+                self.expr(stop);
+                if let Some(step) = step {
+                    self.expr(step);
+                }
+                self.scoped(|walker| {
+                    walker.declare(var);
+                    walker.block(block);
+                });
+            }
+            Stat::GenericFor {
+                names,
+                exprs,
+                block,
+                ..
+            } => {
+                self.exprs(exprs);
+                self.scoped(|walker| {
+                    for name in names {
+                        walker.declare(name);
+                    }
+                    walker.block(block);
+                });
+            }
+            Stat::Break(_) => {}
+        }
+    }
+
+    fn function(&mut self, func: &FuncBody, is_method: bool) {
+        // A function body runs on its own, whatever expression created it.
+        let outer = std::mem::replace(&mut self.optional, false);
+        self.scoped(|walker| {
+            // Redis builds Lua with 5.0 vararg compatibility: a vararg
+            // function has a hidden local `arg` holding its extra arguments.
+            if func.is_vararg {
+                walker.declare(&Name {
+                    text: "arg".to_owned(),
+                    span: func.span,
+                });
+            }
+            if is_method {
+                walker.declare(&Name {
+                    text: "self".to_owned(),
+                    span: func.span,
+                });
+            }
+            for param in &func.params {
+                walker.declare(param);
+            }
+            walker.block(&func.block);
+        });
+        self.optional = outer;
+    }
+
+    /// `function a.b:c()`: creates a global when it is a plain name, and
+    /// writes a field of `a` otherwise.
+    fn function_name(&mut self, name: &FuncName) {
+        let Some(first) = name.path.first() else {
+            return;
+        };
+        if self.is_local(&first.text) {
+            return;
+        }
+        if name.path.len() == 1 && name.method.is_none() {
+            if !self.first_report(&first.text) {
+                return;
+            }
+            let message = format!(
+                "`function {0}` creates the global `{0}`, and Redis forbids creating globals",
+                first.text
+            );
+            self.diagnostics.push(
+                Diagnostic::error(Target::File, first.span, message).with_note(format!(
+                    "write `local function {}(...)`; at run time Redis fails with \
+                     \"Attempt to modify a readonly table\"",
+                    first.text
+                )),
+            );
+        } else if sandbox::library(&first.text).is_some() || first.text == "_G" {
+            self.readonly_library(first);
+        } else {
+            self.global_read(first);
+        }
+    }
+
+    fn assign_target(&mut self, target: &Expr) {
+        match target {
+            Expr::Name(name) if !self.is_local(&name.text) => {
+                if !self.first_report(&name.text) {
+                    return;
+                }
+                let message = format!(
+                    "assigning `{0}` creates a global, and Redis forbids creating globals",
+                    name.text
+                );
+                let mut diagnostic = Diagnostic::error(Target::File, name.span, message);
+                diagnostic = match self.suggest_local(&name.text) {
+                    Some(local) => diagnostic.with_note(format!(
+                        "did you mean the local `{local}`? Otherwise declare it: `local {}`",
+                        name.text
+                    )),
+                    None => diagnostic.with_note(format!(
+                        "declare it: `local {} = ...`; at run time Redis fails with \
+                         \"Attempt to modify a readonly table\"",
+                        name.text
+                    )),
+                };
+                self.diagnostics.push(diagnostic);
+            }
+            Expr::Name(_) => {}
+            Expr::Index { obj, key, .. } => {
+                match &**obj {
+                    // Writing KEYS[n] or ARGV[n] is allowed and reads nothing.
+                    Expr::Name(name) if matches!(name.text.as_str(), "KEYS" | "ARGV") => {}
+                    Expr::Name(name)
+                        if !self.is_local(&name.text)
+                            && (sandbox::library(&name.text).is_some() || name.text == "_G") =>
+                    {
+                        self.readonly_library(name);
+                    }
+                    other => self.expr(other),
+                }
+                self.expr(key);
+            }
+            other => self.expr(other),
+        }
+    }
+
+    fn readonly_library(&mut self, library: &Name) {
+        let message = format!(
+            "this modifies `{}`, which Redis makes read-only in scripts",
+            library.text
+        );
+        self.diagnostics.push(
+            Diagnostic::error(Target::File, library.span, message)
+                .with_note("keep your own values in locals: `local helpers = {}`"),
+        );
+    }
+
+    fn exprs(&mut self, exprs: &[Expr]) {
+        for expr in exprs {
+            self.expr(expr);
+        }
+    }
+
+    fn expr(&mut self, expr: &Expr) {
+        match expr {
+            Expr::Nil(_)
+            | Expr::True(_)
+            | Expr::False(_)
+            | Expr::Number(..)
+            | Expr::String(..)
+            | Expr::Vararg(_) => {}
+            Expr::Function(func) => self.function(func, false),
+            Expr::Table(fields, _) => {
+                for field in fields {
+                    match field {
+                        Field::Positional(value) | Field::Named(_, value) => self.expr(value),
+                        Field::Keyed(key, value) => {
+                            self.expr(key);
+                            self.expr(value);
+                        }
+                    }
+                }
+            }
+            Expr::Binary { op, lhs, rhs, .. } => {
+                let outer = self.optional;
+                self.optional |= *op == BinOp::Or;
+                self.expr(lhs);
+                self.expr(rhs);
+                self.optional = outer;
+            }
+            Expr::Unary { expr, .. } | Expr::Paren(expr, _) => self.expr(expr),
+            Expr::Name(name) => self.name_read(name),
+            Expr::Index {
+                obj,
+                key,
+                dot,
+                span,
+            } => self.index(obj, key, dot.as_ref(), *span),
+            Expr::Call { func, args, .. } => {
+                self.command_call(func, args);
+                self.expr(func);
+                self.exprs(args);
+            }
+            Expr::Method { obj, args, .. } => {
+                self.expr(obj);
+                self.exprs(args);
+            }
+        }
+    }
+
+    fn name_read(&mut self, name: &Name) {
+        if self.is_local(&name.text) {
+            return;
+        }
+        match name.text.as_str() {
+            "KEYS" => self.uses.of(Table::Keys).dynamic = true,
+            "ARGV" => self.uses.of(Table::Argv).dynamic = true,
+            _ => self.global_read(name),
+        }
+    }
+
+    fn global_read(&mut self, name: &Name) {
+        let targets = self.declared.servers;
+        if sandbox::is_global(&name.text, targets) || !self.first_report(&name.text) {
+            return;
+        }
+        let lacking =
+            sandbox::first_lacking(&name.text, targets).unwrap_or(self.declared.first_target());
+        let message = format!(
+            "`{}` is not a global of the script sandbox of {} {}, so reading it fails at run time",
+            name.text,
+            lacking.product(),
+            lacking.version()
+        );
+        let note = match self.suggest_local(&name.text) {
+            Some(local) => format!("did you mean the local `{local}`?"),
+            None => match sandbox::suggest_global(&name.text, targets) {
+                Some(global) => did_you_mean(global),
+                None => sandbox::absent_note(&name.text).map_or_else(
+                    || format!("declare it first: `local {} = ...`", name.text),
+                    str::to_owned,
+                ),
+            },
+        };
+        let note = with_other_servers(note, &name.text);
+        self.diagnostics
+            .push(Diagnostic::error(Target::File, name.span, message).with_note(note));
+    }
+
+    fn suggest_local(&self, name: &str) -> Option<String> {
+        suggest(name, self.seen_locals.iter().map(String::as_str)).map(str::to_owned)
+    }
+
+    fn index(&mut self, obj: &Expr, key: &Expr, dot: Option<&Name>, whole: Span) {
+        for table in [Table::Keys, Table::Argv] {
+            if self.is_global_ref(obj, table.name()) {
+                let optional = self.optional;
+                self.uses.of(table).record(key, whole, optional);
+                self.expr(key);
+                return;
+            }
+        }
+        if let (Expr::Name(library), Expr::String(member, span)) = (obj, key)
+            && !self.is_local(&library.text)
+            && let Some(lib) = sandbox::library(&library.text)
+        {
+            // A library some targets lack (`os`, `server`) is the mistake.
+            if !sandbox::is_global(&library.text, self.declared.servers) {
+                self.global_read(library);
+                return;
+            }
+            let member = String::from_utf8_lossy(member);
+            let present = lib
+                .member(&member)
+                .is_some_and(|m| m.is_on(self.declared.servers));
+            if !present && !self.optional {
+                let span = dot.map_or(*span, |name| name.span);
+                self.unknown_member(&library.text, &member, lib, span);
+            }
+            return;
+        }
+        self.expr(obj);
+        self.expr(key);
+    }
+
+    fn unknown_member(&mut self, library: &str, member: &str, lib: &sandbox::Library, span: Span) {
+        let targets = self.declared.servers;
+        let path = format!("{library}.{member}");
+        let message = match sandbox::first_lacking(&path, targets) {
+            Some(lacking) if !sandbox::servers_with(&path, Servers::ALL).is_empty() => format!(
+                "`{path}` does not exist in the script sandbox of {} {}",
+                lacking.product(),
+                lacking.version()
+            ),
+            _ => format!(
+                "`{path}` does not exist in {}'s Lua (5.1)",
+                self.declared.first_target().product()
+            ),
+        };
+        let note = sandbox::member_note(library, member)
+            .map(str::to_owned)
+            .or_else(|| {
+                lib.suggest(member, targets)
+                    .map(|m| did_you_mean(&format!("{library}.{m}")))
+            })
+            .unwrap_or_else(|| {
+                format!("`{library}` has: {}", lib.member_names(targets).join(", "))
+            });
+        let note = with_other_servers(note, &path);
+        self.diagnostics
+            .push(Diagnostic::error(Target::File, span, message).with_note(note));
+    }
+
+    /// `redis.call('NAME', ...)` and the like, unless `redis` is a local.
+    fn command_call(&mut self, func: &Expr, args: &[Expr]) {
+        if let Some(call) = command_calls::redis_call(func, args)
+            && !self.is_local(call.library)
+        {
+            command_calls::check(&call, args, self.declared, &mut self.diagnostics);
+        }
+    }
+}
+
+/// `note`, and where `path` (a global or `library.member`) exists if some
+/// server has it: how to target only those servers.
+fn with_other_servers(note: String, path: &str) -> String {
+    let having = sandbox::servers_with(path, Servers::ALL);
+    if having.is_empty() {
+        note
+    } else {
+        format!("{note}; {}", only_on_note(having))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{ONE_KEY_TWO_ARGS, errors};
+
+    #[test]
+    fn globals_are_checked_and_reported_once() {
+        let found = errors(
+            "x = 1 x = x + 1 return keys[1] .. keys[2]",
+            ONE_KEY_TWO_ARGS,
+        );
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].contains("creates a global"), "{found:?}");
+        assert!(found[1].starts_with("`keys`"), "{found:?}");
+        assert_eq!(
+            errors("local x = 1 x = 2 return x", ONE_KEY_TWO_ARGS),
+            Vec::<String>::new()
+        );
+        // A local shadowing a library is the user's own table.
+        assert_eq!(
+            errors(
+                "local redis = {} redis.x = 1 return redis.x",
+                ONE_KEY_TWO_ARGS
+            )
+            .len(),
+            0
+        );
+    }
+}

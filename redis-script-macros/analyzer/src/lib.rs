@@ -1,0 +1,106 @@
+//! Compile-time analysis of a Redis Lua script, as Redis 7.0 and Valkey 8.1
+//! run it ([`servers`]): its shebang ([`shebang`]), its syntax (a Lua 5.1
+//! parser whose verdicts and messages equal the server's `SCRIPT LOAD`), and
+//! checks against what a caller declares about it ([`Declared`]): KEYS/ARGV
+//! arity, sandbox globals and library members, Redis commands (from the
+//! tables in [`commands`]), and nil replies into types that cannot hold them.
+//!
+//! This is the analyzer behind the `#[redis_script]` attribute of
+//! [redis-script](https://docs.rs/redis-script), as a plain library over
+//! `&str` so that it can be fuzzed, benchmarked and used by other tools (a
+//! checker for a folder of scripts, say). [`analyze`] is the entry point;
+//! [`report::render`] shows a finding the way rustc shows its own.
+//!
+//! ```
+//! use redis_script_analyzer::{Declared, ReplyKind, Severity, analyze};
+//!
+//! let declared = Declared { keys: 1, args: 0, reply: ReplyKind::NonNull, ..Declared::default() };
+//! let analysis = analyze("return redis.call('GET', KEYS[1])", declared);
+//! assert_eq!(analysis.diagnostics[0].severity, Severity::Error);
+//! assert!(analysis.diagnostics[0].message.contains("cannot hold nil"));
+//! ```
+//!
+//! The feature `testing` adds the module `testing`: what the repository's
+//! tests against real servers need (the parser's unit-test scripts, the
+//! lexer's token spans, the sandbox as a server lists it). It is not part of
+//! the stable API.
+#![warn(missing_docs)]
+
+mod ast;
+mod check;
+pub mod commands;
+mod diagnostic;
+mod lexer;
+mod parser;
+pub mod report;
+mod sandbox;
+pub mod servers;
+pub mod shebang;
+mod suggest;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
+
+pub use ast::Span;
+pub use check::{Declared, ReplyKind};
+pub use diagnostic::{Allowed, Diagnostic, Lint, Severity, Target};
+pub use parser::SyntaxError;
+
+/// The findings on one script.
+pub struct Analysis {
+    /// Its shebang (empty without one).
+    pub shebang: shebang::Shebang,
+    /// Every finding, errors and warnings, in the order the checks ran.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads the shebang, parses, and checks `source` against `declared`
+/// (whose `read_only` is taken from the shebang) on `declared.servers`.
+pub fn analyze(source: &str, mut declared: Declared) -> Analysis {
+    let shebang = match shebang::parse(source, declared.servers) {
+        Ok(shebang) => shebang.unwrap_or_default(),
+        Err(error) => {
+            let mut diagnostic = Diagnostic::error(Target::File, error.span, error.message);
+            diagnostic.note = error.note;
+            return Analysis {
+                shebang: shebang::Shebang::default(),
+                diagnostics: vec![diagnostic],
+            };
+        }
+    };
+    declared.read_only = shebang.is_read_only();
+    let diagnostics = match parser::parse(source) {
+        Ok(chunk) => check::check(&chunk, &declared),
+        Err(error) => vec![syntax_error(source, error)],
+    };
+    Analysis {
+        shebang,
+        diagnostics,
+    }
+}
+
+/// Whether `source` is a script Redis loads: `Ok`, or the error
+/// `SCRIPT LOAD` gives (its message without the `user_script:LINE:` prefix).
+/// The shebang line is skipped, not judged ([`shebang::parse`] does that).
+pub fn check_syntax(source: &str) -> Result<(), SyntaxError> {
+    parser::parse(source).map(drop)
+}
+
+/// A syntax error at the end of input is shown at the script's last
+/// character rather than on an empty line; `...` where `..` was meant gets a hint.
+fn syntax_error(source: &str, error: parser::SyntaxError) -> Diagnostic {
+    let mut span = error.span;
+    if span.start >= source.trim_end().len() {
+        let end = source.trim_end().len();
+        let start = source[..end].char_indices().last().map_or(0, |(at, _)| at);
+        span = ast::Span::new(start, end);
+    }
+    let mut diagnostic = Diagnostic::error(
+        Target::File,
+        span,
+        format!("Lua syntax error: {}", error.message),
+    );
+    if error.message.ends_with("near '...'") {
+        diagnostic.note = Some("`...` is the vararg expression; concatenation is `..`".to_owned());
+    }
+    diagnostic
+}

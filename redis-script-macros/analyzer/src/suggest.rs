@@ -1,0 +1,85 @@
+//! "Did you mean": the closest of some names to a misspelt one, for the
+//! notes on unknown globals, members, locals and commands.
+
+/// "Did you mean": the candidate closest to `name`, or `None` when none is
+/// close. First a candidate equal to `name` ignoring ASCII case (`keys` ->
+/// `KEYS`, `UNPACK` -> `unpack`), then the smallest optimal-string-alignment
+/// distance (edits, adjacent swaps counting one; case ignored) within
+/// `max(1, len / 3)`, `len` counted in characters of `name`. Ties go to the
+/// earlier candidate. `None` if `name` itself is a candidate.
+pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let wanted: Vec<char> = name.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let limit = (wanted.len() / 3).max(1);
+    let mut best: Option<(usize, &'a str)> = None;
+    for candidate in candidates {
+        if candidate == name {
+            return None;
+        }
+        if candidate.eq_ignore_ascii_case(name) {
+            return Some(candidate);
+        }
+        let lower: Vec<char> = candidate.chars().map(|c| c.to_ascii_lowercase()).collect();
+        let distance = osa_distance(&wanted, &lower);
+        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Optimal string alignment distance: insertions, deletions, substitutions
+/// and swaps of two adjacent characters, each costing one.
+fn osa_distance(a: &[char], b: &[char]) -> usize {
+    let width = b.len() + 1;
+    // Three rows: two back (for swaps), one back, current.
+    let mut rows = vec![0usize; width * 3];
+    for (j, cell) in rows[..width].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        let (cur, prev, prev2) = (
+            (i % 3) * width,
+            ((i - 1) % 3) * width,
+            ((i + 1) % 3) * width,
+        );
+        rows[cur] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (rows[prev + j] + 1)
+                .min(rows[cur + j - 1] + 1)
+                .min(rows[prev + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(rows[prev2 + j - 2] + 1);
+            }
+            rows[cur + j] = d;
+        }
+    }
+    rows[(a.len() % 3) * width + b.len()]
+}
+
+/// The note that offers `suggestion` (a name, as the script would write it).
+pub fn did_you_mean(suggestion: &str) -> String {
+    format!("did you mean `{suggestion}`?")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn osa() {
+        let d = |a: &str, b: &str| {
+            osa_distance(
+                &a.chars().collect::<Vec<_>>(),
+                &b.chars().collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(d("", ""), 0);
+        assert_eq!(d("abc", ""), 3);
+        assert_eq!(d("", "abc"), 3);
+        assert_eq!(d("calll", "call"), 1);
+        assert_eq!(d("fromat", "format"), 1);
+        assert_eq!(d("kitten", "sitting"), 3);
+        assert_eq!(d("ca", "abc"), 3); // OSA, not full Damerau (which gives 2)
+    }
+}

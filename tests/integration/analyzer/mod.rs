@@ -1,0 +1,7 @@
+//! The Lua analyzer (`redis-script-analyzer`) where it needs a real server
+//! or the repository's scripts: its tables and its parser against the
+//! server the harness starts, and its speed on the shipped scripts.
+
+mod differential;
+mod parse_time;
+mod tables;
