@@ -56,7 +56,7 @@
 //! fn echo(list: &str, cap: usize, #[variadic] items: &[&str]) -> Vec<String>;
 //!
 //! let _call = echo("queue", 100, &["a", "b", "c"]);
-//! assert_eq!(echo::SCRIPT.args(), redis_script::Arity::AtLeast(1));
+//! assert_eq!(echo::SCRIPT.arg_arity(), redis_script::Arity::AtLeast(1));
 //! ```
 //!
 //! Doc comments, attributes and visibility carry over to the generated
@@ -191,6 +191,16 @@
 //! | [`Invocation::invoke_async`] | [`redis::aio::ConnectionLike`] (`MultiplexedConnection`, `ConnectionManager`) | the same, async |
 //! | [`ScriptPipeline::eval_script`] | [`redis::Pipeline`], plain or `.atomic()` | EVAL, which cannot fail with NOSCRIPT halfway |
 //! | [`Script::load`] | [`redis::ConnectionLike`] | SCRIPT LOAD, to warm a server |
+//!
+//! Connections are taken one way throughout. Every synchronous entry point
+//! ([`Invocation::invoke`], [`Script::load`], the recipes' methods) takes
+//! `con: &mut dyn redis::ConnectionLike`: a `Connection`, a cluster
+//! connection or a pooled one (`&mut *pooled`) is passed as `&mut con`, and
+//! code that holds a `&mut dyn ConnectionLike` passes it on. Every async one
+//! ([`Invocation::invoke_async`], [`Script::load_async`]) is generic over
+//! `C: redis::aio::ConnectionLike`: redis-rs's async pipeline API takes a
+//! sized connection, and the future is then `Send` exactly when the
+//! connection is.
 //!
 //! A script is missing from the server's cache after a restart, a `SCRIPT
 //! FLUSH` or a failover. [`invoke`](Invocation::invoke) then recovers in
