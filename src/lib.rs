@@ -290,6 +290,12 @@
 //! | anything | `()` | discarded |
 //! | anything | [`redis::Value`] | the reply exactly as the server sent it |
 //!
+//! `redis::Value` written as the declared type receives the reply exactly as
+//! sent, RESP3 booleans included. The macro tells this from the declaration's
+//! text: a generic parameter declared as the reply (`fn pop<T:
+//! FromRedisValue>(...) -> Option<T>`) receives the folded form described
+//! below, RESP3 booleans as RESP2 sends them, even when `T` is `redis::Value`.
+//!
 //! Any other [`redis::FromRedisValue`] type works as it does in redis-rs. A
 //! reply that does not fit the declared type is an `Err` with
 //! [`ErrorKind::Reply`] naming the script and the type, never a panic. That

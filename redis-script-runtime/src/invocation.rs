@@ -212,7 +212,7 @@ impl<T> Invocation<T> {
     }
 }
 
-impl<T: FromRedisValue + 'static> Invocation<T> {
+impl<T: FromRedisValue> Invocation<T> {
     /// Runs the call on a connection: EVALSHA, and on NOSCRIPT one more round
     /// trip as chosen by [`on_noscript`](Self::on_noscript).
     pub fn invoke(&self, con: &mut dyn ConnectionLike) -> Result<T, Error> {

@@ -371,7 +371,7 @@ impl ShardedList {
     }
 
     /// Pops the head item, or `None` when the list is empty.
-    pub fn lpop<T: FromRedisValue + 'static>(
+    pub fn lpop<T: FromRedisValue>(
         &self,
         con: &mut dyn ConnectionLike,
     ) -> RedisResult<Option<T>> {
@@ -379,7 +379,7 @@ impl ShardedList {
     }
 
     /// Pops the tail item, or `None` when the list is empty.
-    pub fn rpop<T: FromRedisValue + 'static>(
+    pub fn rpop<T: FromRedisValue>(
         &self,
         con: &mut dyn ConnectionLike,
     ) -> RedisResult<Option<T>> {
@@ -391,7 +391,7 @@ impl ShardedList {
     ///
     /// An item that does not convert to `T` is removed all the same and
     /// reported as an `Err`; `Vec<u8>` takes any item.
-    pub fn pop<T: FromRedisValue + 'static>(
+    pub fn pop<T: FromRedisValue>(
         &self,
         con: &mut dyn ConnectionLike,
         end: End,
@@ -430,7 +430,7 @@ impl ShardedList {
 
     /// Pops the head item, waiting up to `timeout` for one; `None` if the
     /// list stayed empty. See [`blocking_pop`](Self::blocking_pop).
-    pub fn blpop<T: FromRedisValue + 'static>(
+    pub fn blpop<T: FromRedisValue>(
         &self,
         con: &mut dyn ConnectionLike,
         timeout: Duration,
@@ -440,7 +440,7 @@ impl ShardedList {
 
     /// Pops the tail item, waiting up to `timeout` for one; `None` if the
     /// list stayed empty. See [`blocking_pop`](Self::blocking_pop).
-    pub fn brpop<T: FromRedisValue + 'static>(
+    pub fn brpop<T: FromRedisValue>(
         &self,
         con: &mut dyn ConnectionLike,
         timeout: Duration,
@@ -458,7 +458,7 @@ impl ShardedList {
     /// connection's read timeout, if any, must exceed one second. As with
     /// [`pop`](Self::pop), an item that does not convert to `T` is removed
     /// and reported as an `Err`.
-    pub fn blocking_pop<T: FromRedisValue + 'static>(
+    pub fn blocking_pop<T: FromRedisValue>(
         &self,
         con: &mut dyn ConnectionLike,
         end: End,
