@@ -187,11 +187,13 @@ fn expand(
         )
     });
 
+    // The signature names the public path, which docs and errors show the
+    // user; the body and the metadata reach the runtime through `__private`.
     quote! {
         #(#attrs)*
         #(#[doc = #generated_doc])*
         #stub_allow
-        #vis fn #name #generics (#(#params),*) -> #private::Invocation<#reply> #where_clause {
+        #vis fn #name #generics (#(#params),*) -> #krate::Invocation<#reply> #where_clause {
             #body
         }
 
