@@ -44,10 +44,14 @@
 //!
 //! Parameters take any type that implements [`redis::ToRedisArgs`]. Each key
 //! and each ARGV parameter must encode to exactly one value, since one that
-//! encodes to none (`Option::None`) or several (a tuple) would shift every
-//! position after it; such a call fails with [`ErrorKind::Argument`] and sends
-//! nothing. The last parameter may be marked `#[variadic]` to append any number
-//! of values to ARGV (a slice, a `Vec`, a slice of pairs...):
+//! encodes to none or several would shift every position after it. A type
+//! that visibly holds several values (a slice, a `Vec`, an array, a tuple) is
+//! a compile error on the parameter; byte strings (`&[u8]`, `Vec<u8>`,
+//! `&[u8; N]`) are one value and welcome. What the declaration cannot show
+//! (a generic parameter, an `Option` that is `None`) is checked when the call
+//! is built: such a call fails with [`ErrorKind::Argument`] and sends nothing.
+//! The last parameter may be marked `#[variadic]` to append any number of
+//! values to ARGV (a slice, a `Vec`, a slice of pairs...):
 //!
 //! ```
 //! # use redis_script::redis_script;
