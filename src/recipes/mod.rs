@@ -20,6 +20,12 @@
 //! check of the recipe itself, made with [`Error::operation`], whose
 //! [`script`](Error::script) names the command and the method, e.g.
 //! `"ZRANGE in Leaderboard::top"`, and whose [`file`](Error::file) is empty.
+//!
+//! # Bindings
+//!
+//! Each recipe's `#[redis_script]` bindings are public, for callers that
+//! need the plain call; their names end in `_script` (`acquire_lock_script`),
+//! while the methods and functions built on them have plain names.
 
 use std::time::Duration;
 

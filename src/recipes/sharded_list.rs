@@ -53,7 +53,7 @@
 //! 1. a non-blocking pop (one script call); an item ends the loop;
 //! 2. `GET` the end pointer, to learn which shard to wait on;
 //! 3. one round trip with a non-transactional pipeline of two commands: the
-//!    guard script [`sharded_list_guard()`] (sent as `EVAL`, so a missing
+//!    guard script [`sharded_list_guard_script()`] (sent as `EVAL`, so a missing
 //!    script cannot fail the pipeline halfway) and then `BLPOP`/`BRPOP` on
 //!    that shard for at most a second. If the shard is no longer the end, or
 //!    is empty while other shards may hold items, the guard pushes the
@@ -184,7 +184,7 @@ impl ToRedisArgs for End {
 /// Prefer [`ShardedList::push`], which cuts items into chunks, or
 /// [`ShardedList::push_chunk_call`], which fills in the keys.
 #[redis_script(file = "scripts/sharded_list_push.lua", keys = 2)]
-pub fn sharded_list_push<T: ToRedisArgs>(
+pub fn sharded_list_push_script<T: ToRedisArgs>(
     first: &str,
     last: &str,
     prefix: &str,
@@ -199,7 +199,7 @@ pub fn sharded_list_push<T: ToRedisArgs>(
 ///
 /// Prefer [`ShardedList::pop`] or [`ShardedList::pop_call`].
 #[redis_script(file = "scripts/sharded_list_pop.lua", keys = 2)]
-pub fn sharded_list_pop<T: FromRedisValue>(
+pub fn sharded_list_pop_script<T: FromRedisValue>(
     first: &str,
     last: &str,
     prefix: &str,
@@ -211,7 +211,7 @@ pub fn sharded_list_pop<T: FromRedisValue>(
 /// pushes `dummy` into that shard, replying `true`, when the shard is no
 /// longer the end or is an emptied end, so the blocking pop returns at once.
 #[redis_script(file = "scripts/sharded_list_guard.lua", keys = 2)]
-pub fn sharded_list_guard(
+pub fn sharded_list_guard_script(
     first: &str,
     last: &str,
     prefix: &str,
@@ -222,9 +222,9 @@ pub fn sharded_list_guard(
 
 /// The scripts of this recipe.
 pub(crate) const SCRIPTS: &[&Script] = &[
-    &sharded_list_push::SCRIPT,
-    &sharded_list_pop::SCRIPT,
-    &sharded_list_guard::SCRIPT,
+    &sharded_list_push_script::SCRIPT,
+    &sharded_list_pop_script::SCRIPT,
+    &sharded_list_guard_script::SCRIPT,
 ];
 
 /// A list named `name`, stored in shards of at most `shard_size` items.
@@ -359,7 +359,7 @@ impl ShardedList {
     /// holding the server meanwhile: keep `items` to about [`PUSH_CHUNK`].
     /// The script refuses the whole call if an item is the [`DUMMY`].
     pub fn push_chunk_call<T: ToRedisArgs>(&self, end: End, items: &[T]) -> Invocation<usize> {
-        sharded_list_push(
+        sharded_list_push_script(
             &self.first_key,
             &self.last_key,
             &self.shard_prefix,
@@ -419,7 +419,7 @@ impl ShardedList {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn pop_call<T: FromRedisValue>(&self, end: End) -> Invocation<Option<T>> {
-        sharded_list_pop(
+        sharded_list_pop_script(
             &self.first_key,
             &self.last_key,
             &self.shard_prefix,
@@ -503,7 +503,7 @@ impl ShardedList {
         get.arg(end_key);
         let shard: Option<String> = query("GET in ShardedList::blocking_pop", &get, con)?;
         let shard = shard.as_deref().unwrap_or("0");
-        let guard = sharded_list_guard(
+        let guard = sharded_list_guard_script(
             &self.first_key,
             &self.last_key,
             &self.shard_prefix,

@@ -9,7 +9,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use redis::{Connection, ConnectionLike};
-use redis_script::recipes::sharded_list::{DUMMY, End, ShardedList, sharded_list_guard};
+use redis_script::recipes::sharded_list::{DUMMY, End, ShardedList, sharded_list_guard_script};
 
 use crate::server::RedisServer;
 
@@ -481,7 +481,7 @@ fn the_guard_pushes_a_dummy_only_when_blocking_on_the_shard_would_be_wrong() {
     let mut con = server.connection();
     let list = ShardedList::new("guard", 2);
     let guard = |con: &mut Connection, end: End, shard: &str| -> bool {
-        sharded_list_guard(
+        sharded_list_guard_script(
             list.first_key(),
             list.last_key(),
             "{guard}:",
