@@ -226,11 +226,9 @@ fn several_values(ty: &Type, generics: &[&Ident]) -> Option<NotOneValue> {
 
 fn is_u8(ty: &Type) -> bool {
     match ty {
-        Type::Path(path) if path.qself.is_none() => {
-            path.path.segments.last().is_some_and(|last| {
-                last.ident == "u8" && matches!(last.arguments, PathArguments::None)
-            })
-        }
+        Type::Path(path) if path.qself.is_none() => path.path.segments.last().is_some_and(|last| {
+            last.ident == "u8" && matches!(last.arguments, PathArguments::None)
+        }),
         Type::Paren(inner) => is_u8(&inner.elem),
         Type::Group(inner) => is_u8(&inner.elem),
         _ => false,
@@ -299,11 +297,17 @@ mod tests {
         let several = |what| Some(NotOneValue::Several(what));
         assert_eq!(judge(syn::parse_quote!(&[&str])), several("a slice"));
         assert_eq!(judge(syn::parse_quote!(Vec<String>)), several("a `Vec`"));
-        assert_eq!(judge(syn::parse_quote!(std::vec::Vec<i64>)), several("a `Vec`"));
+        assert_eq!(
+            judge(syn::parse_quote!(std::vec::Vec<i64>)),
+            several("a `Vec`")
+        );
         assert_eq!(judge(syn::parse_quote!([i64; 3])), several("an array"));
         assert_eq!(judge(syn::parse_quote!(&[i64; 3])), several("an array"));
         assert_eq!(judge(syn::parse_quote!((&str, i64))), several("a tuple"));
-        assert_eq!(judge(syn::parse_quote!(&(Vec<String>,))), several("a `Vec`"));
+        assert_eq!(
+            judge(syn::parse_quote!(&(Vec<String>,))),
+            several("a `Vec`")
+        );
         assert_eq!(
             judge(syn::parse_quote!([u8; 16])),
             Some(NotOneValue::ByteArrayByValue)

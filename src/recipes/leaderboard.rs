@@ -157,7 +157,12 @@ impl Leaderboard {
     /// first, the reverse of Redis's order).
     pub fn top(&self, con: &mut dyn ConnectionLike) -> Result<Vec<(String, f64)>, Error> {
         let mut zrange = redis::cmd("ZRANGE");
-        zrange.arg(&self.key).arg(0).arg(-1).arg("REV").arg("WITHSCORES");
+        zrange
+            .arg(&self.key)
+            .arg(0)
+            .arg(-1)
+            .arg("REV")
+            .arg("WITHSCORES");
         query("ZRANGE in Leaderboard::top", &zrange, con)
     }
 }

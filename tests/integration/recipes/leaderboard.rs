@@ -168,12 +168,21 @@ fn invalid_scores_and_settings_are_refused_without_change() {
 fn a_failed_plain_command_names_itself_in_the_recipe_error() {
     let server = RedisServer::start();
     let mut con = server.connection();
-    redis::cmd("SET").arg(KEY).arg("not a sorted set").exec(&mut con).unwrap();
+    redis::cmd("SET")
+        .arg(KEY)
+        .arg("not a sorted set")
+        .exec(&mut con)
+        .unwrap();
     let board = Leaderboard::new(KEY, 3, 10.0);
     let error = board.top(&mut con).unwrap_err();
     assert_eq!(error.script(), "ZRANGE in Leaderboard::top");
     assert_eq!(error.code(), Some("WRONGTYPE"), "{error}");
-    assert!(error.to_string().starts_with("ZRANGE in Leaderboard::top: "), "{error}");
+    assert!(
+        error
+            .to_string()
+            .starts_with("ZRANGE in Leaderboard::top: "),
+        "{error}"
+    );
     // A script's error still names the binding and its file.
     let error = board.submit(&mut con, "ada", 1.0).unwrap_err();
     assert_eq!(error.script(), "submit_script");
