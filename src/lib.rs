@@ -18,8 +18,8 @@
 //! SHA1, and generates `acquire_lock`: a function with the declared parameters
 //! that returns an [`Invocation<Option<String>>`](Invocation) with its
 //! arguments already encoded. A missing file, a `keys` count larger than the
-//! parameter list or a misplaced `#[variadic]` is a compile error on the
-//! offending token. At run time the call sends EVALSHA, recovers from NOSCRIPT
+//! parameter list, a misplaced `#[variadic]` or a key whose type holds several
+//! values (`&[&str]`) is a compile error on the offending token. At run time the call sends EVALSHA, recovers from NOSCRIPT
 //! in one round trip, and converts the reply into the declared type, or
 //! returns an [`Error`] naming the script.
 //!
@@ -324,6 +324,11 @@
 //! into [`redis::RedisError`], so `?` works in functions returning
 //! `redis::RedisResult`.
 //!
+//! Code built on bindings can report its other failures (a plain command, a
+//! check of its own) with the same type: [`Error::operation`] names what
+//! failed, e.g. `"ZRANGE in Leaderboard::top"`, in place of a binding. The
+//! [`recipes`] do so, so each of their methods returns `Result<_, Error>`.
+//!
 //! # Metadata
 //!
 //! Each binding `foo` comes with a module `foo` holding `foo::SCRIPT`, a
@@ -342,7 +347,9 @@
 //!   run on cluster connections without it (turn on redis-rs's own `cluster`
 //!   or `cluster-async` for those).
 //! - `recipes` (default): the ready-made systems in [`recipes`], which bring
-//!   serde and serde_json (for the red envelope's records).
+//!   serde and serde_json (for the red envelope's records): five more crates
+//!   in a first build, compiled beside redis-rs. Without them:
+//!   `default-features = false, features = ["tokio-comp"]`.
 //!
 //! Without the async features, everything else works on synchronous
 //! connections. Since each binding `foo` is both a function and a module,
