@@ -1,11 +1,12 @@
 //! The rules a binding must follow, apart from parsing and generation.
 
 use syn::spanned::Spanned;
-use syn::{FnArg, Ident, PathArguments, Type};
+use syn::{FnArg, Ident, Type};
 
 use crate::ast::{Binding, Param, VARIADIC};
 use crate::attr::Keys;
 use crate::errors::Errors;
+use crate::reply_type::{self, Reading};
 
 impl Binding {
     /// Checks the declaration and its `keys` count, recording every problem.
@@ -206,33 +207,18 @@ fn several_values(ty: &Type, generics: &[&Ident]) -> Option<NotOneValue> {
             .elems
             .first()
             .and_then(|elem| several_values(elem, generics)),
-        Type::Path(path) if path.qself.is_none() => {
-            let last = path.path.segments.last()?;
-            let PathArguments::AngleBracketed(args) = &last.arguments else {
-                return None;
-            };
-            match (last.ident == "Vec", args.args.first(), args.args.len()) {
-                (true, Some(syn::GenericArgument::Type(elem)), 1)
-                    if one_value_per_element(elem) =>
-                {
-                    Some(NotOneValue::Several("a `Vec`"))
-                }
-                _ => None,
+        Type::Path(_) => match reply_type::read(ty) {
+            Reading::Named(name, Some(elem)) if name == "Vec" && one_value_per_element(elem) => {
+                Some(NotOneValue::Several("a `Vec`"))
             }
-        }
+            _ => None,
+        },
         _ => None,
     }
 }
 
 fn is_u8(ty: &Type) -> bool {
-    match ty {
-        Type::Path(path) if path.qself.is_none() => path.path.segments.last().is_some_and(|last| {
-            last.ident == "u8" && matches!(last.arguments, PathArguments::None)
-        }),
-        Type::Paren(inner) => is_u8(&inner.elem),
-        Type::Group(inner) => is_u8(&inner.elem),
-        _ => false,
-    }
+    matches!(reply_type::read(ty), Reading::Named(name, None) if name == "u8")
 }
 
 fn is_generic(ty: &Type, generics: &[&Ident]) -> bool {
