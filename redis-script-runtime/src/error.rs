@@ -39,9 +39,11 @@ pub enum ErrorKind {
         source: ParsingError,
     },
     /// A key or fixed argument encoded to other than exactly one Redis value,
-    /// which would shift every KEYS/ARGV position after it. Typically an
-    /// `Option` that was `None`, or a tuple or collection; use `#[variadic]`
-    /// on the last parameter for a variable number of values.
+    /// which would shift every KEYS/ARGV position after it: an `Option` that
+    /// was `None`, or a generic parameter that encoded to none or several.
+    /// (A slice, `Vec`, array or tuple written in the declaration is refused
+    /// at compile time.) Use `#[variadic]` on the last parameter for a
+    /// variable number of values.
     Argument {
         /// The Rust parameter.
         parameter: &'static str,
