@@ -63,7 +63,7 @@ pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Another client pushes while this one waits.
     let producer = {
         let (mut con, jobs) = (client.get_connection()?, jobs.clone());
-        thread::spawn(move || -> redis::RedisResult<usize> {
+        thread::spawn(move || -> Result<usize, redis_script::Error> {
             thread::sleep(Duration::from_millis(200));
             jobs.rpush(&mut con, &["late-job"])
         })

@@ -18,8 +18,8 @@
 //! SHA1, and generates `acquire_lock`: a function with the declared parameters
 //! that returns an [`Invocation<Option<String>>`](Invocation) with its
 //! arguments already encoded. A missing file, a `keys` count larger than the
-//! parameter list or a misplaced `#[variadic]` is a compile error on the
-//! offending token. At run time the call sends EVALSHA, recovers from NOSCRIPT
+//! parameter list, a misplaced `#[variadic]` or a key whose type holds several
+//! values (`&[&str]`) is a compile error on the offending token. At run time the call sends EVALSHA, recovers from NOSCRIPT
 //! in one round trip, and converts the reply into the declared type, or
 //! returns an [`Error`] naming the script.
 //!
@@ -44,10 +44,14 @@
 //!
 //! Parameters take any type that implements [`redis::ToRedisArgs`]. Each key
 //! and each ARGV parameter must encode to exactly one value, since one that
-//! encodes to none (`Option::None`) or several (a tuple) would shift every
-//! position after it; such a call fails with [`ErrorKind::Argument`] and sends
-//! nothing. The last parameter may be marked `#[variadic]` to append any number
-//! of values to ARGV (a slice, a `Vec`, a slice of pairs...):
+//! encodes to none or several would shift every position after it. A type
+//! that visibly holds several values (a slice, a `Vec`, an array, a tuple) is
+//! a compile error on the parameter; byte strings (`&[u8]`, `Vec<u8>`,
+//! `&[u8; N]`) are one value and welcome. What the declaration cannot show
+//! (a generic parameter, an `Option` that is `None`) is checked when the call
+//! is built: such a call fails with [`ErrorKind::Argument`] and sends nothing.
+//! The last parameter may be marked `#[variadic]` to append any number of
+//! values to ARGV (a slice, a `Vec`, a slice of pairs...):
 //!
 //! ```
 //! # use redis_script::redis_script;
@@ -56,7 +60,7 @@
 //! fn echo(list: &str, cap: usize, #[variadic] items: &[&str]) -> Vec<String>;
 //!
 //! let _call = echo("queue", 100, &["a", "b", "c"]);
-//! assert_eq!(echo::SCRIPT.args(), redis_script::Arity::AtLeast(1));
+//! assert_eq!(echo::SCRIPT.arg_arity(), redis_script::Arity::AtLeast(1));
 //! ```
 //!
 //! Doc comments, attributes and visibility carry over to the generated
@@ -192,6 +196,16 @@
 //! | [`ScriptPipeline::eval_script`] | [`redis::Pipeline`], plain or `.atomic()` | EVAL, which cannot fail with NOSCRIPT halfway |
 //! | [`Script::load`] | [`redis::ConnectionLike`] | SCRIPT LOAD, to warm a server |
 //!
+//! Connections are taken one way throughout. Every synchronous entry point
+//! ([`Invocation::invoke`], [`Script::load`], the recipes' methods) takes
+//! `con: &mut dyn redis::ConnectionLike`: a `Connection`, a cluster
+//! connection or a pooled one (`&mut *pooled`) is passed as `&mut con`, and
+//! code that holds a `&mut dyn ConnectionLike` passes it on. Every async one
+//! ([`Invocation::invoke_async`], [`Script::load_async`]) is generic over
+//! `C: redis::aio::ConnectionLike`: redis-rs's async pipeline API takes a
+//! sized connection, and the future is then `Send` exactly when the
+//! connection is.
+//!
 //! A script is missing from the server's cache after a restart, a `SCRIPT
 //! FLUSH` or a failover. [`invoke`](Invocation::invoke) then recovers in
 //! exactly one more round trip and never returns the NOSCRIPT error: by
@@ -280,6 +294,12 @@
 //! | anything | `()` | discarded |
 //! | anything | [`redis::Value`] | the reply exactly as the server sent it |
 //!
+//! `redis::Value` written as the declared type receives the reply exactly as
+//! sent, RESP3 booleans included. The macro tells this from the declaration's
+//! text: a generic parameter declared as the reply (`fn pop<T:
+//! FromRedisValue>(...) -> Option<T>`) receives the folded form described
+//! below, RESP3 booleans as RESP2 sends them, even when `T` is `redis::Value`.
+//!
 //! Any other [`redis::FromRedisValue`] type works as it does in redis-rs. A
 //! reply that does not fit the declared type is an `Err` with
 //! [`ErrorKind::Reply`] naming the script and the type, never a panic. That
@@ -304,6 +324,11 @@
 //! into [`redis::RedisError`], so `?` works in functions returning
 //! `redis::RedisResult`.
 //!
+//! Code built on bindings can report its other failures (a plain command, a
+//! check of its own) with the same type: [`Error::operation`] names what
+//! failed, e.g. `"ZRANGE in Leaderboard::top"`, in place of a binding. The
+//! [`recipes`] do so, so each of their methods returns `Result<_, Error>`.
+//!
 //! # Metadata
 //!
 //! Each binding `foo` comes with a module `foo` holding `foo::SCRIPT`, a
@@ -322,7 +347,9 @@
 //!   run on cluster connections without it (turn on redis-rs's own `cluster`
 //!   or `cluster-async` for those).
 //! - `recipes` (default): the ready-made systems in [`recipes`], which bring
-//!   serde and serde_json (for the red envelope's records).
+//!   serde and serde_json (for the red envelope's records): five more crates
+//!   in a first build, compiled beside redis-rs. Without them:
+//!   `default-features = false, features = ["tokio-comp"]`.
 //!
 //! Without the async features, everything else works on synchronous
 //! connections. Since each binding `foo` is both a function and a module,

@@ -187,11 +187,13 @@ fn expand(
         )
     });
 
+    // The signature names the public path, which docs and errors show the
+    // user; the body and the metadata reach the runtime through `__private`.
     quote! {
         #(#attrs)*
         #(#[doc = #generated_doc])*
         #stub_allow
-        #vis fn #name #generics (#(#params),*) -> #private::Invocation<#reply> #where_clause {
+        #vis fn #name #generics (#(#params),*) -> #krate::Invocation<#reply> #where_clause {
             #body
         }
 
@@ -271,7 +273,9 @@ fn generated_doc(
 
 /// Where integers sit in the declared reply type, as `Shape` tokens, so the
 /// runtime can refuse an integer reply out of a narrower type's range.
-/// Recognized by name: integers, `Option`, `Vec` and tuples; the rest is `Any`.
+/// Recognized by name: integers, `Option`, `Vec`, tuples, and `Value` (as
+/// the nil check reads it: `redis::Value`), whose shape `Raw` passes the
+/// reply on as sent; the rest is `Any`, a generic `T` included.
 fn reply_shape(ty: &Type, private: &TokenStream) -> TokenStream {
     match reply_type::read(ty) {
         Reading::Tuple(elems) => {
@@ -287,6 +291,7 @@ fn reply_shape(ty: &Type, private: &TokenStream) -> TokenStream {
             };
             quote!(#private::Shape::#wrapper(&#inner))
         }
+        Reading::Named(name, None) if name == "Value" => quote!(#private::Shape::Raw),
         Reading::Named(name, None) if reply_type::INTEGERS.contains(&name.as_str()) => {
             let int = Ident::new(&name, Span::call_site());
             quote!(#private::Shape::int(

@@ -1,7 +1,8 @@
 //! The `#[redis_script]` attribute of [redis-script](https://docs.rs/redis-script).
 //!
 //! Use it through the `redis-script` facade crate, which documents it; the
-//! generated code reaches the runtime only through `::redis_script::__private`.
+//! generated code reaches the runtime through `::redis_script::__private`, and
+//! its signature names the public `::redis_script::Invocation`.
 //!
 //! The pipeline reads top to bottom: `attr` and `ast` parse, `valid` checks,
 //! `script_file` reads the Lua file and `manifest` the crate's target

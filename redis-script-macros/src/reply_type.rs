@@ -1,5 +1,6 @@
-//! The declared return type, read by name: what the nil check and the
-//! integer-range shape both need to know about it.
+//! A type read by name: what the nil check and the integer-range shape need
+//! to know about the declared return type, and the parameter rules about a
+//! parameter's type (`Vec<T>`, `u8`).
 
 use syn::{GenericArgument, PathArguments, Type};
 

@@ -1,11 +1,12 @@
 //! The rules a binding must follow, apart from parsing and generation.
 
-use syn::FnArg;
 use syn::spanned::Spanned;
+use syn::{FnArg, Ident, Type};
 
-use crate::ast::{Binding, VARIADIC};
+use crate::ast::{Binding, Param, VARIADIC};
 use crate::attr::Keys;
 use crate::errors::Errors;
+use crate::reply_type::{self, Reading};
 
 impl Binding {
     /// Checks the declaration and its `keys` count, recording every problem.
@@ -15,6 +16,7 @@ impl Binding {
         }
         self.validate_signature(errors);
         self.validate_params(errors);
+        self.validate_single_values(keys, errors);
         if let Some(keys) = keys {
             self.validate_keys(keys, errors);
         }
@@ -95,6 +97,40 @@ impl Binding {
         }
     }
 
+    /// A key or fixed argument fills one KEYS or ARGV position, so its type
+    /// must encode to one Redis value. A type that visibly holds several
+    /// (a slice, a `Vec`, an array, a tuple) would shift every position after
+    /// it: refused here, on the type. What the text cannot tell (a generic
+    /// parameter, an `Option` that is `None`) is checked when the call is
+    /// built, as `ErrorKind::Argument`.
+    fn validate_single_values(&self, keys: Option<&Keys>, errors: &mut Errors) {
+        let generics: Vec<&Ident> = self
+            .sig
+            .generics
+            .type_params()
+            .map(|param| &param.ident)
+            .collect();
+        for (index, param) in self.params.iter().enumerate() {
+            // A #[variadic] parameter takes any number of values (and, if it
+            // is not last or is a key, has an error of its own).
+            if param.variadic.is_some() {
+                continue;
+            }
+            let Some(problem) = several_values(&param.ty, &generics) else {
+                continue;
+            };
+            let position = match keys {
+                Some(keys) if index < keys.count => Position::Key,
+                Some(_) => Position::FixedArg,
+                None => Position::Unknown,
+            };
+            errors.push(syn::Error::new_spanned(
+                &param.ty,
+                several_values_message(param, problem, position),
+            ));
+        }
+    }
+
     fn validate_keys(&self, keys: &Keys, errors: &mut Errors) {
         // Counted as written: a badly named parameter is still a parameter
         // (and has its own error), a receiver never is.
@@ -130,6 +166,158 @@ impl Binding {
                     param.ident, keys.count, param.ident
                 ),
             ));
+        }
+    }
+}
+
+/// Why a parameter type, as written, is not one Redis value.
+#[derive(Debug, PartialEq, Eq)]
+enum NotOneValue {
+    /// A slice, `Vec`, array or tuple: one value per element. The text
+    /// names which.
+    Several(&'static str),
+    /// `[u8; N]`: redis-rs encodes a byte array by reference (`&[u8; N]`, one
+    /// value) but not by value.
+    ByteArrayByValue,
+}
+
+/// Whether `ty` visibly encodes to other than one value. Byte strings
+/// (`&[u8]`, `Vec<u8>`, `&[u8; N]`) are one value; collections of a generic
+/// parameter `T` are not judged, since `T` may be `u8`.
+fn several_values(ty: &Type, generics: &[&Ident]) -> Option<NotOneValue> {
+    let one_value_per_element = |elem: &Type| !is_u8(elem) && !is_generic(elem, generics);
+    match ty {
+        Type::Reference(reference) => match &*reference.elem {
+            // `&[u8; N]` is one value; `&[T; N]` one per element.
+            Type::Array(array) if !one_value_per_element(&array.elem) => None,
+            elem => several_values(elem, generics),
+        },
+        Type::Paren(inner) => several_values(&inner.elem, generics),
+        Type::Group(inner) => several_values(&inner.elem, generics),
+        Type::Slice(slice) if one_value_per_element(&slice.elem) => {
+            Some(NotOneValue::Several("a slice"))
+        }
+        Type::Array(array) if one_value_per_element(&array.elem) => {
+            Some(NotOneValue::Several("an array"))
+        }
+        Type::Array(array) if is_u8(&array.elem) => Some(NotOneValue::ByteArrayByValue),
+        Type::Tuple(tuple) if tuple.elems.len() > 1 => Some(NotOneValue::Several("a tuple")),
+        // `(T,)` encodes as `T` does.
+        Type::Tuple(tuple) => tuple
+            .elems
+            .first()
+            .and_then(|elem| several_values(elem, generics)),
+        Type::Path(_) => match reply_type::read(ty) {
+            Reading::Named(name, Some(elem)) if name == "Vec" && one_value_per_element(elem) => {
+                Some(NotOneValue::Several("a `Vec`"))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn is_u8(ty: &Type) -> bool {
+    matches!(reply_type::read(ty), Reading::Named(name, None) if name == "u8")
+}
+
+fn is_generic(ty: &Type, generics: &[&Ident]) -> bool {
+    match ty {
+        Type::Path(path) if path.qself.is_none() => path
+            .path
+            .get_ident()
+            .is_some_and(|ident| generics.contains(&ident)),
+        _ => false,
+    }
+}
+
+/// Where a parameter goes, as far as `keys` tells.
+#[derive(Clone, Copy)]
+enum Position {
+    Key,
+    FixedArg,
+    /// `keys` is missing or invalid (an error of its own).
+    Unknown,
+}
+
+impl Position {
+    /// What the parameter is, and what it fills.
+    fn describe(self) -> (&'static str, &'static str) {
+        match self {
+            Position::Key => ("a key", "one KEYS position"),
+            Position::FixedArg => ("a fixed argument", "one ARGV position"),
+            Position::Unknown => ("a key or fixed argument", "one KEYS or ARGV position"),
+        }
+    }
+}
+
+fn several_values_message(param: &Param, problem: NotOneValue, position: Position) -> String {
+    let name = &param.ident;
+    let (is, fills) = position.describe();
+    match problem {
+        NotOneValue::Several(what) => format!(
+            "`{name}` is {is}, which fills {fills}, but its type is {what}, which encodes to \
+             one Redis value per element\n  = note: a key or fixed argument must be one value \
+             (a byte string, `&[u8]` or `Vec<u8>`, is one); to pass any number of values, mark \
+             the last parameter #[{VARIADIC}], which fills the rest of ARGV, or pass each value \
+             as its own parameter"
+        ),
+        NotOneValue::ByteArrayByValue => format!(
+            "`{name}` is {is}, but redis-rs does not encode a byte array by value\n  = note: \
+             take it by reference (`&[u8; N]`) or as `&[u8]`: either is one value, a byte string"
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judge(ty: Type) -> Option<NotOneValue> {
+        let t: Ident = syn::parse_quote!(T);
+        several_values(&ty, &[&t])
+    }
+
+    #[test]
+    fn collections_of_several_values_are_refused() {
+        let several = |what| Some(NotOneValue::Several(what));
+        assert_eq!(judge(syn::parse_quote!(&[&str])), several("a slice"));
+        assert_eq!(judge(syn::parse_quote!(Vec<String>)), several("a `Vec`"));
+        assert_eq!(
+            judge(syn::parse_quote!(std::vec::Vec<i64>)),
+            several("a `Vec`")
+        );
+        assert_eq!(judge(syn::parse_quote!([i64; 3])), several("an array"));
+        assert_eq!(judge(syn::parse_quote!(&[i64; 3])), several("an array"));
+        assert_eq!(judge(syn::parse_quote!((&str, i64))), several("a tuple"));
+        assert_eq!(
+            judge(syn::parse_quote!(&(Vec<String>,))),
+            several("a `Vec`")
+        );
+        assert_eq!(
+            judge(syn::parse_quote!([u8; 16])),
+            Some(NotOneValue::ByteArrayByValue)
+        );
+    }
+
+    #[test]
+    fn one_value_types_and_generic_elements_pass() {
+        for ty in [
+            quote::quote!(&str),
+            quote::quote!(String),
+            quote::quote!(i64),
+            quote::quote!(&[u8]),
+            quote::quote!(Vec<u8>),
+            quote::quote!(&[u8; 16]),
+            quote::quote!(&[T]),
+            quote::quote!(Vec<T>),
+            quote::quote!(Option<i64>),
+            quote::quote!(T),
+            quote::quote!((i64,)),
+            quote::quote!(()),
+        ] {
+            let parsed: Type = syn::parse2(ty.clone()).unwrap();
+            assert_eq!(judge(parsed), None, "{ty}");
         }
     }
 }

@@ -1,4 +1,5 @@
-//! The one error type of script calls; every error names the script.
+//! The one error type of script calls; every error names the script, or the
+//! operation that failed.
 
 use std::fmt;
 
@@ -7,6 +8,10 @@ use redis::{ParsingError, RedisError};
 use crate::script::Script;
 
 /// A failed script call. Every error names the script it came from.
+///
+/// Code built on bindings (such as the recipes) reports its other failures,
+/// a plain command or a check of its own, with the same type: see
+/// [`Error::operation`]. Such an error names that operation instead.
 ///
 /// Convert into [`redis::RedisError`] with `?` or `.into()` where a function
 /// returns `redis::RedisResult`.
@@ -34,9 +39,11 @@ pub enum ErrorKind {
         source: ParsingError,
     },
     /// A key or fixed argument encoded to other than exactly one Redis value,
-    /// which would shift every KEYS/ARGV position after it. Typically an
-    /// `Option` that was `None`, or a tuple or collection; use `#[variadic]`
-    /// on the last parameter for a variable number of values.
+    /// which would shift every KEYS/ARGV position after it: an `Option` that
+    /// was `None`, or a generic parameter that encoded to none or several.
+    /// (A slice, `Vec`, array or tuple written in the declaration is refused
+    /// at compile time.) Use `#[variadic]` on the last parameter for a
+    /// variable number of values.
     Argument {
         /// The Rust parameter.
         parameter: &'static str,
@@ -83,12 +90,40 @@ impl Error {
         )
     }
 
-    /// The name of the binding whose call failed.
+    /// The error of an operation that is not a script binding, e.g. a plain
+    /// command or a check made by code built on bindings, so that such code
+    /// returns one error type whatever failed. `operation` names what failed,
+    /// in words a reader of a log understands (`"ZRANGE in
+    /// Leaderboard::top"`); `kind` says how ([`ErrorKind::Redis`] for the
+    /// command's own error, [`ErrorKind::Reply`] for a reply that does not
+    /// convert). [`script`](Self::script) then returns `operation`, and
+    /// [`file`](Self::file) is empty.
+    ///
+    /// ```
+    /// use redis_script_runtime::{Error, ErrorKind}; // `redis_script::` in the facade
+    ///
+    /// let refused = redis::RedisError::from((redis::ErrorKind::Client, "queue is full"));
+    /// let error = Error::operation("RPUSH in Queue::push", ErrorKind::Redis(refused));
+    /// assert_eq!(error.script(), "RPUSH in Queue::push");
+    /// assert_eq!(error.file(), "");
+    /// assert!(error.to_string().starts_with("RPUSH in Queue::push: queue is full"));
+    /// ```
+    pub fn operation(operation: &'static str, kind: ErrorKind) -> Error {
+        Error {
+            script: operation,
+            file: "",
+            kind,
+        }
+    }
+
+    /// The name of the binding whose call failed; for an error made by
+    /// [`Error::operation`], the operation's name.
     pub fn script(&self) -> &'static str {
         self.script
     }
 
-    /// The Lua file of that binding.
+    /// The Lua file of that binding, as written in its attribute; empty for
+    /// an error made by [`Error::operation`].
     pub fn file(&self) -> &'static str {
         self.file
     }
@@ -115,7 +150,11 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "script `{}` ({}): ", self.script, self.file)?;
+        if self.file.is_empty() {
+            write!(f, "{}: ", self.script)?;
+        } else {
+            write!(f, "script `{}` ({}): ", self.script, self.file)?;
+        }
         match &self.kind {
             ErrorKind::Redis(error) => write!(f, "{error}"),
             ErrorKind::Reply { expected, source } => {
@@ -166,13 +205,14 @@ impl std::error::Error for Error {
 
 impl From<Error> for RedisError {
     /// Server and connection errors pass through unchanged, so their kind and
-    /// code survive; other errors become a client error whose detail names the script.
+    /// code survive; other errors become a client error whose detail names the
+    /// script (or the operation).
     fn from(error: Error) -> RedisError {
         match error.kind {
             ErrorKind::Redis(inner) => inner,
             ErrorKind::Reply { .. } => RedisError::from((
                 redis::ErrorKind::UnexpectedReturnType,
-                "script reply does not fit the declared type",
+                "reply does not fit the declared type",
                 error.to_string(),
             )),
             ErrorKind::CrossSlot { .. } => RedisError::from((

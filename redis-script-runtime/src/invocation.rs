@@ -67,12 +67,12 @@ impl<T> Invocation<T> {
     pub fn new(script: &'static Script) -> Invocation<T> {
         // Room for the fixed arguments and a typical payload, so a small call
         // encodes without growing its buffers.
-        let arg_count = EVALSHA_HEAD + 1 + script.keys() + script.arg_names().len();
+        let arg_count = EVALSHA_HEAD + 1 + script.key_count() + script.arg_names().len();
         let mut evalsha = Cmd::with_capacity(arg_count, 128);
         evalsha
             .arg(script.commands().0)
             .arg(script.sha1())
-            .arg(script.keys());
+            .arg(script.key_count());
         Invocation {
             script,
             evalsha,
@@ -154,7 +154,7 @@ impl<T> Invocation<T> {
         self.evalsha
             .args_iter()
             .skip(EVALSHA_HEAD + 1)
-            .take(self.script.keys())
+            .take(self.script.key_count())
             .map(|arg| match arg {
                 Arg::Simple(bytes) => bytes,
                 // Generated calls hold only plain arguments, never a SCAN cursor.
@@ -212,7 +212,7 @@ impl<T> Invocation<T> {
     }
 }
 
-impl<T: FromRedisValue + 'static> Invocation<T> {
+impl<T: FromRedisValue> Invocation<T> {
     /// Runs the call on a connection: EVALSHA, and on NOSCRIPT one more round
     /// trip as chosen by [`on_noscript`](Self::on_noscript).
     pub fn invoke(&self, con: &mut dyn ConnectionLike) -> Result<T, Error> {

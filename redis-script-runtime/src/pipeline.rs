@@ -30,11 +30,26 @@ use crate::invocation::Invocation;
 /// before queueing ([`Invocation::check_slots`]). A `redis::Pipeline` sent
 /// over an async cluster connection goes to one node as a whole: every
 /// command in it must then be in one slot, or the client refuses it.
-pub trait ScriptPipeline {
+///
+/// The trait is sealed: it is implemented for `redis::Pipeline` and
+/// `redis::cluster::ClusterPipeline` only, and cannot be implemented outside
+/// this crate, so that methods can be added to it without breaking anyone.
+pub trait ScriptPipeline: sealed::Sealed {
     /// Queues `call` as `EVAL`. Fails, queueing nothing, if one of its keys or
     /// fixed arguments did not encode to exactly one value (or, in a cluster
     /// pipeline, if its keys span hash slots).
     fn eval_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error>;
+}
+
+/// The private supertrait that seals [`ScriptPipeline`]: public, so it can
+/// bound a public trait, in a module nobody outside can name.
+mod sealed {
+    pub trait Sealed {}
+
+    impl Sealed for redis::Pipeline {}
+
+    #[cfg(feature = "cluster")]
+    impl Sealed for redis::cluster::ClusterPipeline {}
 }
 
 impl ScriptPipeline for Pipeline {

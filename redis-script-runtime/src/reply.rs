@@ -5,8 +5,11 @@
 //! integer 1 or a RESP3 boolean. Folding the booleans back into their RESP2
 //! forms first makes every declared type see one shape whatever the protocol:
 //! `Option<T>` sees `None` for every Lua false, `bool` sees `false`.
-
-use std::any::TypeId;
+//!
+//! The one exception is a binding declared to return `redis::Value` itself
+//! ([`Shape::Raw`]): it receives the reply exactly as sent. The macro tells
+//! from the declaration's text, so a generic `T` declared as the reply gets
+//! the folded form even when it is instantiated as `redis::Value`.
 
 use redis::{FromRedisValue, ParsingError, RedisResult, Value};
 
@@ -23,6 +26,9 @@ use crate::script::Script;
 pub enum Shape {
     /// Not checked.
     Any,
+    /// `redis::Value`: not checked, and as the whole declared type, the
+    /// reply as sent, without folding RESP3 booleans.
+    Raw,
     /// An integer type and its range, clamped to `i64` (a reply's range).
     Int { min: i64, max: i64 },
     /// `Option<T>`.
@@ -73,8 +79,9 @@ impl Shape {
 
 /// Converts a reply into `T`, naming `script` and `expected` on failure.
 ///
-/// `redis::Value` is the escape hatch and receives the reply as sent.
-pub(crate) fn decode<T: FromRedisValue + 'static>(
+/// A [`Shape::Raw`] reply type receives the reply as sent; any other gets
+/// RESP3 booleans folded into their RESP2 forms first.
+pub(crate) fn decode<T: FromRedisValue>(
     script: &Script,
     expected: &'static str,
     shape: &Shape,
@@ -88,10 +95,9 @@ pub(crate) fn decode<T: FromRedisValue + 'static>(
         other => other,
     }
     .map_err(|error| Error::redis(script, error))?;
-    let value = if TypeId::of::<T>() == TypeId::of::<Value>() {
-        value
-    } else {
-        as_resp2(value)
+    let value = match shape {
+        Shape::Raw => value,
+        _ => as_resp2(value),
     };
     let reply_error = |source| Error::new(script, ErrorKind::Reply { expected, source });
     shape
@@ -157,6 +163,30 @@ mod tests {
             Shape::int(0, u64::MAX as i128).check(&Value::Int(i64::MAX)),
             Ok(())
         );
+    }
+
+    #[test]
+    fn only_a_raw_reply_type_keeps_resp3_booleans() {
+        use crate::script::ScriptParts;
+        static SCRIPT: Script = Script::from_parts(ScriptParts {
+            name: "test",
+            file: "test.lua",
+            source: "return false",
+            sha1: "",
+            key_names: &[],
+            arg_names: &[],
+            variadic: false,
+            reply_type: "redis::Value",
+            reply_shape: &Shape::Raw,
+            flags: &[],
+            read_only: false,
+        });
+        let reply = || Ok(Value::Array(vec![Value::Boolean(false)]));
+        let raw: Value = decode(&SCRIPT, "redis::Value", &Shape::Raw, reply()).unwrap();
+        assert_eq!(raw, Value::Array(vec![Value::Boolean(false)]));
+        // A generic `T` declared as the reply has the shape `Any`.
+        let folded: Value = decode(&SCRIPT, "T", &Shape::Any, reply()).unwrap();
+        assert_eq!(folded, Value::Array(vec![Value::Nil]));
     }
 
     #[test]

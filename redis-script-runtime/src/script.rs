@@ -32,7 +32,7 @@ impl Arity {
 ///
 /// ```ignore
 /// let script: &'static Script = &acquire_lock::SCRIPT;
-/// assert_eq!(script.keys(), 1);
+/// assert_eq!(script.key_count(), 1);
 /// script.load(&mut con)?; // SCRIPT LOAD, e.g. when warming a new server
 /// ```
 ///
@@ -46,7 +46,7 @@ pub struct Script {
     sha1: &'static str,
     key_names: &'static [&'static str],
     arg_names: &'static [&'static str],
-    args: Arity,
+    arg_arity: Arity,
     reply_type: &'static str,
     reply_shape: &'static Shape,
     flags: &'static [&'static str],
@@ -85,7 +85,7 @@ impl Script {
             sha1: parts.sha1,
             key_names: parts.key_names,
             arg_names: parts.arg_names,
-            args: if parts.variadic {
+            arg_arity: if parts.variadic {
                 Arity::AtLeast(fixed)
             } else {
                 Arity::Exactly(fixed)
@@ -117,8 +117,8 @@ impl Script {
         self.sha1
     }
 
-    /// The number of KEYS the script takes.
-    pub const fn keys(&self) -> usize {
+    /// How many KEYS the script takes: the length of [`key_names`](Self::key_names).
+    pub const fn key_count(&self) -> usize {
         self.key_names.len()
     }
 
@@ -128,14 +128,15 @@ impl Script {
     }
 
     /// The Rust parameter names that fill `ARGV[1..]`, in order; a variadic tail
-    /// is not listed (see [`args`](Self::args)).
+    /// is not listed (see [`arg_arity`](Self::arg_arity)).
     pub const fn arg_names(&self) -> &'static [&'static str] {
         self.arg_names
     }
 
-    /// How many ARGV values the script takes.
-    pub const fn args(&self) -> Arity {
-        self.args
+    /// How many ARGV values the script takes: exactly the fixed arguments,
+    /// or at least them when the binding ends in a `#[variadic]` parameter.
+    pub const fn arg_arity(&self) -> Arity {
+        self.arg_arity
     }
 
     /// The Rust return type as declared on the binding, e.g. `Option<String>`.
@@ -181,7 +182,7 @@ impl Script {
     /// Scripts loaded this way are not evicted the way EVAL-cached ones can be,
     /// so this is the way to warm a server before a pipeline of EVALSHA calls.
     /// Fails if the server's SHA1 differs from the embedded one.
-    pub fn load<C: ConnectionLike + ?Sized>(&self, con: &mut C) -> Result<(), Error> {
+    pub fn load(&self, con: &mut dyn ConnectionLike) -> Result<(), Error> {
         let reply = con.req_command(&self.load_cmd());
         self.check_loaded(reply)
     }

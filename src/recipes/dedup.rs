@@ -60,17 +60,17 @@ use crate::{Error, Invocation, Script, redis_script};
 /// # use redis_script_test_support::server;
 /// # let server = server::RedisServer::start();
 /// # let mut con = server.connection();
-/// use redis_script::recipes::dedup::claim_id;
+/// use redis_script::recipes::dedup::claim_id_script;
 ///
-/// assert!(claim_id("dedup:7", 60_000).invoke(&mut con)?);
-/// assert!(!claim_id("dedup:7", 60_000).invoke(&mut con)?);
+/// assert!(claim_id_script("dedup:7", 60_000).invoke(&mut con)?);
+/// assert!(!claim_id_script("dedup:7", 60_000).invoke(&mut con)?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[redis_script(file = "scripts/dedup_claim.lua", keys = 1)]
-pub fn claim_id(key: &str, ttl_ms: u64) -> bool;
+pub fn claim_id_script(key: &str, ttl_ms: u64) -> bool;
 
 /// The scripts of this recipe.
-pub(crate) const SCRIPTS: &[&Script] = &[&claim_id::SCRIPT];
+pub(crate) const SCRIPTS: &[&Script] = &[&claim_id_script::SCRIPT];
 
 /// De-duplication of ids under one key prefix, each mark lasting one time
 /// to live.
@@ -117,6 +117,6 @@ impl Dedup {
     /// The script call behind [`claim`](Self::claim), to run with
     /// `.invoke_async` or queue in a pipeline.
     pub fn claim_call(&self, id: &str) -> Invocation<bool> {
-        claim_id(&self.key(id), self.ttl_ms)
+        claim_id_script(&self.key(id), self.ttl_ms)
     }
 }

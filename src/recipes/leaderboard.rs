@@ -57,8 +57,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use redis::{ConnectionLike, FromRedisValue, ParsingError, RedisResult, Value};
+use redis::{ConnectionLike, FromRedisValue, ParsingError, Value};
 
+use crate::recipes::query;
 use crate::{Error, Invocation, Script, redis_script};
 
 /// What a submission did; see the [module docs](self) for the rules.
@@ -154,14 +155,15 @@ impl Leaderboard {
 
     /// The members with their scores, best first (equal scores: later names
     /// first, the reverse of Redis's order).
-    pub fn top(&self, con: &mut dyn ConnectionLike) -> RedisResult<Vec<(String, f64)>> {
-        redis::cmd("ZRANGE")
+    pub fn top(&self, con: &mut dyn ConnectionLike) -> Result<Vec<(String, f64)>, Error> {
+        let mut zrange = redis::cmd("ZRANGE");
+        zrange
             .arg(&self.key)
             .arg(0)
             .arg(-1)
             .arg("REV")
-            .arg("WITHSCORES")
-            .query(con)
+            .arg("WITHSCORES");
+        query("ZRANGE in Leaderboard::top", &zrange, con)
     }
 }
 

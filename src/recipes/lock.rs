@@ -91,33 +91,33 @@ use crate::{Error, Invocation, Script, redis_script};
 /// # use redis_script_test_support::server;
 /// # let server = server::RedisServer::start();
 /// # let mut con = server.connection();
-/// use redis_script::recipes::lock::acquire_lock;
+/// use redis_script::recipes::lock::acquire_lock_script;
 ///
-/// assert_eq!(acquire_lock("lock:a", 10_000, "t").invoke(&mut con)?.as_deref(), Some("OK"));
-/// assert_eq!(acquire_lock("lock:a", 10_000, "u").invoke(&mut con)?, None);
+/// assert_eq!(acquire_lock_script("lock:a", 10_000, "t").invoke(&mut con)?.as_deref(), Some("OK"));
+/// assert_eq!(acquire_lock_script("lock:a", 10_000, "u").invoke(&mut con)?, None);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[redis_script(file = "scripts/lock_acquire.lua", keys = 1)]
-pub fn acquire_lock(lock: &str, ttl_ms: u64, token: &str) -> Option<String>;
+pub fn acquire_lock_script(lock: &str, ttl_ms: u64, token: &str) -> Option<String>;
 
 /// Releases the lock if `token` holds it; replies whether it did.
 ///
 /// The binding behind [`HeldLock::release`].
 #[redis_script(file = "scripts/lock_release.lua", keys = 1)]
-pub fn release_lock(lock: &str, token: &str) -> bool;
+pub fn release_lock_script(lock: &str, token: &str) -> bool;
 
 /// Sets the lock's time to live to `ttl_ms` milliseconds from now if `token`
 /// holds it; replies whether it did (`false`: the lock was lost).
 ///
 /// The binding behind [`HeldLock::extend`].
 #[redis_script(file = "scripts/lock_extend.lua", keys = 1)]
-pub fn extend_lock(lock: &str, ttl_ms: u64, token: &str) -> bool;
+pub fn extend_lock_script(lock: &str, ttl_ms: u64, token: &str) -> bool;
 
 /// The scripts of this recipe.
 pub(crate) const SCRIPTS: &[&Script] = &[
-    &acquire_lock::SCRIPT,
-    &release_lock::SCRIPT,
-    &extend_lock::SCRIPT,
+    &acquire_lock_script::SCRIPT,
+    &release_lock_script::SCRIPT,
+    &extend_lock_script::SCRIPT,
 ];
 
 /// A lock: its key and the time to live each acquisition gives it.
@@ -180,7 +180,7 @@ impl Lock {
     /// it did. Run it with `.invoke_async` or in a pipeline, then pass the
     /// same token to [`with_token`](Self::with_token).
     pub fn acquire_call(&self, token: &str) -> Invocation<Option<String>> {
-        acquire_lock(&self.key, self.ttl_ms, token)
+        acquire_lock_script(&self.key, self.ttl_ms, token)
     }
 
     /// The handle of this lock held with `token`, e.g. after an
@@ -237,12 +237,12 @@ impl HeldLock {
 
     /// The script call behind [`release`](Self::release).
     pub fn release_call(&self) -> Invocation<bool> {
-        release_lock(&self.lock.key, &self.token)
+        release_lock_script(&self.lock.key, &self.token)
     }
 
     /// The script call behind [`extend`](Self::extend).
     pub fn extend_call(&self) -> Invocation<bool> {
-        extend_lock(&self.lock.key, self.lock.ttl_ms, &self.token)
+        extend_lock_script(&self.lock.key, self.lock.ttl_ms, &self.token)
     }
 }
 

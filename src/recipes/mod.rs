@@ -12,10 +12,26 @@
 //! | capped leaderboard | [`leaderboard`] | the top N members under a score ceiling |
 //! | red envelope | [`red_envelope`] | each envelope to at most one user, each user at most one envelope |
 //! | de-duplication | [`dedup`] | exactly one caller is first for an id, until it expires |
+//!
+//! # Errors
+//!
+//! Every method returns [`crate::Error`], whatever failed: a script call
+//! (the error names the binding and its Lua file), or a plain command or a
+//! check of the recipe itself, made with [`Error::operation`], whose
+//! [`script`](Error::script) names the command and the method, e.g.
+//! `"ZRANGE in Leaderboard::top"`, and whose [`file`](Error::file) is empty.
+//!
+//! # Bindings
+//!
+//! Each recipe's `#[redis_script]` bindings are public, for callers that
+//! need the plain call; their names end in `_script` (`acquire_lock_script`),
+//! while the methods and functions built on them have plain names.
 
 use std::time::Duration;
 
-use crate::Script;
+use redis::{Cmd, ConnectionLike, FromRedisValue, ParsingError, RedisError, Value};
+
+use crate::{Error, ErrorKind, Script};
 
 pub mod autocomplete;
 pub mod dedup;
@@ -57,6 +73,33 @@ pub fn random_token() -> String {
     let high = RandomState::new().hash_one(0u8);
     let low = RandomState::new().hash_one(1u8);
     format!("{high:016x}{low:016x}")
+}
+
+/// Runs `cmd`, a plain command of a recipe, and converts its reply;
+/// `operation` names the command and the method in the error, e.g.
+/// `"ZRANGE in Leaderboard::top"`.
+pub(crate) fn query<T: FromRedisValue>(
+    operation: &'static str,
+    cmd: &Cmd,
+    con: &mut dyn ConnectionLike,
+) -> Result<T, Error> {
+    let reply = con
+        .req_command(cmd)
+        .and_then(Value::extract_error)
+        .map_err(|error| Error::operation(operation, ErrorKind::Redis(error)))?;
+    T::from_redis_value(reply).map_err(|source| reply_error::<T>(operation, source))
+}
+
+/// A reply of `operation` that does not convert into `T`.
+pub(crate) fn reply_error<T>(operation: &'static str, source: ParsingError) -> Error {
+    let expected = std::any::type_name::<T>();
+    Error::operation(operation, ErrorKind::Reply { expected, source })
+}
+
+/// A failure the recipe itself detected, e.g. a value it refuses to send.
+pub(crate) fn refused(operation: &'static str, problem: &'static str, detail: String) -> Error {
+    let error = RedisError::from((redis::ErrorKind::Client, problem, detail));
+    Error::operation(operation, ErrorKind::Redis(error))
 }
 
 /// `{name}`: the hash tag that keeps every key of one named system (a

@@ -68,10 +68,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use redis::{ConnectionLike, FromRedisValue, ParsingError, RedisResult, Value};
+use redis::{ConnectionLike, FromRedisValue, ParsingError, Value};
 use serde::{Deserialize, Serialize};
 
-use crate::recipes::slot_tag;
+use crate::recipes::{query, slot_tag};
 use crate::{Error, Invocation, Script, redis_script};
 
 /// One red envelope, as the scripts store it in JSON.
@@ -205,17 +205,18 @@ impl RedEnvelopes {
     }
 
     /// How many envelopes are left.
-    pub fn pending(&self, con: &mut dyn ConnectionLike) -> RedisResult<usize> {
-        redis::cmd("LLEN").arg(&self.pending).query(con)
+    pub fn pending(&self, con: &mut dyn ConnectionLike) -> Result<usize, Error> {
+        let mut llen = redis::cmd("LLEN");
+        llen.arg(&self.pending);
+        query("LLEN in RedEnvelopes::pending", &llen, con)
     }
 
     /// The granted records not yet removed, oldest first.
-    pub fn consumed(&self, con: &mut dyn ConnectionLike) -> RedisResult<Vec<Envelope>> {
-        let mut newest_first: Vec<Envelope> = redis::cmd("LRANGE")
-            .arg(&self.consumed)
-            .arg(0)
-            .arg(-1)
-            .query(con)?;
+    pub fn consumed(&self, con: &mut dyn ConnectionLike) -> Result<Vec<Envelope>, Error> {
+        let mut lrange = redis::cmd("LRANGE");
+        lrange.arg(&self.consumed).arg(0).arg(-1);
+        let mut newest_first: Vec<Envelope> =
+            query("LRANGE in RedEnvelopes::consumed", &lrange, con)?;
         newest_first.reverse();
         Ok(newest_first)
     }
@@ -227,14 +228,14 @@ impl RedEnvelopes {
         &self,
         con: &mut dyn ConnectionLike,
         count: usize,
-    ) -> RedisResult<usize> {
+    ) -> Result<usize, Error> {
         if count == 0 {
             return Ok(0);
         }
-        let removed: Option<Vec<Value>> = redis::cmd("RPOP")
-            .arg(&self.consumed)
-            .arg(count)
-            .query(con)?;
+        let mut rpop = redis::cmd("RPOP");
+        rpop.arg(&self.consumed).arg(count);
+        let removed: Option<Vec<Value>> =
+            query("RPOP in RedEnvelopes::remove_consumed", &rpop, con)?;
         Ok(removed.map_or(0, |records| records.len()))
     }
 }

@@ -92,33 +92,33 @@ use crate::{Error, Invocation, Script, redis_script};
 /// # use redis_script_test_support::server;
 /// # let server = server::RedisServer::start();
 /// # let mut con = server.connection();
-/// use redis_script::recipes::semaphore::acquire_semaphore;
+/// use redis_script::recipes::semaphore::acquire_semaphore_script;
 ///
-/// assert!(acquire_semaphore("sem", 1, 10_000, "a").invoke(&mut con)?);
-/// assert!(!acquire_semaphore("sem", 1, 10_000, "b").invoke(&mut con)?);
+/// assert!(acquire_semaphore_script("sem", 1, 10_000, "a").invoke(&mut con)?);
+/// assert!(!acquire_semaphore_script("sem", 1, 10_000, "b").invoke(&mut con)?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[redis_script(file = "scripts/semaphore_acquire.lua", keys = 1)]
-pub fn acquire_semaphore(semaphore: &str, limit: u64, timeout_ms: u64, token: &str) -> bool;
+pub fn acquire_semaphore_script(semaphore: &str, limit: u64, timeout_ms: u64, token: &str) -> bool;
 
 /// Restarts the timeout of holder `token`; replies `false` when it is not a
 /// holder (released, evicted, or timed out, in which case it is removed).
 ///
 /// The binding behind [`Permit::refresh`].
 #[redis_script(file = "scripts/semaphore_refresh.lua", keys = 1)]
-pub fn refresh_semaphore(semaphore: &str, timeout_ms: u64, token: &str) -> bool;
+pub fn refresh_semaphore_script(semaphore: &str, timeout_ms: u64, token: &str) -> bool;
 
 /// Removes holder `token`; replies whether it was a holder, not timed out.
 ///
 /// The binding behind [`Permit::release`].
 #[redis_script(file = "scripts/semaphore_release.lua", keys = 1)]
-pub fn release_semaphore(semaphore: &str, timeout_ms: u64, token: &str) -> bool;
+pub fn release_semaphore_script(semaphore: &str, timeout_ms: u64, token: &str) -> bool;
 
 /// The scripts of this recipe.
 pub(crate) const SCRIPTS: &[&Script] = &[
-    &acquire_semaphore::SCRIPT,
-    &refresh_semaphore::SCRIPT,
-    &release_semaphore::SCRIPT,
+    &acquire_semaphore_script::SCRIPT,
+    &refresh_semaphore_script::SCRIPT,
+    &release_semaphore_script::SCRIPT,
 ];
 
 /// A counting semaphore: its key, how many holders it admits at once, and
@@ -189,7 +189,7 @@ impl Semaphore {
     /// Run it with `.invoke_async` or in a pipeline, then pass the same token
     /// to [`with_token`](Self::with_token).
     pub fn acquire_call(&self, token: &str) -> Invocation<bool> {
-        acquire_semaphore(&self.key, self.limit, self.timeout_ms, token)
+        acquire_semaphore_script(&self.key, self.limit, self.timeout_ms, token)
     }
 
     /// The permit of this semaphore held with `token`, e.g. after an
@@ -243,12 +243,12 @@ impl Permit {
 
     /// The script call behind [`refresh`](Self::refresh).
     pub fn refresh_call(&self) -> Invocation<bool> {
-        refresh_semaphore(&self.semaphore.key, self.semaphore.timeout_ms, &self.token)
+        refresh_semaphore_script(&self.semaphore.key, self.semaphore.timeout_ms, &self.token)
     }
 
     /// The script call behind [`release`](Self::release).
     pub fn release_call(&self) -> Invocation<bool> {
-        release_semaphore(&self.semaphore.key, self.semaphore.timeout_ms, &self.token)
+        release_semaphore_script(&self.semaphore.key, self.semaphore.timeout_ms, &self.token)
     }
 }
 

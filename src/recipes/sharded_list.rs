@@ -53,7 +53,7 @@
 //! 1. a non-blocking pop (one script call); an item ends the loop;
 //! 2. `GET` the end pointer, to learn which shard to wait on;
 //! 3. one round trip with a non-transactional pipeline of two commands: the
-//!    guard script [`sharded_list_guard()`] (sent as `EVAL`, so a missing
+//!    guard script [`sharded_list_guard_script()`] (sent as `EVAL`, so a missing
 //!    script cannot fail the pipeline halfway) and then `BLPOP`/`BRPOP` on
 //!    that shard for at most a second. If the shard is no longer the end, or
 //!    is empty while other shards may hold items, the guard pushes the
@@ -112,12 +112,10 @@
 
 use std::time::{Duration, Instant};
 
-use redis::{
-    ConnectionLike, FromRedisValue, RedisError, RedisResult, RedisWrite, ToRedisArgs, Value,
-};
+use redis::{ConnectionLike, FromRedisValue, ParsingError, RedisWrite, ToRedisArgs, Value};
 
-use crate::recipes::slot_tag;
-use crate::{Invocation, Script, ScriptPipeline, redis_script};
+use crate::recipes::{query, refused, reply_error, slot_tag};
+use crate::{Error, ErrorKind, Invocation, Script, ScriptPipeline, redis_script};
 
 /// The reserved value that blocking pops push into a shard to wake
 /// themselves up. It can never be an item: pushing it is an `Err`, and every
@@ -137,6 +135,11 @@ const MAX_WAIT: Duration = Duration::from_secs(1);
 /// Redis reads a BLPOP timeout in seconds with millisecond resolution, and 0
 /// means "wait forever": never send less than a millisecond.
 const MIN_WAIT: Duration = Duration::from_millis(1);
+
+/// The names of operations in errors that are not a script's own.
+const PUSH: &str = "ShardedList::push";
+const BLOCKING_POP: &str = "ShardedList::blocking_pop";
+const GUARD_AND_WAIT: &str = "the guard and BLPOP/BRPOP pipeline of ShardedList::blocking_pop";
 
 /// An end of the list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -181,7 +184,7 @@ impl ToRedisArgs for End {
 /// Prefer [`ShardedList::push`], which cuts items into chunks, or
 /// [`ShardedList::push_chunk_call`], which fills in the keys.
 #[redis_script(file = "scripts/sharded_list_push.lua", keys = 2)]
-pub fn sharded_list_push<T: ToRedisArgs>(
+pub fn sharded_list_push_script<T: ToRedisArgs>(
     first: &str,
     last: &str,
     prefix: &str,
@@ -196,7 +199,7 @@ pub fn sharded_list_push<T: ToRedisArgs>(
 ///
 /// Prefer [`ShardedList::pop`] or [`ShardedList::pop_call`].
 #[redis_script(file = "scripts/sharded_list_pop.lua", keys = 2)]
-pub fn sharded_list_pop<T: FromRedisValue>(
+pub fn sharded_list_pop_script<T: FromRedisValue>(
     first: &str,
     last: &str,
     prefix: &str,
@@ -208,7 +211,7 @@ pub fn sharded_list_pop<T: FromRedisValue>(
 /// pushes `dummy` into that shard, replying `true`, when the shard is no
 /// longer the end or is an emptied end, so the blocking pop returns at once.
 #[redis_script(file = "scripts/sharded_list_guard.lua", keys = 2)]
-pub fn sharded_list_guard(
+pub fn sharded_list_guard_script(
     first: &str,
     last: &str,
     prefix: &str,
@@ -219,9 +222,9 @@ pub fn sharded_list_guard(
 
 /// The scripts of this recipe.
 pub(crate) const SCRIPTS: &[&Script] = &[
-    &sharded_list_push::SCRIPT,
-    &sharded_list_pop::SCRIPT,
-    &sharded_list_guard::SCRIPT,
+    &sharded_list_push_script::SCRIPT,
+    &sharded_list_pop_script::SCRIPT,
+    &sharded_list_guard_script::SCRIPT,
 ];
 
 /// A list named `name`, stored in shards of at most `shard_size` items.
@@ -291,7 +294,7 @@ impl ShardedList {
         &self,
         con: &mut dyn ConnectionLike,
         items: &[T],
-    ) -> RedisResult<usize> {
+    ) -> Result<usize, Error> {
         self.push(con, End::Left, items)
     }
 
@@ -303,7 +306,7 @@ impl ShardedList {
         &self,
         con: &mut dyn ConnectionLike,
         items: &[T],
-    ) -> RedisResult<usize> {
+    ) -> Result<usize, Error> {
         self.push(con, End::Right, items)
     }
 
@@ -337,17 +340,14 @@ impl ShardedList {
         con: &mut dyn ConnectionLike,
         end: End,
         items: &[T],
-    ) -> RedisResult<usize> {
+    ) -> Result<usize, Error> {
         let items = encode_items(items)?;
         let mut pushed = 0;
         for chunk in items.chunks(PUSH_CHUNK) {
             let count = self.push_chunk_call(end, chunk).invoke(con)?;
             if count != chunk.len() {
-                return Err(RedisError::from((
-                    redis::ErrorKind::UnexpectedReturnType,
-                    "sharded list push replied another count than it was sent",
-                    format!("sent {} items, the script replied {count}", chunk.len()),
-                )));
+                let problem = format!("sent {} items, the script replied {count}", chunk.len());
+                return Err(reply_error::<usize>(PUSH, ParsingError::from(problem)));
             }
             pushed += count;
         }
@@ -359,7 +359,7 @@ impl ShardedList {
     /// holding the server meanwhile: keep `items` to about [`PUSH_CHUNK`].
     /// The script refuses the whole call if an item is the [`DUMMY`].
     pub fn push_chunk_call<T: ToRedisArgs>(&self, end: End, items: &[T]) -> Invocation<usize> {
-        sharded_list_push(
+        sharded_list_push_script(
             &self.first_key,
             &self.last_key,
             &self.shard_prefix,
@@ -371,18 +371,18 @@ impl ShardedList {
     }
 
     /// Pops the head item, or `None` when the list is empty.
-    pub fn lpop<T: FromRedisValue + 'static>(
+    pub fn lpop<T: FromRedisValue>(
         &self,
         con: &mut dyn ConnectionLike,
-    ) -> RedisResult<Option<T>> {
+    ) -> Result<Option<T>, Error> {
         self.pop(con, End::Left)
     }
 
     /// Pops the tail item, or `None` when the list is empty.
-    pub fn rpop<T: FromRedisValue + 'static>(
+    pub fn rpop<T: FromRedisValue>(
         &self,
         con: &mut dyn ConnectionLike,
-    ) -> RedisResult<Option<T>> {
+    ) -> Result<Option<T>, Error> {
         self.pop(con, End::Right)
     }
 
@@ -391,12 +391,12 @@ impl ShardedList {
     ///
     /// An item that does not convert to `T` is removed all the same and
     /// reported as an `Err`; `Vec<u8>` takes any item.
-    pub fn pop<T: FromRedisValue + 'static>(
+    pub fn pop<T: FromRedisValue>(
         &self,
         con: &mut dyn ConnectionLike,
         end: End,
-    ) -> RedisResult<Option<T>> {
-        Ok(self.pop_call(end).invoke(con)?)
+    ) -> Result<Option<T>, Error> {
+        self.pop_call(end).invoke(con)
     }
 
     /// The pop script call for `end`, e.g. for `.invoke_async`. It never
@@ -419,7 +419,7 @@ impl ShardedList {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn pop_call<T: FromRedisValue>(&self, end: End) -> Invocation<Option<T>> {
-        sharded_list_pop(
+        sharded_list_pop_script(
             &self.first_key,
             &self.last_key,
             &self.shard_prefix,
@@ -430,21 +430,21 @@ impl ShardedList {
 
     /// Pops the head item, waiting up to `timeout` for one; `None` if the
     /// list stayed empty. See [`blocking_pop`](Self::blocking_pop).
-    pub fn blpop<T: FromRedisValue + 'static>(
+    pub fn blpop<T: FromRedisValue>(
         &self,
         con: &mut dyn ConnectionLike,
         timeout: Duration,
-    ) -> RedisResult<Option<T>> {
+    ) -> Result<Option<T>, Error> {
         self.blocking_pop(con, End::Left, timeout)
     }
 
     /// Pops the tail item, waiting up to `timeout` for one; `None` if the
     /// list stayed empty. See [`blocking_pop`](Self::blocking_pop).
-    pub fn brpop<T: FromRedisValue + 'static>(
+    pub fn brpop<T: FromRedisValue>(
         &self,
         con: &mut dyn ConnectionLike,
         timeout: Duration,
-    ) -> RedisResult<Option<T>> {
+    ) -> Result<Option<T>, Error> {
         self.blocking_pop(con, End::Right, timeout)
     }
 
@@ -458,12 +458,12 @@ impl ShardedList {
     /// connection's read timeout, if any, must exceed one second. As with
     /// [`pop`](Self::pop), an item that does not convert to `T` is removed
     /// and reported as an `Err`.
-    pub fn blocking_pop<T: FromRedisValue + 'static>(
+    pub fn blocking_pop<T: FromRedisValue>(
         &self,
         con: &mut dyn ConnectionLike,
         end: End,
         timeout: Duration,
-    ) -> RedisResult<Option<T>> {
+    ) -> Result<Option<T>, Error> {
         let deadline = Instant::now().checked_add(timeout);
         loop {
             if let Some(item) = self.pop(con, end)? {
@@ -479,7 +479,9 @@ impl ShardedList {
             }
             let wait = remaining.clamp(MIN_WAIT, MAX_WAIT);
             if let Some(item) = self.wait_on_end_shard(con, end, wait)? {
-                return Ok(Some(T::from_redis_value(Value::BulkString(item))?));
+                return T::from_redis_value(Value::BulkString(item))
+                    .map(Some)
+                    .map_err(|source| reply_error::<T>(BLOCKING_POP, source));
             }
         }
     }
@@ -492,14 +494,16 @@ impl ShardedList {
         con: &mut dyn ConnectionLike,
         end: End,
         wait: Duration,
-    ) -> RedisResult<Option<Vec<u8>>> {
+    ) -> Result<Option<Vec<u8>>, Error> {
         let end_key = match end {
             End::Left => &self.first_key,
             End::Right => &self.last_key,
         };
-        let shard: Option<String> = redis::cmd("GET").arg(end_key).query(con)?;
+        let mut get = redis::cmd("GET");
+        get.arg(end_key);
+        let shard: Option<String> = query("GET in ShardedList::blocking_pop", &get, con)?;
         let shard = shard.as_deref().unwrap_or("0");
-        let guard = sharded_list_guard(
+        let guard = sharded_list_guard_script(
             &self.first_key,
             &self.last_key,
             &self.shard_prefix,
@@ -515,18 +519,21 @@ impl ShardedList {
         pipe.cmd(end.blocking_pop_command())
             .arg(format!("{}{shard}", self.shard_prefix))
             .arg(format!("{:.3}", wait.as_secs_f64()));
-        let mut replies: Vec<Value> = pipe.query(con)?;
+        let mut replies: Vec<Value> = pipe
+            .query(con)
+            .map_err(|error| Error::operation(GUARD_AND_WAIT, ErrorKind::Redis(error)))?;
         let (Some(popped), Some(guarded), None) = (replies.pop(), replies.pop(), replies.pop())
         else {
-            return Err(RedisError::from((
-                redis::ErrorKind::UnexpectedReturnType,
-                "sharded list blocking pop: the pipeline did not reply twice",
-            )));
+            let problem = ParsingError::from("the pipeline did not reply twice");
+            return Err(reply_error::<Vec<Value>>(GUARD_AND_WAIT, problem));
         };
         guard.decode(Ok(guarded))?;
         // BLPOP replies [shard key, item], or nil on timeout.
-        let popped: Option<(Vec<u8>, Vec<u8>)> =
-            FromRedisValue::from_redis_value(popped.extract_error()?)?;
+        let popped = popped
+            .extract_error()
+            .map_err(|error| Error::operation(GUARD_AND_WAIT, ErrorKind::Redis(error)))?;
+        let popped: Option<(Vec<u8>, Vec<u8>)> = FromRedisValue::from_redis_value(popped)
+            .map_err(|source| reply_error::<Option<(Vec<u8>, Vec<u8>)>>(GUARD_AND_WAIT, source))?;
         Ok(popped
             .map(|(_, item)| item)
             .filter(|item| item != DUMMY.as_bytes()))
@@ -535,30 +542,23 @@ impl ShardedList {
 
 /// Encodes each item to its one Redis value, refusing the [`DUMMY`] and items
 /// that encode to other than one value (the scripts count one per item).
-fn encode_items<T: ToRedisArgs>(items: &[T]) -> RedisResult<Vec<Vec<u8>>> {
-    let refuse = |index: usize, problem: &'static str, detail: String| {
-        RedisError::from((
-            redis::ErrorKind::Client,
-            problem,
-            format!("item {index}: {detail}"),
-        ))
-    };
+fn encode_items<T: ToRedisArgs>(items: &[T]) -> Result<Vec<Vec<u8>>, Error> {
     items
         .iter()
         .enumerate()
         .map(|(index, item)| {
             let [value] = <[Vec<u8>; 1]>::try_from(item.to_redis_args()).map_err(|values| {
-                refuse(
-                    index,
+                refused(
+                    PUSH,
                     "a sharded list item must encode to exactly one Redis value",
-                    format!("encoded to {} values", values.len()),
+                    format!("item {index}: encoded to {} values", values.len()),
                 )
             })?;
             if value == DUMMY.as_bytes() {
-                return Err(refuse(
-                    index,
+                return Err(refused(
+                    PUSH,
                     "the sharded list's reserved dummy value cannot be pushed",
-                    format!("{DUMMY:?}"),
+                    format!("item {index}: {DUMMY:?}"),
                 ));
             }
             Ok(value)

@@ -53,8 +53,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use redis::{ConnectionLike, ParsingError, RedisResult};
+use redis::{ConnectionLike, ParsingError};
 
+use crate::recipes::{query, reply_error};
 use crate::{Error, Invocation, Script, redis_script};
 
 /// The counter of status ids.
@@ -125,12 +126,17 @@ pub struct Status {
 
 /// Reads status `id`, or `None` if there is none. A hash that lacks a
 /// field of [`Status`] or holds a malformed one is an error.
-pub fn get_status(con: &mut dyn ConnectionLike, id: u64) -> RedisResult<Option<Status>> {
-    let fields: HashMap<String, String> = redis::cmd("HGETALL").arg(status_key(id)).query(con)?;
+pub fn get_status(con: &mut dyn ConnectionLike, id: u64) -> Result<Option<Status>, Error> {
+    const OPERATION: &str = "HGETALL in get_status";
+    let mut hgetall = redis::cmd("HGETALL");
+    hgetall.arg(status_key(id));
+    let fields: HashMap<String, String> = query(OPERATION, &hgetall, con)?;
     if fields.is_empty() {
         return Ok(None);
     }
-    Ok(Some(Status::from_fields(fields)?))
+    Status::from_fields(fields)
+        .map(Some)
+        .map_err(|source| reply_error::<Status>(OPERATION, source))
 }
 
 impl Status {

@@ -142,13 +142,13 @@ fn metadata_is_static_and_complete() {
         include_str!("../../scripts/lock_acquire.lua")
     );
     assert_eq!(script.sha1().len(), 40);
-    assert_eq!(script.keys(), 1);
+    assert_eq!(script.key_count(), 1);
     assert_eq!(script.key_names(), ["lock"]);
     assert_eq!(script.arg_names(), ["ttl_ms", "token"]);
-    assert_eq!(script.args(), redis_script::Arity::Exactly(2));
+    assert_eq!(script.arg_arity(), redis_script::Arity::Exactly(2));
     assert_eq!(script.reply_type(), "Option<String>");
     assert_eq!(
-        echo_variadic::SCRIPT.args(),
+        echo_variadic::SCRIPT.arg_arity(),
         redis_script::Arity::AtLeast(1)
     );
     assert_eq!(echo_variadic::SCRIPT.key_names(), ["a", "b"]);

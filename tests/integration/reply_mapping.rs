@@ -77,6 +77,7 @@ on_both_protocols! {
     script_errors_name_the_binding,
     unit_discards_any_reply,
     value_passes_the_raw_reply,
+    a_generic_reply_gets_the_folded_booleans,
     replies_that_do_not_fit_are_reply_errors,
     any_from_redis_value_type_passes_through,
 }
@@ -102,6 +103,11 @@ fn boolean_as_i64(value: &str, lua_resp: u8) -> i64;
 
 #[redis_script(file = "tests/lua/booleans.lua", keys = 0)]
 fn boolean_as_value(value: &str, lua_resp: u8) -> redis::Value;
+
+/// The reply type is a generic parameter: the macro cannot see that it may be
+/// `redis::Value`, so the reply gets the folding every other type gets.
+#[redis_script(file = "tests/lua/booleans.lua", keys = 0)]
+fn boolean_as_generic<T: redis::FromRedisValue>(value: &str, lua_resp: u8) -> T;
 
 #[redis_script(file = "tests/lua/booleans.lua", keys = 0)]
 fn boolean_as_unit(value: &str, lua_resp: u8) -> ();
@@ -454,6 +460,22 @@ fn value_passes_the_raw_reply(con: &mut Connection, protocol: Protocol) {
             assert_eq!(items.len(), 4, "{items:?}");
         }
     }
+}
+
+fn a_generic_reply_gets_the_folded_booleans(con: &mut Connection, protocol: Protocol) {
+    let mut generic = |value| {
+        boolean_as_generic::<Value>(value, LUA_RESP3)
+            .invoke(con)
+            .unwrap()
+    };
+    let (folded_false, folded_true) = (generic("false"), generic("true"));
+    let expected_false = match protocol {
+        Protocol::Resp3 => Value::Nil,
+        // As `Value` itself sees it: `redis.setresp(3)` on RESP2 sends 0.
+        Protocol::Resp2 => Value::Int(0),
+    };
+    assert_eq!(folded_false, expected_false);
+    assert_eq!(folded_true, Value::Int(1));
 }
 
 // --- replies that do not fit the declared type -------------------------------

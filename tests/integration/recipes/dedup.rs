@@ -77,7 +77,7 @@ fn every_mark_expires_and_a_ttl_the_server_rejects_marks_nothing() {
     for ttl in [Duration::ZERO, Duration::MAX] {
         let broken = Dedup::new("dedup:", ttl);
         let error = broken.claim(&mut con, "msg-2").unwrap_err();
-        assert_eq!(error.script(), "claim_id", "{ttl:?}");
+        assert_eq!(error.script(), "claim_id_script", "{ttl:?}");
         assert!(!con.exists::<_, bool>("dedup:msg-2").unwrap(), "{ttl:?}");
     }
 }

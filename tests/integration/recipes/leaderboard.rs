@@ -165,6 +165,31 @@ fn invalid_scores_and_settings_are_refused_without_change() {
 }
 
 #[test]
+fn a_failed_plain_command_names_itself_in_the_recipe_error() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    redis::cmd("SET")
+        .arg(KEY)
+        .arg("not a sorted set")
+        .exec(&mut con)
+        .unwrap();
+    let board = Leaderboard::new(KEY, 3, 10.0);
+    let error = board.top(&mut con).unwrap_err();
+    assert_eq!(error.script(), "ZRANGE in Leaderboard::top");
+    assert_eq!(error.code(), Some("WRONGTYPE"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .starts_with("ZRANGE in Leaderboard::top: "),
+        "{error}"
+    );
+    // A script's error still names the binding and its file.
+    let error = board.submit(&mut con, "ada", 1.0).unwrap_err();
+    assert_eq!(error.script(), "submit_script");
+    assert_eq!(error.file(), "scripts/leaderboard_update.lua");
+}
+
+#[test]
 fn concurrent_new_members_end_as_the_true_top_n() {
     const THREADS: usize = 8;
     const PER_THREAD: usize = 60;

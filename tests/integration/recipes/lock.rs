@@ -137,14 +137,14 @@ fn every_lock_has_an_expiry_and_a_ttl_the_server_rejects_takes_nothing() {
     for ttl in [Duration::ZERO, Duration::MAX] {
         let lock = Lock::new("lock:b", ttl);
         let error = lock.try_acquire(&mut con).unwrap_err();
-        assert_eq!(error.script(), "acquire_lock");
+        assert_eq!(error.script(), "acquire_lock_script");
         assert!(!con.exists::<_, bool>("lock:b").unwrap(), "{ttl:?}");
         // Extending with such a TTL fails too, and leaves the lock as it was.
         let error = Lock::new("lock:a", ttl)
             .with_token(held.token())
             .extend(&mut con)
             .unwrap_err();
-        assert_eq!(error.script(), "extend_lock");
+        assert_eq!(error.script(), "extend_lock_script");
         let left: i64 = con.pttl("lock:a").unwrap();
         assert!(left > 0 && left <= 30_000, "PTTL {left} after {ttl:?}");
     }

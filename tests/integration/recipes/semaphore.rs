@@ -246,7 +246,7 @@ fn a_limit_or_timeout_out_of_range_is_an_error_and_changes_nothing() {
     ];
     for semaphore in &broken {
         let error = semaphore.try_acquire(&mut con).unwrap_err();
-        assert_eq!(error.script(), "acquire_semaphore", "{semaphore:?}");
+        assert_eq!(error.script(), "acquire_semaphore_script", "{semaphore:?}");
         assert_eq!(error.code(), Some("ERR"), "{error}");
         if semaphore.limit() > 0 {
             let crashed = semaphore.with_token("crashed");

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use redis::{Connection, ConnectionLike, RedisResult};
-use redis_script::recipes::sharded_list::{DUMMY, End, ShardedList, sharded_list_guard};
+use redis::{Connection, ConnectionLike};
+use redis_script::recipes::sharded_list::{DUMMY, End, ShardedList, sharded_list_guard_script};
 
 use crate::server::RedisServer;
 
@@ -156,7 +156,7 @@ fn consume(
             return Ok(got);
         }
         run.check(&who)?;
-        let popped: RedisResult<Option<String>> = match kind % 4 {
+        let popped: Result<Option<String>, redis_script::Error> = match kind % 4 {
             0 => list.lpop(&mut con),
             1 => list.rpop(&mut con),
             2 => list.blpop(&mut con, wait),
@@ -307,7 +307,11 @@ fn pushing_the_dummy_is_an_err_and_pushes_nothing() {
     // The dummy in the last chunk: refused before the first chunk is sent.
     let mut items: Vec<String> = (0..150).map(|n| n.to_string()).collect();
     items.push(DUMMY.to_owned());
-    assert!(list.rpush(&mut con, &items).is_err());
+    let refused = list.rpush(&mut con, &items).unwrap_err();
+    // The recipe's own check: named, with the item, in the one error type.
+    assert_eq!(refused.script(), "ShardedList::push");
+    assert_eq!(refused.file(), "");
+    assert!(refused.to_string().contains("item 150"), "{refused}");
     assert!(list.lpush(&mut con, &[DUMMY]).is_err());
     assert!(list.lpush(&mut con, &[DUMMY.as_bytes()]).is_err());
     // An item must be one value: a pair would shift the count.
@@ -477,7 +481,7 @@ fn the_guard_pushes_a_dummy_only_when_blocking_on_the_shard_would_be_wrong() {
     let mut con = server.connection();
     let list = ShardedList::new("guard", 2);
     let guard = |con: &mut Connection, end: End, shard: &str| -> bool {
-        sharded_list_guard(
+        sharded_list_guard_script(
             list.first_key(),
             list.last_key(),
             "{guard}:",

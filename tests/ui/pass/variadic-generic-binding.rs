@@ -22,10 +22,10 @@ fn main() {
     assert_eq!(script.file(), "tests/ui/lua/push_all.lua");
     assert_eq!(script.source(), include_str!("../lua/push_all.lua"));
     assert_eq!(script.sha1(), "d6f74793918a95ae80e3ec5e4d4fc3718c30ae21");
-    assert_eq!(script.keys(), 1);
+    assert_eq!(script.key_count(), 1);
     assert_eq!(script.key_names(), ["list"]);
     assert_eq!(script.arg_names(), ["ttl_secs"]);
-    assert_eq!(script.args(), Arity::AtLeast(1));
+    assert_eq!(script.arg_arity(), Arity::AtLeast(1));
     assert_eq!(script.reply_type(), "i64");
 
     // Building a call needs no server; the tail takes any number of values.
