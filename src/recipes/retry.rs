@@ -1,5 +1,5 @@
 //! Retrying an attempt until it succeeds or a wait runs out, for the
-//! recipes that wait for a lock or a permit.
+//! recipes that wait for a lock, a permit or an item.
 
 use std::hash::{BuildHasher, RandomState};
 use std::thread;
@@ -20,22 +20,38 @@ pub(crate) fn retry_until<T>(
     wait: Duration,
     mut attempt: impl FnMut() -> Result<Option<T>, Error>,
 ) -> Result<Option<T>, Error> {
-    // A wait too long to represent as an Instant has no deadline.
-    let deadline = Instant::now().checked_add(wait);
+    let deadline = Deadline::after(wait);
     let mut pause = FIRST_PAUSE;
     loop {
         if let Some(success) = attempt()? {
             return Ok(Some(success));
         }
-        let remaining = match deadline {
-            Some(deadline) => deadline.saturating_duration_since(Instant::now()),
-            None => LONGEST_PAUSE,
-        };
-        if remaining.is_zero() {
+        let Some(remaining) = deadline.remaining(LONGEST_PAUSE) else {
             return Ok(None);
-        }
+        };
         thread::sleep(jittered(pause).min(remaining));
         pause = (pause * 2).min(LONGEST_PAUSE);
+    }
+}
+
+/// The end of a wait, for the loops that retry until it passes.
+pub(crate) struct Deadline(Option<Instant>);
+
+impl Deadline {
+    /// `wait` from now; a wait too long to represent as an `Instant` has no
+    /// end.
+    pub(crate) fn after(wait: Duration) -> Deadline {
+        Deadline(Instant::now().checked_add(wait))
+    }
+
+    /// The time left, or `None` once the deadline has passed; `unbounded`
+    /// for a wait without an end.
+    pub(crate) fn remaining(&self, unbounded: Duration) -> Option<Duration> {
+        let remaining = match self.0 {
+            Some(deadline) => deadline.saturating_duration_since(Instant::now()),
+            None => unbounded,
+        };
+        (!remaining.is_zero()).then_some(remaining)
     }
 }
 

@@ -110,10 +110,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use redis::{ConnectionLike, FromRedisValue, ParsingError, RedisWrite, ToRedisArgs, Value};
 
+use crate::recipes::retry::Deadline;
 use crate::recipes::{query, refused, reply_error, slot_tag};
 use crate::{Error, ErrorKind, Invocation, Script, ScriptPipeline, redis_script};
 
@@ -464,19 +465,14 @@ impl ShardedList {
         end: End,
         timeout: Duration,
     ) -> Result<Option<T>, Error> {
-        let deadline = Instant::now().checked_add(timeout);
+        let deadline = Deadline::after(timeout);
         loop {
             if let Some(item) = self.pop(con, end)? {
                 return Ok(Some(item));
             }
-            let remaining = match deadline {
-                Some(deadline) => deadline.saturating_duration_since(Instant::now()),
-                // Beyond what `Instant` can represent: never reached.
-                None => MAX_WAIT,
-            };
-            if remaining.is_zero() {
+            let Some(remaining) = deadline.remaining(MAX_WAIT) else {
                 return Ok(None);
-            }
+            };
             let wait = remaining.clamp(MIN_WAIT, MAX_WAIT);
             if let Some(item) = self.wait_on_end_shard(con, end, wait)? {
                 return T::from_redis_value(Value::BulkString(item))
