@@ -119,44 +119,33 @@ impl Library {
     }
 }
 
-const fn func(name: &'static str) -> Member {
+/// A member every server has.
+const fn everywhere(name: &'static str, kind: Kind) -> Member {
     Member {
         name,
-        kind: Kind::Function,
+        kind,
         servers: Servers::ALL,
     }
+}
+
+const fn func(name: &'static str) -> Member {
+    everywhere(name, Kind::Function)
 }
 
 const fn number(name: &'static str) -> Member {
-    Member {
-        name,
-        kind: Kind::Constant(Type::Number),
-        servers: Servers::ALL,
-    }
+    everywhere(name, Kind::Constant(Type::Number))
 }
 
 const fn string(name: &'static str) -> Member {
-    Member {
-        name,
-        kind: Kind::Constant(Type::String),
-        servers: Servers::ALL,
-    }
+    everywhere(name, Kind::Constant(Type::String))
 }
 
 const fn userdata(name: &'static str) -> Member {
-    Member {
-        name,
-        kind: Kind::Constant(Type::Userdata),
-        servers: Servers::ALL,
-    }
+    everywhere(name, Kind::Constant(Type::Userdata))
 }
 
 const fn table(name: &'static str) -> Member {
-    Member {
-        name,
-        kind: Kind::Table,
-        servers: Servers::ALL,
-    }
+    everywhere(name, Kind::Table)
 }
 
 const fn lib(lib: &'static Library) -> Member {
@@ -165,11 +154,7 @@ const fn lib(lib: &'static Library) -> Member {
 
 /// The library `lib` under another global name (Valkey's `server`).
 const fn alias(name: &'static str, lib: &'static Library) -> Member {
-    Member {
-        name,
-        kind: Kind::Library(lib),
-        servers: Servers::ALL,
-    }
+    everywhere(name, Kind::Library(lib))
 }
 
 /// `member`, on Valkey 8.1 only.
