@@ -470,11 +470,12 @@ impl<'a> Parser<'a> {
     fn while_stat(&mut self, line: usize, start: usize, out: &mut Vec<Stat>) -> Result<()> {
         self.next()?;
         let cond = self.expr()?;
-        self.func().loops += 1;
-        self.check_next(TokenKind::Do)?;
-        let block = self.block()?;
-        self.check_match(TokenKind::End, TokenKind::While, line)?;
-        self.func().loops -= 1;
+        let block = self.in_loop(|parser| {
+            parser.check_next(TokenKind::Do)?;
+            let block = parser.block()?;
+            parser.check_match(TokenKind::End, TokenKind::While, line)?;
+            Ok(block)
+        })?;
         let span = self.span_from(start);
         emit(out, || Stat::While {
             cond: *cond,
@@ -486,14 +487,12 @@ impl<'a> Parser<'a> {
 
     /// `repeat block until cond`: the condition is inside the block's scope.
     fn repeat_stat(&mut self, line: usize, start: usize, out: &mut Vec<Stat>) -> Result<()> {
-        let active = self.func().active_vars;
-        self.func().loops += 1;
-        self.next()?;
-        let block = self.chunk()?;
-        self.check_match(TokenKind::Until, TokenKind::Repeat, line)?;
-        let cond = self.expr()?;
-        self.func().loops -= 1;
-        self.func().active_vars = active;
+        let (block, cond) = self.in_loop(|parser| {
+            parser.next()?;
+            let block = parser.chunk()?;
+            parser.check_match(TokenKind::Until, TokenKind::Repeat, line)?;
+            Ok((block, parser.expr()?))
+        })?;
         let span = self.span_from(start);
         emit(out, || Stat::Repeat {
             block,
@@ -504,18 +503,27 @@ impl<'a> Parser<'a> {
     }
 
     fn for_stat(&mut self, line: usize, start: usize, out: &mut Vec<Stat>) -> Result<()> {
+        self.in_loop(|parser| {
+            parser.next()?;
+            let first = parser.check_name()?;
+            match parser.token.kind {
+                TokenKind::Char('=') => parser.numeric_for(first, line, start, out),
+                TokenKind::Char(',') | TokenKind::In => parser.generic_for(first, line, start, out),
+                _ => Err(parser.error("'=' or 'in' expected")),
+            }
+        })
+    }
+
+    /// Parses a loop's inside with `body`: `break` is allowed there, and the
+    /// locals it declares (a `for`'s variables, a `repeat` block's, which its
+    /// `until` condition still sees) end with it.
+    fn in_loop<T>(&mut self, body: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         let active = self.func().active_vars;
         self.func().loops += 1;
-        self.next()?;
-        let first = self.check_name()?;
-        match self.token.kind {
-            TokenKind::Char('=') => self.numeric_for(first, line, start, out)?,
-            TokenKind::Char(',') | TokenKind::In => self.generic_for(first, line, start, out)?,
-            _ => return Err(self.error("'=' or 'in' expected")),
-        }
+        let inside = body(self)?;
         self.func().loops -= 1;
         self.func().active_vars = active;
-        Ok(())
+        Ok(inside)
     }
 
     /// `for var = start, stop[, step] do block end`, after `var`.
