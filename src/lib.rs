@@ -272,8 +272,10 @@
 //!   while the connection broke may or may not have been.
 //! - **Pools.** A pooled connection dereferences to a redis-rs connection:
 //!   `call.invoke(&mut *pooled)` with r2d2 (redis-rs feature `r2d2`),
-//!   `call.invoke_async(&mut *pooled)` with deadpool-redis (or bb8, through
-//!   redis-rs's `bb8` feature).
+//!   `call.invoke_async(&mut *pooled)` with deadpool-redis. Give a pool's
+//!   async connections response and connect timeouts that fit the load
+//!   (`redis::AsyncConnectionConfig`): redis-rs's defaults are 500 ms and
+//!   1 s, and a call that timed out may still have been applied.
 //!
 //! # Replies
 //!
