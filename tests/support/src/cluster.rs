@@ -46,7 +46,7 @@ impl RedisCluster {
             .map(|node| format!("127.0.0.1:{}", node.port()))
             .collect();
         create(&addresses, replicas_each);
-        let (primaries, replicas) = nodes.into_iter().partition(|node| role(node) == "master");
+        let (primaries, replicas) = nodes.into_iter().partition(is_primary);
         let cluster = RedisCluster {
             primaries,
             replicas,
@@ -91,10 +91,7 @@ impl RedisCluster {
         self.replicas
             .iter()
             .filter(|replica| {
-                let role: Vec<redis::Value> = redis::cmd("ROLE")
-                    .query(&mut replica.connection())
-                    .expect("ROLE");
-                role.get(2) == Some(&redis::Value::Int(i64::from(primary.port())))
+                role(replica).get(2) == Some(&redis::Value::Int(i64::from(primary.port())))
             })
             .collect()
     }
@@ -151,23 +148,24 @@ impl RedisCluster {
         let replicas_each = self.replicas.len() / self.primaries.len();
         let deadline = Instant::now() + CLUSTER_READY_TIMEOUT;
         loop {
-            let ready = self.nodes().all(|node| {
-                let info = info(node, "CLUSTER", Some("INFO"));
-                info.contains("cluster_state:ok")
-                    && info.contains("cluster_slots_ok:16384")
-                    && info.contains(&format!("cluster_known_nodes:{expected_nodes}"))
-            }) && self.replicas.iter().all(|node| {
-                info(node, "INFO", Some("replication")).contains("master_link_status:up")
-            }) && self
-                .nodes()
-                .all(|node| slot_ranges_list_replicas(node, replicas_each));
+            let ready =
+                self.nodes().all(|node| {
+                    let info = info(node, "CLUSTER", "INFO");
+                    info.contains("cluster_state:ok")
+                        && info.contains("cluster_slots_ok:16384")
+                        && info.contains(&format!("cluster_known_nodes:{expected_nodes}"))
+                }) && self.replicas.iter().all(|node| {
+                    info(node, "INFO", "replication").contains("master_link_status:up")
+                }) && self
+                    .nodes()
+                    .all(|node| slot_ranges_list_replicas(node, replicas_each));
             if ready {
                 return;
             }
             assert!(
                 Instant::now() < deadline,
                 "the test cluster was not ready within {CLUSTER_READY_TIMEOUT:?}: {}",
-                info(&self.primaries[0], "CLUSTER", Some("INFO"))
+                info(&self.primaries[0], "CLUSTER", "INFO")
             );
             thread::sleep(CLUSTER_POLL_INTERVAL);
         }
@@ -232,22 +230,23 @@ fn cluster_args() -> Vec<String> {
 }
 
 /// A command's reply as text, e.g. `CLUSTER INFO` or `INFO replication`.
-fn info(node: &RedisServer, command: &str, section: Option<&str>) -> String {
-    let mut cmd = redis::cmd(command);
-    if let Some(section) = section {
-        cmd.arg(section);
-    }
-    cmd.query(&mut node.connection()).unwrap_or_default()
+fn info(node: &RedisServer, command: &str, section: &str) -> String {
+    redis::cmd(command)
+        .arg(section)
+        .query(&mut node.connection())
+        .unwrap_or_default()
 }
 
-fn role(node: &RedisServer) -> String {
-    let role: Vec<redis::Value> = redis::cmd("ROLE")
+/// The node's `ROLE` reply: `[role, ...]`; a replica's third item is its
+/// primary's port.
+fn role(node: &RedisServer) -> Vec<redis::Value> {
+    redis::cmd("ROLE")
         .query(&mut node.connection())
-        .expect("ROLE");
-    match role.first() {
-        Some(redis::Value::BulkString(name)) => String::from_utf8_lossy(name).into_owned(),
-        other => panic!("unexpected ROLE reply: {other:?}"),
-    }
+        .expect("ROLE")
+}
+
+fn is_primary(node: &RedisServer) -> bool {
+    role(node).first() == Some(&redis::Value::BulkString(b"master".to_vec()))
 }
 
 /// Whether every slot range in `node`'s `CLUSTER SLOTS` lists `replicas`

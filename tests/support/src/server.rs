@@ -88,22 +88,17 @@ impl RedisServer {
         panic!("could not start a server after {START_ATTEMPTS} attempts; last: {last_failure}");
     }
 
-    /// Kills the server (as a crash would: no shutdown, nothing saved) and
-    /// starts it again on the same port, with the same arguments, and waits
-    /// until it answers. Its data and script cache are gone.
-    pub fn restart(&mut self) {
-        self.kill();
-        self.start_again();
-    }
-
-    /// Kills the server process, keeping its port and directory for
+    /// Kills the server process (as a crash would: no shutdown, nothing
+    /// saved), keeping its port and directory for
     /// [`start_again`](Self::start_again).
     pub fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
 
-    /// Starts a killed server again on the same port and waits until it answers.
+    /// Starts a killed server again on the same port, with the same
+    /// arguments, and waits until it answers. Without persistence its data
+    /// and script cache are gone.
     pub fn start_again(&mut self) {
         let mut last_failure = String::new();
         for attempt in 1..=START_ATTEMPTS {
