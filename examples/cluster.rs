@@ -63,8 +63,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("\nsharded lists: `{{name}}:first`, `{{name}}:last` and every shard in one slot");
     for name in ["jobs", "mail"] {
         let list = ShardedList::new(name, 2);
-        list.rpush(&mut con, &["a", "b", "c", "d", "e"])?;
-        let first: Option<String> = list.lpop(&mut con)?;
+        list.push(&mut con, End::Right, &["a", "b", "c", "d", "e"])?;
+        let first: Option<String> = list.pop(&mut con, End::Left)?;
         let last: Option<String> = list.blocking_pop(&mut con, End::Right, Duration::ZERO)?;
         println!(
             "  {name} on {}: popped {first:?} and {last:?} across 3 shards",

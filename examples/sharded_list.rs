@@ -10,7 +10,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use redis::Commands;
-use redis_script::recipes::sharded_list::{DUMMY, ShardedList};
+use redis_script::recipes::sharded_list::{DUMMY, End, ShardedList};
 
 /// Prints each shard of `list` (ids from `first` to `last`) with its items.
 fn show(con: &mut redis::Connection, list: &ShardedList) -> redis::RedisResult<()> {
@@ -31,30 +31,31 @@ pub fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let jobs = ShardedList::new("example:jobs", 4);
     // A server named by REDIS_URL may hold items of an earlier run.
-    while jobs.lpop::<Vec<u8>>(&mut con)?.is_some() {}
+    while jobs.pop::<Vec<u8>>(&mut con, End::Left)?.is_some() {}
 
     let tasks: Vec<String> = (1..=10).map(|n| format!("task-{n}")).collect();
     println!(
         "rpush {} items, at most 4 per shard:",
-        jobs.rpush(&mut con, &tasks)?
+        jobs.push(&mut con, End::Right, &tasks)?
     );
     show(&mut con, &jobs)?;
     println!("lpush 2 urgent items (LPUSH order: the last one ends up first):");
-    jobs.lpush(&mut con, &["urgent-1", "urgent-2"])?;
+    jobs.push(&mut con, End::Left, &["urgent-1", "urgent-2"])?;
     show(&mut con, &jobs)?;
 
-    let head: Option<String> = jobs.lpop(&mut con)?;
-    let tail: Option<String> = jobs.rpop(&mut con)?;
+    let head: Option<String> = jobs.pop(&mut con, End::Left)?;
+    let tail: Option<String> = jobs.pop(&mut con, End::Right)?;
     println!("lpop -> {head:?}, rpop -> {tail:?}");
 
     let mut drained = Vec::new();
-    while let Some(item) = jobs.lpop::<String>(&mut con)? {
+    while let Some(item) = jobs.pop::<String>(&mut con, End::Left)? {
         drained.push(item);
     }
     println!("lpop until empty -> {drained:?}");
 
     let started = Instant::now();
-    let nothing: Option<String> = jobs.blpop(&mut con, Duration::from_millis(300))?;
+    let nothing: Option<String> =
+        jobs.blocking_pop(&mut con, End::Left, Duration::from_millis(300))?;
     println!(
         "blpop on the empty list, 300 ms timeout -> {nothing:?} after {:?}",
         started.elapsed()
@@ -65,18 +66,18 @@ pub fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (mut con, jobs) = (client.get_connection()?, jobs.clone());
         thread::spawn(move || -> Result<usize, redis_script::Error> {
             thread::sleep(Duration::from_millis(200));
-            jobs.rpush(&mut con, &["late-job"])
+            jobs.push(&mut con, End::Right, &["late-job"])
         })
     };
     let started = Instant::now();
-    let late: Option<String> = jobs.brpop(&mut con, Duration::from_secs(5))?;
+    let late: Option<String> = jobs.blocking_pop(&mut con, End::Right, Duration::from_secs(5))?;
     producer.join().expect("the producer thread panicked")?;
     println!(
         "brpop, 5 s timeout, another client pushes after 200 ms -> {late:?} after {:?}",
         started.elapsed()
     );
 
-    match jobs.rpush(&mut con, &[DUMMY]) {
+    match jobs.push(&mut con, End::Right, &[DUMMY]) {
         Ok(_) => println!("pushing the reserved dummy was accepted (unexpected)"),
         Err(error) => println!("pushing the reserved dummy is refused: {error}"),
     }

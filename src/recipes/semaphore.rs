@@ -75,7 +75,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use redis::ConnectionLike;
+use redis::{ConnectionLike, RedisWrite, ToRedisArgs};
 
 use crate::recipes::millis;
 use crate::recipes::random_token;
@@ -101,24 +101,41 @@ use crate::{Error, Invocation, Script, redis_script};
 #[redis_script(file = "scripts/semaphore_acquire.lua", keys = 1)]
 pub fn acquire_semaphore_script(semaphore: &str, limit: u64, timeout_ms: u64, token: &str) -> bool;
 
-/// Restarts the timeout of holder `token`; replies `false` when it is not a
-/// holder (released, evicted, or timed out, in which case it is removed).
+/// Refreshes or releases holder `token`, as `action` says; replies whether
+/// it was a holder, not timed out (a timed-out holder is removed either way).
 ///
-/// The binding behind [`Permit::refresh`].
-#[redis_script(file = "scripts/semaphore_refresh.lua", keys = 1)]
-pub fn refresh_semaphore_script(semaphore: &str, timeout_ms: u64, token: &str) -> bool;
+/// The binding behind [`Permit::refresh`] and [`Permit::release`].
+#[redis_script(file = "scripts/semaphore_settle.lua", keys = 1)]
+pub fn settle_semaphore_script(
+    semaphore: &str,
+    timeout_ms: u64,
+    token: &str,
+    action: Settle,
+) -> bool;
 
-/// Removes holder `token`; replies whether it was a holder, not timed out.
-///
-/// The binding behind [`Permit::release`].
-#[redis_script(file = "scripts/semaphore_release.lua", keys = 1)]
-pub fn release_semaphore_script(semaphore: &str, timeout_ms: u64, token: &str) -> bool;
+/// What [`settle_semaphore_script`] does with a holder that still holds its
+/// slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Settle {
+    /// Restart its timeout, counted from now on the server's clock.
+    Refresh,
+    /// Remove it, freeing its slot.
+    Release,
+}
+
+impl ToRedisArgs for Settle {
+    fn write_redis_args<W: ?Sized + RedisWrite>(&self, out: &mut W) {
+        out.write_arg(match self {
+            Settle::Refresh => b"refresh",
+            Settle::Release => b"release",
+        });
+    }
+}
 
 /// The scripts of this recipe.
 pub(crate) const SCRIPTS: &[&Script] = &[
     &acquire_semaphore_script::SCRIPT,
-    &refresh_semaphore_script::SCRIPT,
-    &release_semaphore_script::SCRIPT,
+    &settle_semaphore_script::SCRIPT,
 ];
 
 /// A counting semaphore: its key, how many holders it admits at once, and
@@ -243,12 +260,21 @@ impl Permit {
 
     /// The script call behind [`refresh`](Self::refresh).
     pub fn refresh_call(&self) -> Invocation<bool> {
-        refresh_semaphore_script(&self.semaphore.key, self.semaphore.timeout_ms, &self.token)
+        self.settle_call(Settle::Refresh)
     }
 
     /// The script call behind [`release`](Self::release).
     pub fn release_call(&self) -> Invocation<bool> {
-        release_semaphore_script(&self.semaphore.key, self.semaphore.timeout_ms, &self.token)
+        self.settle_call(Settle::Release)
+    }
+
+    fn settle_call(&self, action: Settle) -> Invocation<bool> {
+        settle_semaphore_script(
+            &self.semaphore.key,
+            self.semaphore.timeout_ms,
+            &self.token,
+            action,
+        )
     }
 }
 

@@ -32,8 +32,9 @@
 //! - Nothing is lost and nothing is delivered twice: each item is removed by
 //!   exactly one pop, whatever the mix of pushes, pops and blocking pops from
 //!   any number of clients.
-//! - Single pushes and pops keep list order: [`rpush`](ShardedList::rpush)
-//!   then [`lpop`](ShardedList::lpop) is first in, first out, across shards;
+//! - Single pushes and pops keep list order: [`push`](ShardedList::push) at
+//!   [`End::Right`] then [`pop`](ShardedList::pop) at [`End::Left`] is first
+//!   in, first out, across shards;
 //!   items pushed in one call keep their order, as with `LPUSH`/`RPUSH`.
 //! - The reserved [`DUMMY`] value is never delivered as an item: pushing it is
 //!   an `Err` (checked before anything is sent, and again by the script), and
@@ -48,7 +49,7 @@
 //! # Blocking pops
 //!
 //! Redis can only block on whole keys, and the end shard changes. So
-//! [`blpop`](ShardedList::blpop) loops, within its timeout:
+//! [`blocking_pop`](ShardedList::blocking_pop) loops, within its timeout:
 //!
 //! 1. a non-blocking pop (one script call); an item ends the loop;
 //! 2. `GET` the end pointer, to learn which shard to wait on;
@@ -93,20 +94,20 @@
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use std::time::Duration;
-//! use redis_script::recipes::sharded_list::ShardedList;
+//! use redis_script::recipes::sharded_list::{End, ShardedList};
 //!
 //! let jobs = ShardedList::new("jobs", 3);
-//! jobs.rpush(&mut con, &["a", "b", "c", "d", "e"])?; // shards: [a b c] [d e]
-//! jobs.lpush(&mut con, &["z"])?; // a new shard on the left: [z] [a b c] [d e]
+//! jobs.push(&mut con, End::Right, &["a", "b", "c", "d", "e"])?; // shards: [a b c] [d e]
+//! jobs.push(&mut con, End::Left, &["z"])?; // a new shard on the left: [z] [a b c] [d e]
 //!
-//! assert_eq!(jobs.lpop::<String>(&mut con)?.as_deref(), Some("z"));
-//! assert_eq!(jobs.rpop::<String>(&mut con)?.as_deref(), Some("e"));
-//! let next: Option<String> = jobs.blpop(&mut con, Duration::from_secs(1))?;
+//! assert_eq!(jobs.pop::<String>(&mut con, End::Left)?.as_deref(), Some("z"));
+//! assert_eq!(jobs.pop::<String>(&mut con, End::Right)?.as_deref(), Some("e"));
+//! let next: Option<String> = jobs.blocking_pop(&mut con, End::Left, Duration::from_secs(1))?;
 //! assert_eq!(next.as_deref(), Some("a"));
 //!
 //! // Drain it; a blocking pop on the empty list times out with None.
-//! while jobs.lpop::<String>(&mut con)?.is_some() {}
-//! assert_eq!(jobs.brpop::<String>(&mut con, Duration::from_millis(100))?, None);
+//! while jobs.pop::<String>(&mut con, End::Left)?.is_some() {}
+//! assert_eq!(jobs.blocking_pop::<String>(&mut con, End::Right, Duration::from_millis(100))?, None);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -287,30 +288,6 @@ impl ShardedList {
         format!("{}{id}", self.shard_prefix)
     }
 
-    /// Pushes `items` onto the head, as `LPUSH` does: the last item ends up
-    /// first. Replies how many items were pushed.
-    ///
-    /// See [`push`](Self::push).
-    pub fn lpush<T: ToRedisArgs>(
-        &self,
-        con: &mut dyn ConnectionLike,
-        items: &[T],
-    ) -> Result<usize, Error> {
-        self.push(con, End::Left, items)
-    }
-
-    /// Pushes `items` onto the tail, as `RPUSH` does. Replies how many items
-    /// were pushed.
-    ///
-    /// See [`push`](Self::push).
-    pub fn rpush<T: ToRedisArgs>(
-        &self,
-        con: &mut dyn ConnectionLike,
-        items: &[T],
-    ) -> Result<usize, Error> {
-        self.push(con, End::Right, items)
-    }
-
     /// Pushes `items` onto `end`, [`PUSH_CHUNK`] items per script call, and
     /// replies how many were pushed (all of them).
     ///
@@ -333,7 +310,7 @@ impl ShardedList {
     /// // The dummy is refused before anything is sent.
     /// let words = ShardedList::new("words", 100);
     /// assert!(words.push(&mut con, End::Right, &["a", "b", DUMMY]).is_err());
-    /// assert_eq!(words.lpop::<String>(&mut con)?, None);
+    /// assert_eq!(words.pop::<String>(&mut con, End::Left)?, None);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn push<T: ToRedisArgs>(
@@ -371,22 +348,6 @@ impl ShardedList {
         )
     }
 
-    /// Pops the head item, or `None` when the list is empty.
-    pub fn lpop<T: FromRedisValue>(
-        &self,
-        con: &mut dyn ConnectionLike,
-    ) -> Result<Option<T>, Error> {
-        self.pop(con, End::Left)
-    }
-
-    /// Pops the tail item, or `None` when the list is empty.
-    pub fn rpop<T: FromRedisValue>(
-        &self,
-        con: &mut dyn ConnectionLike,
-    ) -> Result<Option<T>, Error> {
-        self.pop(con, End::Right)
-    }
-
     /// Pops the item at `end`, or `None` when the list is empty: one script
     /// call, see [`pop_call`](Self::pop_call).
     ///
@@ -410,7 +371,7 @@ impl ShardedList {
     /// use redis_script::recipes::sharded_list::{End, ShardedList};
     ///
     /// let events = ShardedList::new("events", 8);
-    /// events.rpush(&mut con, &["opened", "closed"])?;
+    /// events.push(&mut con, End::Right, &["opened", "closed"])?;
     /// let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     /// let first: Option<String> = runtime.block_on(async {
     ///     let mut con = server.client().get_multiplexed_async_connection().await?;
@@ -427,26 +388,6 @@ impl ShardedList {
             end,
             DUMMY,
         )
-    }
-
-    /// Pops the head item, waiting up to `timeout` for one; `None` if the
-    /// list stayed empty. See [`blocking_pop`](Self::blocking_pop).
-    pub fn blpop<T: FromRedisValue>(
-        &self,
-        con: &mut dyn ConnectionLike,
-        timeout: Duration,
-    ) -> Result<Option<T>, Error> {
-        self.blocking_pop(con, End::Left, timeout)
-    }
-
-    /// Pops the tail item, waiting up to `timeout` for one; `None` if the
-    /// list stayed empty. See [`blocking_pop`](Self::blocking_pop).
-    pub fn brpop<T: FromRedisValue>(
-        &self,
-        con: &mut dyn ConnectionLike,
-        timeout: Duration,
-    ) -> Result<Option<T>, Error> {
-        self.blocking_pop(con, End::Right, timeout)
     }
 
     /// Pops the item at `end`, waiting up to `timeout` for one to arrive;

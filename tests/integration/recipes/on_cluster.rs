@@ -164,14 +164,14 @@ fn sharded_lists_on_every_primary() {
             assert_eq!(key_slot(key.as_bytes()), slot, "{key}");
         }
         let items: Vec<String> = (0..10).map(|n| format!("item{n}")).collect();
-        assert_eq!(list.rpush(&mut con, &items).unwrap(), 10);
+        assert_eq!(list.push(&mut con, End::Right, &items).unwrap(), 10);
         let mut popped = Vec::new();
-        while let Some(item) = list.lpop::<String>(&mut con).unwrap() {
+        while let Some(item) = list.pop::<String>(&mut con, End::Left).unwrap() {
             popped.push(item);
         }
         assert_eq!(popped, items);
         // The blocking pop guards and blocks on the shard in one node too.
-        list.rpush(&mut con, &["late"]).unwrap();
+        list.push(&mut con, End::Right, &["late"]).unwrap();
         let item: Option<String> = list
             .blocking_pop(&mut con, End::Left, Duration::from_secs(2))
             .unwrap();

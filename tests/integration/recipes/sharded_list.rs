@@ -51,7 +51,7 @@ fn items(con: &mut dyn ConnectionLike, name: &str) -> Vec<String> {
 }
 
 fn assert_empty(con: &mut dyn ConnectionLike, list: &ShardedList, name: &str) {
-    assert_eq!(list.lpop::<String>(con).unwrap(), None);
+    assert_eq!(list.pop::<String>(con, End::Left).unwrap(), None);
     assert_eq!(shards(con, name), [], "an empty list leaves no shard keys");
 }
 
@@ -157,10 +157,10 @@ fn consume(
         }
         run.check(&who)?;
         let popped: Result<Option<String>, redis_script::Error> = match kind % 4 {
-            0 => list.lpop(&mut con),
-            1 => list.rpop(&mut con),
-            2 => list.blpop(&mut con, wait),
-            _ => list.brpop(&mut con, wait),
+            0 => list.pop(&mut con, End::Left),
+            1 => list.pop(&mut con, End::Right),
+            2 => list.blocking_pop(&mut con, End::Left, wait),
+            _ => list.blocking_pop(&mut con, End::Right, wait),
         };
         match popped {
             Ok(Some(item)) if item == DUMMY => {
@@ -262,18 +262,35 @@ fn blocking_pops_on_an_empty_list_time_out_with_none() {
     let list = ShardedList::new("empty", 4);
     let wait = Duration::from_millis(200);
 
-    assert_eq!(list.blpop::<String>(&mut con, wait).unwrap(), None);
-    assert_eq!(list.brpop::<String>(&mut con, wait).unwrap(), None);
     assert_eq!(
-        list.blpop::<String>(&mut con, Duration::ZERO).unwrap(),
+        list.blocking_pop::<String>(&mut con, End::Left, wait)
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        list.blocking_pop::<String>(&mut con, End::Right, wait)
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        list.blocking_pop::<String>(&mut con, End::Left, Duration::ZERO)
+            .unwrap(),
         None
     );
 
     // Emptied after use, with the ends away from shard 0.
-    list.lpush(&mut con, &(0..9).collect::<Vec<_>>()).unwrap();
-    while list.rpop::<i64>(&mut con).unwrap().is_some() {}
-    assert_eq!(list.brpop::<i64>(&mut con, wait).unwrap(), None);
-    assert_eq!(list.blpop::<i64>(&mut con, wait).unwrap(), None);
+    list.push(&mut con, End::Left, &(0..9).collect::<Vec<_>>())
+        .unwrap();
+    while list.pop::<i64>(&mut con, End::Right).unwrap().is_some() {}
+    assert_eq!(
+        list.blocking_pop::<i64>(&mut con, End::Right, wait)
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        list.blocking_pop::<i64>(&mut con, End::Left, wait).unwrap(),
+        None
+    );
     assert_empty(&mut con, &list, "empty");
 }
 
@@ -283,8 +300,8 @@ fn a_blocked_pop_takes_an_item_pushed_by_another_client() {
     let mut con = server.connection();
     let list = ShardedList::new("wake", 2);
     // Move the ends off shard 0 first.
-    list.rpush(&mut con, &["x", "y", "z"]).unwrap();
-    while list.lpop::<String>(&mut con).unwrap().is_some() {}
+    list.push(&mut con, End::Right, &["x", "y", "z"]).unwrap();
+    while list.pop::<String>(&mut con, End::Left).unwrap().is_some() {}
 
     for end in [End::Left, End::Right] {
         let (mut waiter_con, waiter_list) = (server.connection(), list.clone());
@@ -307,15 +324,15 @@ fn pushing_the_dummy_is_an_err_and_pushes_nothing() {
     // The dummy in the last chunk: refused before the first chunk is sent.
     let mut items: Vec<String> = (0..150).map(|n| n.to_string()).collect();
     items.push(DUMMY.to_owned());
-    let refused = list.rpush(&mut con, &items).unwrap_err();
+    let refused = list.push(&mut con, End::Right, &items).unwrap_err();
     // The recipe's own check: named, with the item, in the one error type.
     assert_eq!(refused.script(), "ShardedList::push");
     assert_eq!(refused.file(), "");
     assert!(refused.to_string().contains("item 150"), "{refused}");
-    assert!(list.lpush(&mut con, &[DUMMY]).is_err());
-    assert!(list.lpush(&mut con, &[DUMMY.as_bytes()]).is_err());
+    assert!(list.push(&mut con, End::Left, &[DUMMY]).is_err());
+    assert!(list.push(&mut con, End::Left, &[DUMMY.as_bytes()]).is_err());
     // An item must be one value: a pair would shift the count.
-    assert!(list.rpush(&mut con, &[("a", "b")]).is_err());
+    assert!(list.push(&mut con, End::Right, &[("a", "b")]).is_err());
     assert_empty(&mut con, &list, "guarded");
 
     // The script refuses it too, for callers that bypass the Rust check.
@@ -334,8 +351,9 @@ fn rpush_then_lpop_is_fifo_across_shards() {
     let list = ShardedList::new("fifo", 3);
 
     // 150 items in one call: three chunks of at most 64.
-    list.rpush(&mut con, &(0..150).collect::<Vec<_>>()).unwrap();
-    list.rpush(&mut con, &[150, 151]).unwrap();
+    list.push(&mut con, End::Right, &(0..150).collect::<Vec<_>>())
+        .unwrap();
+    list.push(&mut con, End::Right, &[150, 151]).unwrap();
     let shard_sizes: Vec<usize> = shards(&mut con, "fifo")
         .iter()
         .map(|(_, items)| items.len())
@@ -344,7 +362,7 @@ fn rpush_then_lpop_is_fifo_across_shards() {
     assert!(shard_sizes[..50].iter().all(|&size| size == 3));
 
     let popped: Vec<i64> = (0..152)
-        .map(|_| list.lpop(&mut con).unwrap().unwrap())
+        .map(|_| list.pop(&mut con, End::Left).unwrap().unwrap())
         .collect();
     assert_eq!(popped, (0..152).collect::<Vec<_>>());
     assert_empty(&mut con, &list, "fifo");
@@ -356,14 +374,15 @@ fn lpush_then_lpop_is_lifo_across_shards() {
     let mut con = server.connection();
     let list = ShardedList::new("lifo", 3);
 
-    list.lpush(&mut con, &(0..100).collect::<Vec<_>>()).unwrap();
+    list.push(&mut con, End::Left, &(0..100).collect::<Vec<_>>())
+        .unwrap();
     // As LPUSH does: the last item pushed is the head.
     assert_eq!(
         items(&mut con, "lifo"),
         (0..100).rev().map(|n| n.to_string()).collect::<Vec<_>>()
     );
     let popped: Vec<i64> = (0..100)
-        .map(|_| list.lpop(&mut con).unwrap().unwrap())
+        .map(|_| list.pop(&mut con, End::Left).unwrap().unwrap())
         .collect();
     assert_eq!(popped, (0..100).rev().collect::<Vec<_>>());
     assert_empty(&mut con, &list, "lifo");
@@ -399,20 +418,20 @@ fn both_ends_behave_like_a_deque_across_shard_boundaries() {
                 let items: Vec<u64> = (next..next + count).collect();
                 next += count;
                 if random.below(2) == 0 {
-                    list.lpush(&mut con, &items).unwrap();
+                    list.push(&mut con, End::Left, &items).unwrap();
                     items.iter().for_each(|&item| model.push_front(item));
                 } else {
-                    list.rpush(&mut con, &items).unwrap();
+                    list.push(&mut con, End::Right, &items).unwrap();
                     model.extend(&items);
                 }
             }
             2 => assert_eq!(
-                list.lpop(&mut con).unwrap(),
+                list.pop(&mut con, End::Left).unwrap(),
                 model.pop_front(),
                 "step {step}"
             ),
             _ => assert_eq!(
-                list.rpop(&mut con).unwrap(),
+                list.pop(&mut con, End::Right).unwrap(),
                 model.pop_back(),
                 "step {step}"
             ),
@@ -422,7 +441,8 @@ fn both_ends_behave_like_a_deque_across_shard_boundaries() {
     assert_eq!(items(&mut con, "deque"), expected);
     while let Some(expected) = model.pop_back() {
         assert_eq!(
-            list.brpop(&mut con, Duration::ZERO).unwrap(),
+            list.blocking_pop(&mut con, End::Right, Duration::ZERO)
+                .unwrap(),
             Some(expected)
         );
     }
@@ -443,32 +463,51 @@ fn pops_skip_and_remove_dummies_anywhere_in_the_list() {
     let server = RedisServer::start();
     let mut con = server.connection();
     let list = ShardedList::new("dummies", 2);
-    list.rpush(&mut con, &["a", "b", "c", "d"]).unwrap(); // [a b] [c d]
+    list.push(&mut con, End::Right, &["a", "b", "c", "d"])
+        .unwrap(); // [a b] [c d]
     push_raw(&mut con, &list, "LPUSH", 0, DUMMY);
     push_raw(&mut con, &list, "RPUSH", 0, DUMMY);
     push_raw(&mut con, &list, "RPUSH", 1, DUMMY);
     push_raw(&mut con, &list, "LPUSH", 2, DUMMY); // beyond the end
     assert_eq!(items(&mut con, "dummies").len(), 8);
 
-    assert_eq!(list.lpop::<String>(&mut con).unwrap().as_deref(), Some("a"));
-    assert_eq!(list.rpop::<String>(&mut con).unwrap().as_deref(), Some("d"));
-    assert_eq!(list.rpop::<String>(&mut con).unwrap().as_deref(), Some("c"));
+    assert_eq!(
+        list.pop::<String>(&mut con, End::Left).unwrap().as_deref(),
+        Some("a")
+    );
+    assert_eq!(
+        list.pop::<String>(&mut con, End::Right).unwrap().as_deref(),
+        Some("d")
+    );
+    assert_eq!(
+        list.pop::<String>(&mut con, End::Right).unwrap().as_deref(),
+        Some("c")
+    );
     let wait = Duration::from_millis(100);
     assert_eq!(
-        list.brpop::<String>(&mut con, wait).unwrap().as_deref(),
+        list.blocking_pop::<String>(&mut con, End::Right, wait)
+            .unwrap()
+            .as_deref(),
         Some("b")
     );
-    assert_eq!(list.blpop::<String>(&mut con, wait).unwrap(), None);
+    assert_eq!(
+        list.blocking_pop::<String>(&mut con, End::Left, wait)
+            .unwrap(),
+        None
+    );
     // Shard 2, beyond the end, fills up once pushes reach it: its dummy is
     // then in the list, and skipped like the others.
-    list.rpush(&mut con, &["e", "f", "g", "h", "i"]).unwrap();
+    list.push(&mut con, End::Right, &["e", "f", "g", "h", "i"])
+        .unwrap();
     assert_eq!(
         shards(&mut con, "dummies")[2],
         (2, vec![DUMMY.into(), "i".into()])
     );
     for expected in ["e", "f", "g", "h", "i"] {
         assert_eq!(
-            list.blpop::<String>(&mut con, wait).unwrap().as_deref(),
+            list.blocking_pop::<String>(&mut con, End::Left, wait)
+                .unwrap()
+                .as_deref(),
             Some(expected)
         );
     }
@@ -498,7 +537,7 @@ fn the_guard_pushes_a_dummy_only_when_blocking_on_the_shard_would_be_wrong() {
     assert!(!guard(&mut con, End::Right, "0"));
     assert_eq!(shards(&mut con, "guard"), []);
 
-    list.rpush(&mut con, &["a", "b", "c"]).unwrap(); // [a b] [c]: ends 0 and 1
+    list.push(&mut con, End::Right, &["a", "b", "c"]).unwrap(); // [a b] [c]: ends 0 and 1
     assert!(!guard(&mut con, End::Left, "0"));
     assert!(!guard(&mut con, End::Right, "1"));
     // A stale end: the client read the left end before it moved.
@@ -520,9 +559,15 @@ fn the_guard_pushes_a_dummy_only_when_blocking_on_the_shard_would_be_wrong() {
     );
 
     // None of them is delivered, and pops clear the ones in range.
-    assert_eq!(list.rpop::<String>(&mut con).unwrap().as_deref(), Some("b"));
-    assert_eq!(list.rpop::<String>(&mut con).unwrap().as_deref(), Some("a"));
-    assert_eq!(list.rpop::<String>(&mut con).unwrap(), None);
+    assert_eq!(
+        list.pop::<String>(&mut con, End::Right).unwrap().as_deref(),
+        Some("b")
+    );
+    assert_eq!(
+        list.pop::<String>(&mut con, End::Right).unwrap().as_deref(),
+        Some("a")
+    );
+    assert_eq!(list.pop::<String>(&mut con, End::Right).unwrap(), None);
     // The stale shard -1 is outside the list: its waiter's BLPOP takes it.
     assert_eq!(shards(&mut con, "guard"), [(-1, vec![DUMMY.to_owned()])]);
 }
