@@ -12,8 +12,8 @@ use redis_script::recipes::autocomplete::{
 
 /// `pub` so that `examples/tour.rs` can run it too.
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (_server, url) = server::from_env_or_start();
-    let mut con = redis::Client::open(url)?.get_connection()?;
+    let (_server, client) = server::client_from_env_or_start()?;
+    let mut con = client.get_connection()?;
 
     let names = [
         "jack", "jacob", "jade", "jake", "james", "jane", "janet", "jasmine", "jason", "jasper",

@@ -16,8 +16,7 @@ const WORKERS: usize = 8;
 
 /// `pub` so that `examples/tour.rs` can run it too.
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (_server, url) = server::from_env_or_start();
-    let client = redis::Client::open(url)?;
+    let (_server, client) = server::client_from_env_or_start()?;
     let mut con = client.get_connection()?;
 
     let pushed = Dedup::new("msg_pushed:", Duration::from_secs(20));

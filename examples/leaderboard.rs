@@ -10,8 +10,8 @@ use redis_script::recipes::leaderboard::Leaderboard;
 
 /// `pub` so that `examples/tour.rs` can run it too.
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (_server, url) = server::from_env_or_start();
-    let mut con = redis::Client::open(url)?.get_connection()?;
+    let (_server, client) = server::client_from_env_or_start()?;
+    let mut con = client.get_connection()?;
 
     // The three best book ratings, out of 5 stars.
     let board = Leaderboard::new("top-books", 3, 5.0);

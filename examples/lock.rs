@@ -18,8 +18,7 @@ const INCREMENTS: usize = 250;
 
 /// `pub` so that `examples/tour.rs` can run it too.
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (_server, url) = server::from_env_or_start();
-    let client = redis::Client::open(url)?;
+    let (_server, client) = server::client_from_env_or_start()?;
     let mut con = client.get_connection()?;
 
     let report = Lock::new("lock:monthly-report", Duration::from_secs(30));

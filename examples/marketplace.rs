@@ -6,32 +6,22 @@
 
 use redis_script_test_support::server;
 
-use redis::Connection;
+use redis::{Commands, Connection};
 use redis_script::recipes::marketplace::{inventory_key, list_item, purchase_item, user_key};
 
 fn funds(con: &mut Connection, user: &str) -> redis::RedisResult<u64> {
-    let funds: Option<u64> = redis::cmd("HGET")
-        .arg(user_key(user))
-        .arg("funds")
-        .query(con)?;
+    let funds: Option<u64> = con.hget(user_key(user), "funds")?;
     Ok(funds.unwrap_or(0))
 }
 
 /// `pub` so that `examples/tour.rs` can run it too.
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (_server, url) = server::from_env_or_start();
-    let mut con = redis::Client::open(url)?.get_connection()?;
+    let (_server, client) = server::client_from_env_or_start()?;
+    let mut con = client.get_connection()?;
 
-    redis::cmd("SADD")
-        .arg(inventory_key("smith"))
-        .arg("sword")
-        .exec(&mut con)?;
+    let () = con.sadd(inventory_key("smith"), "sword")?;
     for (user, funds) in [("smith", 0), ("alice", 120), ("bob", 40)] {
-        redis::cmd("HSET")
-            .arg(user_key(user))
-            .arg("funds")
-            .arg(funds)
-            .exec(&mut con)?;
+        let () = con.hset(user_key(user), "funds", funds)?;
     }
 
     println!(
@@ -52,9 +42,7 @@ pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     for user in ["smith", "alice", "bob"] {
-        let items: Vec<String> = redis::cmd("SMEMBERS")
-            .arg(inventory_key(user))
-            .query(&mut con)?;
+        let items: Vec<String> = con.smembers(inventory_key(user))?;
         println!(
             "{user:>6}: funds {:>3}, items {items:?}",
             funds(&mut con, user)?

@@ -10,8 +10,8 @@ use redis_script::recipes::red_envelope::{Grab, RedEnvelopes};
 
 /// `pub` so that `examples/tour.rs` can run it too.
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (_server, url) = server::from_env_or_start();
-    let mut con = redis::Client::open(url)?.get_connection()?;
+    let (_server, client) = server::client_from_env_or_start()?;
+    let mut con = client.get_connection()?;
 
     let campaign = RedEnvelopes::new("spring-festival");
     // Granted in this order: shuffle the amounts first for a random draw.

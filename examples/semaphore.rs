@@ -19,8 +19,7 @@ const JOBS: usize = 20;
 
 /// `pub` so that `examples/tour.rs` can run it too.
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (_server, url) = server::from_env_or_start();
-    let client = redis::Client::open(url)?;
+    let (_server, client) = server::client_from_env_or_start()?;
     let mut con = client.get_connection()?;
 
     let exports = Semaphore::new("semaphore:exports", 2, Duration::from_secs(10));

@@ -25,8 +25,7 @@ fn show(con: &mut redis::Connection, list: &ShardedList) -> redis::RedisResult<(
 }
 
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (_server, url) = server::from_env_or_start();
-    let client = redis::Client::open(url)?;
+    let (_server, client) = server::client_from_env_or_start()?;
     let mut con = client.get_connection()?;
 
     let jobs = ShardedList::new("example:jobs", 4);

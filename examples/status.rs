@@ -7,18 +7,15 @@ use redis_script_test_support::server;
 
 use std::time::UNIX_EPOCH;
 
+use redis::Commands;
 use redis_script::recipes::status::{create_status, get_status, user_key};
 
 /// `pub` so that `examples/tour.rs` can run it too.
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (_server, url) = server::from_env_or_start();
-    let mut con = redis::Client::open(url)?.get_connection()?;
+    let (_server, client) = server::client_from_env_or_start()?;
+    let mut con = client.get_connection()?;
 
-    redis::cmd("HSET")
-        .arg(user_key("1"))
-        .arg("login")
-        .arg("ada")
-        .exec(&mut con)?;
+    let () = con.hset(user_key("1"), "login", "ada")?;
 
     for message in ["hello, world", "second post"] {
         let id = create_status(&mut con, "1", message, &[("client", "example")])?;
@@ -37,10 +34,7 @@ pub fn main() -> Result<(), Box<dyn std::error::Error>> {
             status.extra
         );
     }
-    let posts: u64 = redis::cmd("HGET")
-        .arg(user_key("1"))
-        .arg("posts")
-        .query(&mut con)?;
+    let posts: u64 = con.hget(user_key("1"), "posts")?;
     println!("ada has {posts} posts");
     Ok(())
 }

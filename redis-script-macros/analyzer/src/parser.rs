@@ -506,6 +506,8 @@ impl<'a> Parser<'a> {
         self.in_loop(|parser| {
             parser.next()?;
             let first = parser.check_name()?;
+            // Three hidden control variables, then the loop's own names.
+            parser.new_local(3, first.span)?;
             match parser.token.kind {
                 TokenKind::Char('=') => parser.numeric_for(first, line, start, out),
                 TokenKind::Char(',') | TokenKind::In => parser.generic_for(first, line, start, out),
@@ -534,8 +536,6 @@ impl<'a> Parser<'a> {
         start: usize,
         out: &mut Vec<Stat>,
     ) -> Result<()> {
-        // Three hidden control variables, then `var`.
-        self.new_local(3, var.span)?;
         self.check_next(TokenKind::Char('='))?;
         let from = self.expr()?;
         self.check_next(TokenKind::Char(','))?;
@@ -545,8 +545,7 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        let block = self.for_body(1)?;
-        self.check_match(TokenKind::End, TokenKind::For, line)?;
+        let block = self.for_body(1, line)?;
         let span = self.span_from(start);
         emit(out, || Stat::NumericFor {
             var,
@@ -567,8 +566,6 @@ impl<'a> Parser<'a> {
         start: usize,
         out: &mut Vec<Stat>,
     ) -> Result<()> {
-        // Three hidden control variables, then the names.
-        self.new_local(3, first.span)?;
         let mut names = vec![first];
         while self.test_next(TokenKind::Char(','))? {
             let name = self.check_name()?;
@@ -577,8 +574,7 @@ impl<'a> Parser<'a> {
         }
         self.check_next(TokenKind::In)?;
         let exprs = self.expr_list()?;
-        let block = self.for_body(names.len())?;
-        self.check_match(TokenKind::End, TokenKind::For, line)?;
+        let block = self.for_body(names.len(), line)?;
         let span = self.span_from(start);
         emit(out, || Stat::GenericFor {
             names,
@@ -589,14 +585,16 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// `forbody`: `do block`, with the control and declared variables active.
-    fn for_body(&mut self, vars: usize) -> Result<Block> {
+    /// `forbody`: `do block end`, with the control and declared variables
+    /// active; `line` is the `for`'s, for the unmatched-`end` message.
+    fn for_body(&mut self, vars: usize, line: usize) -> Result<Block> {
         self.activate_locals(3);
         self.check_next(TokenKind::Do)?;
         let active = self.func().active_vars;
         self.activate_locals(vars);
         let block = self.block()?;
         self.func().active_vars = active;
+        self.check_match(TokenKind::End, TokenKind::For, line)?;
         Ok(block)
     }
 

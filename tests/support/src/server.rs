@@ -261,19 +261,19 @@ impl Drop for RedisServer {
     }
 }
 
-/// For examples: uses `REDIS_URL` if it is set (and non-empty); otherwise
-/// starts a throwaway server.
+/// For examples: a client of the server `REDIS_URL` names, if it is set
+/// (and non-empty); otherwise of a throwaway server started here.
 ///
-/// Returns the server (if one was started) and the URL to connect to. The
-/// caller must keep the `Option<RedisServer>` alive while using the URL:
-/// dropping it stops the server.
-pub fn from_env_or_start() -> (Option<RedisServer>, String) {
+/// Returns the server (if one was started) beside the client. The caller
+/// must keep the `Option<RedisServer>` alive while using the client:
+/// dropping it stops the server. Fails if `REDIS_URL` is not a Redis URL.
+pub fn client_from_env_or_start() -> redis::RedisResult<(Option<RedisServer>, redis::Client)> {
     match std::env::var("REDIS_URL") {
-        Ok(url) if !url.is_empty() => (None, url),
+        Ok(url) if !url.is_empty() => Ok((None, redis::Client::open(url)?)),
         _ => {
             let server = RedisServer::start();
-            let url = server.url();
-            (Some(server), url)
+            let client = server.client();
+            Ok((Some(server), client))
         }
     }
 }
