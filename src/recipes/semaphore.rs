@@ -113,7 +113,7 @@ pub fn settle_semaphore_script(
     action: Settle,
 ) -> bool;
 
-/// What [`settle_semaphore_script`] does with a holder that still holds its
+/// What [`settle_semaphore_script()`] does with a holder that still holds its
 /// slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Settle {
