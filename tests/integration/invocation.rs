@@ -370,19 +370,24 @@ fn keys_then_fixed_args_then_the_variadic_tail_in_order() {
         ["k1", "k2", "7"]
     );
     // KEYS really are KEYS: the server sees numkeys = 2.
-    let cmd = echo_variadic("k1", "k2", 7, &["x"]);
-    let args: Vec<Vec<u8>> = cmd
-        .evalsha_cmd()
-        .unwrap()
-        .args_iter()
-        .map(|arg| match arg {
-            redis::Arg::Simple(bytes) => bytes.to_vec(),
-            _ => unreachable!(),
-        })
-        .collect();
-    assert_eq!(args[0], b"EVALSHA");
-    assert_eq!(args[1], echo_variadic::SCRIPT.sha1().as_bytes());
-    assert_eq!(args[2], b"2");
+    let call = echo_variadic("k1", "k2", 7, &["x"]);
+    let args_of = |cmd: redis::Cmd| -> Vec<Vec<u8>> {
+        cmd.args_iter()
+            .map(|arg| match arg {
+                redis::Arg::Simple(bytes) => bytes.to_vec(),
+                _ => unreachable!(),
+            })
+            .collect()
+    };
+    let evalsha = args_of(call.evalsha_cmd().unwrap());
+    assert_eq!(evalsha[0], b"EVALSHA");
+    assert_eq!(evalsha[1], echo_variadic::SCRIPT.sha1().as_bytes());
+    let tail: [&[u8]; 5] = [b"2", b"k1", b"k2", b"7", b"x"];
+    assert_eq!(evalsha[2..], tail);
+    let eval = args_of(call.eval_cmd().unwrap());
+    assert_eq!(eval[0], b"EVAL");
+    assert_eq!(eval[1], echo_variadic::SCRIPT.source().as_bytes());
+    assert_eq!(eval[2..], tail);
 }
 
 #[test]
