@@ -40,12 +40,15 @@ pub enum NoScriptFallback {
 ///   NOSCRIPT recovery (see [`NoScriptFallback`]);
 /// - [`invoke_async`](Self::invoke_async) on a `redis::aio::ConnectionLike`
 ///   (`MultiplexedConnection`, `ConnectionManager`, ...): the same;
-/// - [`ScriptPipeline::eval_script`](crate::ScriptPipeline::eval_script)
-///   queues it in a `redis::Pipeline` as EVAL, which cannot fail with NOSCRIPT.
+/// - [`ScriptPipeline::evalsha_script`](crate::ScriptPipeline::evalsha_script)
+///   queues it in a `redis::Pipeline` as EVALSHA, after one `SCRIPT LOAD`
+///   of the script per pipeline, and
+///   [`ScriptPipeline::eval_script`](crate::ScriptPipeline::eval_script) as
+///   EVAL: neither can fail with NOSCRIPT.
 ///
 /// An invocation can be run any number of times, e.g. in a retry loop.
 #[must_use = "a script call does nothing until it is run with .invoke(), .invoke_async() \
-              or queued with eval_script()"]
+              or queued with evalsha_script()"]
 pub struct Invocation<T> {
     script: &'static Script,
     /// `EVALSHA sha numkeys keys.. args..`, packed once when the call is
