@@ -30,6 +30,8 @@ pub(crate) struct Packed {
     head_args: usize,
     /// How many bulk strings the tail holds.
     values: usize,
+    /// The bytes of those values, without RESP's framing.
+    data: usize,
 }
 
 impl Packed {
@@ -45,6 +47,7 @@ impl Packed {
             start: LINE_MAX,
             head_args: head.len(),
             values: 0,
+            data: 0,
         };
         packed.write_count();
         packed
@@ -55,15 +58,16 @@ impl Packed {
     /// Its count is rewritten at once, in the few bytes before the head,
     /// rather than in a final step that a caller could miss: the command is
     /// always whole, so it can be sent from `&self`.
-    fn value_written(&mut self) {
+    fn value_written(&mut self, data: usize) {
         self.values += 1;
+        self.data += data;
         self.write_count();
     }
 
     fn write_count(&mut self) {
-        let line = LengthLine::new(b'*', self.head_args + self.values);
-        self.start = LINE_MAX - line.len;
-        self.buf[self.start..LINE_MAX].copy_from_slice(line.as_bytes());
+        let count = self.head_args + self.values;
+        self.start = LINE_MAX - line_len(count);
+        write_line(&mut self.buf[self.start..LINE_MAX], b'*', count);
     }
 
     /// How many values the arguments written so far encoded to.
@@ -94,13 +98,8 @@ impl Packed {
     /// the APIs that take one (async connections, pipelines); its buffers
     /// are sized exactly.
     pub(crate) fn to_cmd(&self, head: &[&[u8]]) -> Cmd {
-        let data: usize = head
-            .iter()
-            .copied()
-            .chain(self.tail_values())
-            .map(<[u8]>::len)
-            .sum();
-        let mut cmd = Cmd::with_capacity(head.len() + self.values, data);
+        let head_data: usize = head.iter().map(|arg| arg.len()).sum();
+        let mut cmd = Cmd::with_capacity(head.len() + self.values, head_data + self.data);
         for arg in head.iter().copied().chain(self.tail_values()) {
             cmd.arg(arg);
         }
@@ -116,9 +115,8 @@ pub(crate) fn pack(args: &[&[u8]], more: usize) -> Vec<u8> {
 /// `*count` and the bulk strings of `head`, in a buffer with room for
 /// `more` bytes after them.
 fn pack_head(head: &[&[u8]], count: usize, more: usize) -> Vec<u8> {
-    let count = LengthLine::new(b'*', count);
-    let mut bytes = Vec::with_capacity(count.len + bulks_len(head) + more);
-    bytes.extend_from_slice(count.as_bytes());
+    let mut bytes = Vec::with_capacity(line_len(count) + bulks_len(head) + more);
+    push_line(&mut bytes, b'*', count);
     push_bulks(&mut bytes, head);
     bytes
 }
@@ -127,7 +125,7 @@ fn pack_head(head: &[&[u8]], count: usize, more: usize) -> Vec<u8> {
 impl RedisWrite for Packed {
     fn write_arg(&mut self, arg: &[u8]) {
         push_bulk(&mut self.buf, arg);
-        self.value_written();
+        self.value_written(arg.len());
     }
 
     fn write_arg_fmt(&mut self, arg: impl std::fmt::Display) {
@@ -180,54 +178,66 @@ impl Drop for ArgWriter<'_> {
         let buf = &mut self.packed.buf;
         let data_at = self.line_at + LINE_MAX;
         let data_len = buf.len() - data_at;
-        let line = LengthLine::new(b'$', data_len);
-        let line_end = self.line_at + line.len;
-        buf[self.line_at..line_end].copy_from_slice(line.as_bytes());
+        let line_end = self.line_at + line_len(data_len);
+        write_line(&mut buf[self.line_at..line_end], b'$', data_len);
         buf.copy_within(data_at.., line_end);
         buf.truncate(line_end + data_len);
         buf.extend_from_slice(b"\r\n");
-        self.packed.value_written();
+        self.packed.value_written(data_len);
     }
 }
 
-/// `*N\r\n` or `$N\r\n`, without leading zeros, on the stack.
-struct LengthLine {
-    bytes: [u8; LINE_MAX],
-    len: usize,
-}
-
-impl LengthLine {
-    fn new(marker: u8, n: usize) -> LengthLine {
-        let mut digits = [0; 20];
-        let mut first = digits.len();
-        let mut rest = n;
-        loop {
-            first -= 1;
-            digits[first] = b'0' + (rest % 10) as u8;
-            rest /= 10;
-            if rest == 0 {
-                break;
+/// The size of the RESP line `*N\r\n` (or `$N\r\n`) for `n`.
+fn line_len(n: usize) -> usize {
+    // Branches for the usual small numbers (`ilog10` costs more here).
+    let digits = match n {
+        0..=9 => 1,
+        10..=99 => 2,
+        100..=999 => 3,
+        _ => {
+            let mut digits = 4;
+            let mut rest = n / 10_000;
+            while rest > 0 {
+                rest /= 10;
+                digits += 1;
             }
+            digits
         }
-        let digits = &digits[first..];
-        let mut bytes = [0; LINE_MAX];
-        bytes[0] = marker;
-        bytes[1..=digits.len()].copy_from_slice(digits);
-        bytes[digits.len() + 1..digits.len() + 3].copy_from_slice(b"\r\n");
-        LengthLine {
-            bytes,
-            len: digits.len() + 3,
-        }
-    }
+    };
+    1 + digits + 2
+}
 
-    fn as_bytes(&self) -> &[u8] {
-        &self.bytes[..self.len]
+/// Writes the line `{marker}{n}\r\n` into `out`, which is `line_len(n)`
+/// bytes long: the digits without leading zeros, as RESP requires.
+fn write_line(out: &mut [u8], marker: u8, mut n: usize) {
+    let crlf = out.len() - 2;
+    out[0] = marker;
+    for digit in out[1..crlf].iter_mut().rev() {
+        *digit = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    out[crlf..].copy_from_slice(b"\r\n");
+}
+
+fn push_line(buf: &mut Vec<u8>, marker: u8, n: usize) {
+    // Most lines (counts, keys, numbers, tokens) have one or two digits:
+    // fixed-size copies, which compile to a few stores.
+    let digit = |n: usize| b'0' + (n % 10) as u8;
+    if n < 10 {
+        buf.extend_from_slice(&[marker, digit(n), b'\r', b'\n']);
+    } else if n < 100 {
+        buf.extend_from_slice(&[marker, digit(n / 10), digit(n), b'\r', b'\n']);
+    } else {
+        let mut line = [0; LINE_MAX];
+        let line = &mut line[..line_len(n)];
+        write_line(line, marker, n);
+        buf.extend_from_slice(line);
     }
 }
 
 /// The packed size of a bulk string of `len` bytes.
 fn bulk_len(len: usize) -> usize {
-    LengthLine::new(b'$', len).len + len + 2
+    line_len(len) + len + 2
 }
 
 /// The packed size of the bulk strings of `args`.
@@ -242,7 +252,7 @@ fn push_bulks(buf: &mut Vec<u8>, args: &[&[u8]]) {
 }
 
 fn push_bulk(buf: &mut Vec<u8>, bytes: &[u8]) {
-    buf.extend_from_slice(LengthLine::new(b'$', bytes.len()).as_bytes());
+    push_line(buf, b'$', bytes.len());
     buf.extend_from_slice(bytes);
     buf.extend_from_slice(b"\r\n");
 }
@@ -252,10 +262,10 @@ fn bulk_strings(mut bytes: &[u8]) -> impl Clone + Iterator<Item = &[u8]> {
     std::iter::from_fn(move || {
         let line = bytes.strip_prefix(b"$")?;
         let digits_len = line.iter().position(|&byte| byte == b'\r')?;
-        let len = std::str::from_utf8(&line[..digits_len])
-            .ok()?
-            .parse::<usize>()
-            .ok()?;
+        let len = line[..digits_len].iter().try_fold(0usize, |len, &digit| {
+            let digit = digit.is_ascii_digit().then(|| usize::from(digit - b'0'))?;
+            len.checked_mul(10)?.checked_add(digit)
+        })?;
         let data_at = digits_len + 2;
         let data_end = data_at.checked_add(len)?;
         let data = line.get(data_at..data_end)?;
@@ -326,16 +336,15 @@ mod tests {
 
     #[test]
     fn length_lines_have_no_leading_zeros() {
-        for (n, line) in [
-            (0, "*0\r\n"),
-            (9, "*9\r\n"),
-            (10, "*10\r\n"),
-            (4096, "*4096\r\n"),
-        ] {
-            assert_eq!(LengthLine::new(b'*', n).as_bytes(), line.as_bytes());
+        let line = |marker, n| {
+            let mut buf = Vec::new();
+            push_line(&mut buf, marker, n);
+            String::from_utf8(buf).unwrap()
+        };
+        for n in [0, 9, 10, 99, 100, 4096, usize::MAX] {
+            assert_eq!(line(b'*', n), format!("*{n}\r\n"));
         }
-        let max = format!("${}\r\n", usize::MAX);
-        assert_eq!(LengthLine::new(b'$', usize::MAX).as_bytes(), max.as_bytes());
+        assert_eq!(line(b'$', 12), "$12\r\n");
     }
 
     #[test]

@@ -71,9 +71,10 @@ pub trait ScriptPipeline: sealed::Sealed {
     /// queues EVAL, if its keys span hash slots).
     ///
     /// Finding an earlier SCRIPT LOAD looks through the queued commands from
-    /// the first, comparing their source with this script's only when the
-    /// lengths agree; the load of a pipeline's first script is found at
-    /// once.
+    /// the first, so the load of a pipeline's first script is found at
+    /// once. A load that this method queued is recognized by the EVALSHA
+    /// right after it, without reading the source again; one queued by hand
+    /// counts if its source is the script's, byte for byte.
     fn evalsha_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error>;
 
     /// Queues `call` as `EVAL`, with the full source. Fails, queueing
@@ -98,7 +99,7 @@ impl ScriptPipeline for Pipeline {
     fn evalsha_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error> {
         let evalsha = call.evalsha_cmd()?;
         let script = call.script();
-        if !self.cmd_iter().any(|cmd| loads(cmd, script)) {
+        if !loads(self, script) {
             self.add_command(script.load_cmd()).ignore();
         }
         Ok(self.add_command(evalsha))
@@ -122,22 +123,61 @@ impl ScriptPipeline for redis::cluster::ClusterPipeline {
     }
 }
 
-/// Whether `cmd` is `SCRIPT LOAD` of `script`'s source: the command name
-/// first, then the source's length (slices compare lengths before bytes),
-/// its bytes last.
-fn loads(cmd: &Cmd, script: &Script) -> bool {
-    let mut args = cmd.args_iter().map(|arg| match arg {
-        Arg::Simple(bytes) => bytes,
-        _ => &[],
-    });
-    args.len() == 3
-        && args
-            .next()
-            .is_some_and(|arg| arg.eq_ignore_ascii_case(b"SCRIPT"))
-        && args
-            .next()
-            .is_some_and(|arg| arg.eq_ignore_ascii_case(b"LOAD"))
-        && args.next() == Some(script.source().as_bytes())
+/// Whether `pipe` already holds a `SCRIPT LOAD` of `script`'s source.
+///
+/// The cheap tests come first: the command's name, then the source's
+/// length. A load of the right length directly followed by an EVALSHA of
+/// the script's SHA1, the pair that `evalsha_script` queues, is taken as
+/// this script's without comparing the source: a long source would
+/// otherwise be compared byte for byte on every call (4 KiB: about as long
+/// as packing the call). Any other load of the right length is compared in
+/// full. (Only a pipeline that loads one script and then EVALSHAs another
+/// of the same length, which could fail with NOSCRIPT already, can mislead
+/// this.)
+fn loads(pipe: &Pipeline, script: &Script) -> bool {
+    let source = script.source().as_bytes();
+    let mut commands = pipe.cmd_iter().peekable();
+    while let Some(cmd) = commands.next() {
+        let Some(loaded) = loaded_source(cmd) else {
+            continue;
+        };
+        if loaded.len() == source.len()
+            && (commands
+                .peek()
+                .is_some_and(|next| calls_sha1(next, script.sha1()))
+                || loaded == source)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// The source that `cmd` loads, if it is `SCRIPT LOAD <source>`.
+fn loaded_source(cmd: &Cmd) -> Option<&[u8]> {
+    let mut args = cmd.args_iter();
+    if args.len() != 3 {
+        return None;
+    }
+    let (Some(Arg::Simple(name)), Some(Arg::Simple(sub)), Some(Arg::Simple(source))) =
+        (args.next(), args.next(), args.next())
+    else {
+        return None;
+    };
+    (name.eq_ignore_ascii_case(b"SCRIPT") && sub.eq_ignore_ascii_case(b"LOAD")).then_some(source)
+}
+
+/// Whether `cmd` is `EVALSHA` (or `EVALSHA_RO`) of `sha1`, as this crate
+/// writes SHA1s (lowercase; another spelling only misses the shortcut).
+fn calls_sha1(cmd: &Cmd, sha1: &str) -> bool {
+    let mut args = cmd.args_iter();
+    match (args.next(), args.next()) {
+        (Some(Arg::Simple(name)), Some(Arg::Simple(called))) => {
+            (name.eq_ignore_ascii_case(b"EVALSHA") || name.eq_ignore_ascii_case(b"EVALSHA_RO"))
+                && called == sha1.as_bytes()
+        }
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -149,12 +189,12 @@ mod tests {
     use crate::reply::Shape;
     use crate::script::{Script, ScriptParts};
 
-    const fn script(name: &'static str, source: &'static str) -> Script {
+    const fn script(name: &'static str, source: &'static str, sha1: &'static str) -> Script {
         Script::from_parts(ScriptParts {
             name,
             file: "test.lua",
             source,
-            sha1: "",
+            sha1,
             key_names: &[],
             arg_names: &[],
             variadic: false,
@@ -165,9 +205,10 @@ mod tests {
         })
     }
 
-    // Sources of one length, told apart by their last byte only.
-    static ONE: Script = script("one", "return 1");
-    static TWO: Script = script("two", "return 2");
+    // Sources of one length, told apart by their last byte only (with
+    // stand-ins for their SHA1s).
+    static ONE: Script = script("one", "return 1", "sha-one");
+    static TWO: Script = script("two", "return 2", "sha-two");
 
     /// Each queued command's first arguments, as text.
     fn queued(pipe: &Pipeline) -> Vec<String> {
@@ -198,12 +239,29 @@ mod tests {
             queued(&pipe),
             [
                 "SCRIPT LOAD return 1",
-                "EVALSHA  0",
+                "EVALSHA sha-one 0",
                 "SCRIPT LOAD return 2",
-                "EVALSHA  0",
+                "EVALSHA sha-two 0",
                 "PING",
-                "EVALSHA  0",
-                "EVALSHA  0",
+                "EVALSHA sha-one 0",
+                "EVALSHA sha-two 0",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_load_queued_by_hand_counts_only_for_its_own_source() {
+        let mut pipe = redis::pipe();
+        pipe.add_command(ONE.load_cmd());
+        pipe.evalsha_script(&Invocation::<i64>::new(&TWO)).unwrap();
+        pipe.evalsha_script(&Invocation::<i64>::new(&ONE)).unwrap();
+        assert_eq!(
+            queued(&pipe),
+            [
+                "SCRIPT LOAD return 1",
+                "SCRIPT LOAD return 2",
+                "EVALSHA sha-two 0",
+                "EVALSHA sha-one 0",
             ]
         );
     }
