@@ -387,8 +387,8 @@ extern crate self as redis_script;
 /// Turns a Lua script on disk into a typed function; see the [crate docs](crate).
 pub use redis_script_macros::redis_script;
 pub use redis_script_runtime::{
-    Arity, Error, ErrorKind, Invocation, NoScriptFallback, SLOTS, Script, ScriptPipeline, hash_tag,
-    key_slot,
+    Applied, Arity, Error, ErrorKind, Invocation, NoScriptFallback, SLOTS, Script, ScriptPipeline,
+    hash_tag, key_slot,
 };
 
 #[cfg(feature = "recipes")]

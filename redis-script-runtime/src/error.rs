@@ -13,6 +13,10 @@ use crate::script::Script;
 /// a plain command or a check of its own, with the same type: see
 /// [`Error::operation`]. Such an error names that operation instead.
 ///
+/// [`applied`](Error::applied) tells whether the failed call may have taken
+/// effect, so whether it is safe to retry; [`is_busy`](Error::is_busy)
+/// tells a server busy with a slow script apart from other failures.
+///
 /// Convert into [`redis::RedisError`] with `?` or `.into()` where a function
 /// returns `redis::RedisResult`.
 #[derive(Debug, Clone)]
@@ -20,6 +24,31 @@ pub struct Error {
     script: &'static str,
     file: &'static str,
     kind: ErrorKind,
+    /// Set when the error came from `SCRIPT LOAD`, which never runs the
+    /// script, whatever the error says: see [`Error::applied`].
+    during_load: bool,
+}
+
+/// Whether the call that failed may have taken effect on the server: see
+/// [`Error::applied`].
+///
+/// A script runs atomically, but Redis does not roll back what it wrote
+/// before an error: "took effect" means that the script ran, in part or in
+/// full. What to do depends on the answer: retry a [`No`](Applied::No)
+/// freely; after a [`Maybe`](Applied::Maybe), retry only a call that is safe
+/// to run twice, or first read back what the script would have written; a
+/// [`Yes`](Applied::Yes) must not be retried as if it had not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Applied {
+    /// The script did not run, or ran without writing anything: the call was
+    /// never sent, or the server refused it before the script could write.
+    No,
+    /// It may have run, in part or in full: the connection was lost or
+    /// timed out after the call may have been sent, or the script itself
+    /// raised an error, possibly after writing.
+    Maybe,
+    /// It ran and replied: only the reply did not fit the declared type.
+    Yes,
 }
 
 /// What went wrong in a script call.
@@ -73,7 +102,16 @@ impl Error {
             script: script.name(),
             file: script.file(),
             kind,
+            during_load: false,
         }
+    }
+
+    /// Marks an error of `SCRIPT LOAD`, after which the script has
+    /// certainly not run: [`applied`](Self::applied) is then
+    /// [`Applied::No`] whatever the cause (even a lost connection).
+    pub(crate) fn during_load(mut self) -> Error {
+        self.during_load = true;
+        self
     }
 
     pub(crate) fn redis(script: &Script, error: RedisError) -> Error {
@@ -113,6 +151,7 @@ impl Error {
             script: operation,
             file: "",
             kind,
+            during_load: false,
         }
     }
 
@@ -145,6 +184,170 @@ impl Error {
     /// gave `redis.error_reply`, when the server answered with an error.
     pub fn code(&self) -> Option<&str> {
         self.redis_error().and_then(RedisError::code)
+    }
+
+    /// Whether the server refused the call because a script (or function)
+    /// has been running longer than its `busy-reply-threshold` (`BUSY Redis
+    /// is busy running a script...`; Valkey says "Valkey is busy"). The
+    /// call did not run ([`Applied::No`]): retry it after a pause, or stop
+    /// the running script with `SCRIPT KILL` if it should not have taken
+    /// that long.
+    ///
+    /// ```
+    /// use redis_script_runtime::{Applied, Error, ErrorKind}; // `redis_script::` in the facade
+    ///
+    /// let reply = redis::parse_redis_value(
+    ///     b"-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n",
+    /// )
+    /// .unwrap();
+    /// let redis::Value::ServerError(busy) = reply else { unreachable!() };
+    /// let error = Error::operation("EVALSHA", ErrorKind::Redis(busy.into()));
+    /// assert!(error.is_busy());
+    /// assert_eq!(error.applied(), Applied::No);
+    /// ```
+    pub fn is_busy(&self) -> bool {
+        self.code() == Some("BUSY")
+    }
+
+    /// Whether the failed call may have taken effect: whether its script
+    /// ran, in part or in full (Redis does not roll back what a script
+    /// wrote before an error). Derived from what failed, as redis-rs
+    /// 1.8.1 reports it:
+    ///
+    /// - [`Applied::No`]: nothing of the script ran, or it ran without
+    ///   writing.
+    ///   - Refused before sending: [`ErrorKind::Argument`],
+    ///     [`ErrorKind::CrossSlot`], a `SCRIPT LOAD` that failed in any way
+    ///     ([`Script::load`](crate::Script::load), [`ErrorKind::Sha1Mismatch`],
+    ///     the load of [`NoScriptFallback::Load`](crate::NoScriptFallback::Load),
+    ///     after which the call's EVALSHA found no script), and redis-rs's
+    ///     client-side errors (kinds `Client`, `InvalidClientConfig`,
+    ///     `AuthenticationFailed`, `RESP3NotSupported`, the sentinel kinds,
+    ///     `ClusterConnectionNotFound`).
+    ///   - No connection: [`RedisError::is_connection_refusal`], which is
+    ///     how a `ConnectionManager` reports a call made while it cannot
+    ///     reconnect.
+    ///   - Refused by the server before the script could write, by error
+    ///     code: `BUSY` (see [`is_busy`](Self::is_busy)), `LOADING` (what a
+    ///     restarted server answers while it reloads its data), `NOSCRIPT`
+    ///     (the server's own message
+    ///     only), `READONLY`, `OOM`, `MISCONF`, `NOREPLICAS`, `MASTERDOWN`,
+    ///     `NOAUTH`, `NOPERM`, `EXECABORT`, and the cluster's `MOVED`, `ASK`,
+    ///     `TRYAGAIN`, `CLUSTERDOWN`, `CROSSSLOT`. A script without a
+    ///     shebang meets `OOM`, `MISCONF`, `NOREPLICAS` and `READONLY` at
+    ///     its first write, which is then refused: nothing was written.
+    ///   - A script stopped by `SCRIPT KILL` (`ERR Script killed by user
+    ///     with SCRIPT KILL...`), which the server allows only before the
+    ///     script's first write.
+    /// - [`Applied::Maybe`]:
+    ///   - Any other I/O error: the connection was lost or timed out after
+    ///     the call may have been sent. redis-rs reports a server that went
+    ///     away during a call as `UnexpectedEof` or `ConnectionReset` on a
+    ///     sync `Connection` (and a call on a connection it has already
+    ///     closed as `BrokenPipe`), and as `BrokenPipe` on a
+    ///     `MultiplexedConnection` or `ConnectionManager`, both for the
+    ///     calls in flight and for calls made on the dead connection before
+    ///     the manager replaced it (never sent, but redis-rs does not tell
+    ///     them apart); a timeout is `TimedOut` or `WouldBlock`
+    ///     ([`RedisError::is_timeout`]), including an async connection's
+    ///     response timeout and a `ConnectionManager`'s connection timeout.
+    ///     A call that timed out may still run later: the server has it,
+    ///     only the reply is dropped.
+    ///   - Any other server error: `ERR` and other codes raised by the
+    ///     script (`error()`, a failed `redis.call`, `redis.error_reply`),
+    ///     which may come after writes, and a `NOSCRIPT` that the script
+    ///     raised itself.
+    ///   - A reply redis-rs could not parse (`Parse`), and kinds it adds
+    ///     later.
+    /// - [`Applied::Yes`]: [`ErrorKind::Reply`]: the script ran and
+    ///   replied; only the reply did not fit the declared type.
+    ///
+    /// Caveats:
+    ///
+    /// - The server's codes are trusted: a script that raises one of the
+    ///   `No` codes itself (`redis.error_reply('BUSY ...')`), or catches
+    ///   such an error with `redis.pcall` and goes on writing, is misread.
+    /// - redis-rs's cluster connections retry a request themselves after a
+    ///   lost connection or a redirection, so there the error describes the
+    ///   last attempt only, and an earlier attempt may have run the script:
+    ///   on a cluster connection, read `No` from an I/O error as `Maybe`.
+    ///   (A retry after a lost reply runs the script again, so there even
+    ///   an `Ok` can follow two runs.) `Connection`, `MultiplexedConnection`
+    ///   and `ConnectionManager` send a call once.
+    /// - For an error made by [`Error::operation`], the same rules describe
+    ///   the operation instead of a script.
+    ///
+    /// ```
+    /// use redis_script_runtime::{Applied, Error, ErrorKind}; // `redis_script::` in the facade
+    ///
+    /// let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+    /// let error = Error::operation("EVALSHA", ErrorKind::Redis(refused.into()));
+    /// assert_eq!(error.applied(), Applied::No);
+    ///
+    /// let lost = std::io::Error::from(std::io::ErrorKind::UnexpectedEof);
+    /// let error = Error::operation("EVALSHA", ErrorKind::Redis(lost.into()));
+    /// assert_eq!(error.applied(), Applied::Maybe);
+    /// ```
+    pub fn applied(&self) -> Applied {
+        if self.during_load {
+            return Applied::No;
+        }
+        match &self.kind {
+            ErrorKind::Redis(error) => applied(error),
+            ErrorKind::Reply { .. } => Applied::Yes,
+            ErrorKind::Argument { .. }
+            | ErrorKind::CrossSlot { .. }
+            | ErrorKind::Sha1Mismatch { .. } => Applied::No,
+        }
+    }
+}
+
+/// Server error codes that refuse a call before its script could write.
+const REFUSED_BEFORE_WRITING: &[&str] = &[
+    "BUSY",
+    "LOADING",
+    "READONLY",
+    "OOM",
+    "MISCONF",
+    "NOREPLICAS",
+    "MASTERDOWN",
+    "NOAUTH",
+    "NOPERM",
+    "EXECABORT",
+    "MOVED",
+    "ASK",
+    "TRYAGAIN",
+    "CLUSTERDOWN",
+    "CROSSSLOT",
+];
+
+/// The start of the error a script stopped by `SCRIPT KILL` fails with
+/// (Redis 7.0 goes on with "...", Valkey 8.1 with ".").
+const KILLED_MESSAGE: &str = "Script killed by user with SCRIPT KILL";
+
+/// [`Error::applied`] for a redis-rs error.
+fn applied(error: &RedisError) -> Applied {
+    use redis::ErrorKind as Kind;
+    match error.kind() {
+        Kind::Io if error.is_connection_refusal() => Applied::No,
+        Kind::Io => Applied::Maybe,
+        Kind::Server(_) | Kind::Extension => {
+            let code = error.code().unwrap_or_default();
+            let detail = error.detail().unwrap_or_default();
+            let refused = REFUSED_BEFORE_WRITING.contains(&code)
+                || (code == "NOSCRIPT" && crate::invocation::is_server_noscript_message(detail))
+                || (code == "ERR" && detail.trim_start().starts_with(KILLED_MESSAGE));
+            if refused { Applied::No } else { Applied::Maybe }
+        }
+        Kind::Client
+        | Kind::InvalidClientConfig
+        | Kind::AuthenticationFailed
+        | Kind::RESP3NotSupported
+        | Kind::MasterNameNotFoundBySentinel
+        | Kind::NoValidReplicasFoundBySentinel
+        | Kind::EmptySentinelList
+        | Kind::ClusterConnectionNotFound => Applied::No,
+        _ => Applied::Maybe,
     }
 }
 
@@ -226,5 +429,127 @@ impl From<Error> for RedisError {
                 error.to_string(),
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io;
+
+    use redis::{ParsingError, RedisError, Value};
+
+    use super::{Applied, Error, ErrorKind};
+
+    fn of(error: RedisError) -> Applied {
+        Error::operation("EVALSHA", ErrorKind::Redis(error)).applied()
+    }
+
+    fn io(kind: io::ErrorKind) -> Applied {
+        of(io::Error::from(kind).into())
+    }
+
+    /// The error reply `resp` (`-CODE message\r\n`), as redis-rs reads it.
+    fn reply(resp: &str) -> Applied {
+        let value = redis::parse_redis_value(resp.as_bytes()).unwrap();
+        let Value::ServerError(error) = value else {
+            panic!("not an error reply: {value:?}");
+        };
+        of(error.into())
+    }
+
+    #[test]
+    fn no_connection_is_not_applied_and_a_lost_one_may_be() {
+        assert_eq!(io(io::ErrorKind::ConnectionRefused), Applied::No);
+        for lost in [
+            io::ErrorKind::UnexpectedEof,
+            io::ErrorKind::BrokenPipe,
+            io::ErrorKind::ConnectionReset,
+            io::ErrorKind::ConnectionAborted,
+            io::ErrorKind::TimedOut,
+            io::ErrorKind::WouldBlock,
+        ] {
+            assert_eq!(io(lost), Applied::Maybe, "{lost:?}");
+        }
+    }
+
+    #[test]
+    fn refusals_by_the_server_are_not_applied() {
+        for refusal in [
+            "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n",
+            "-BUSY Valkey is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n",
+            "-LOADING Redis is loading the dataset in memory\r\n",
+            "-READONLY You can't write against a read only replica.\r\n",
+            "-OOM command not allowed when used memory > 'maxmemory'.\r\n",
+            "-NOSCRIPT No matching script. Please use EVAL.\r\n",
+            "-NOSCRIPT No matching script.\r\n",
+            "-MOVED 3999 127.0.0.1:6381\r\n",
+            "-CROSSSLOT Keys in request don't hash to the same slot\r\n",
+            "-CLUSTERDOWN The cluster is down\r\n",
+            "-NOPERM User has no permissions to run the 'evalsha' command\r\n",
+            "-ERR Script killed by user with SCRIPT KILL... script: 2c72, on @user_script:1.\r\n",
+            "-ERR Script killed by user with SCRIPT KILL. script: 2c72, on @user_script:1.\r\n",
+        ] {
+            assert_eq!(reply(refusal), Applied::No, "{refusal}");
+        }
+    }
+
+    #[test]
+    fn errors_a_script_raises_may_follow_writes() {
+        for raised in [
+            "-ERR user_script:1: boom script: 8290, on @user_script:1.\r\n",
+            "-WRONGTYPE Operation against a key holding the wrong kind of value script: 3c34\r\n",
+            "-MYCODE raised with redis.error_reply\r\n",
+            // A NOSCRIPT that is not the server's own words.
+            "-NOSCRIPT fake\r\n",
+        ] {
+            assert_eq!(reply(raised), Applied::Maybe, "{raised}");
+        }
+    }
+
+    #[test]
+    fn client_errors_are_not_applied_and_unparsable_replies_may_be() {
+        assert_eq!(
+            of((redis::ErrorKind::Client, "empty command").into()),
+            Applied::No
+        );
+        assert_eq!(
+            of(ParsingError::from("invalid first byte").into()),
+            Applied::Maybe
+        );
+    }
+
+    #[test]
+    fn our_own_kinds() {
+        let reply = ErrorKind::Reply {
+            expected: "u8",
+            source: ParsingError::from("300 is out of range"),
+        };
+        assert_eq!(Error::operation("f", reply).applied(), Applied::Yes);
+        let argument = ErrorKind::Argument {
+            parameter: "key",
+            values: 0,
+        };
+        assert_eq!(Error::operation("f", argument).applied(), Applied::No);
+        let keys = vec![("a".to_owned(), 15495), ("b".to_owned(), 3300)];
+        let cross_slot = ErrorKind::CrossSlot { keys };
+        assert_eq!(Error::operation("f", cross_slot).applied(), Applied::No);
+        // SCRIPT LOAD never runs the script, even if its connection broke.
+        let lost = io::Error::from(io::ErrorKind::UnexpectedEof);
+        let load = Error::operation("f", ErrorKind::Redis(lost.into())).during_load();
+        assert_eq!(load.applied(), Applied::No);
+    }
+
+    #[test]
+    fn busy_is_told_apart_from_other_codes() {
+        let busy = redis::parse_redis_value(b"-BUSY Redis is busy running a script.\r\n").unwrap();
+        let Value::ServerError(busy) = busy else {
+            unreachable!()
+        };
+        assert!(Error::operation("f", ErrorKind::Redis(busy.into())).is_busy());
+        let busykey = redis::parse_redis_value(b"-BUSYKEY Target key name already exists.\r\n");
+        let Value::ServerError(busykey) = busykey.unwrap() else {
+            unreachable!()
+        };
+        assert!(!Error::operation("f", ErrorKind::Redis(busykey.into())).is_busy());
     }
 }

@@ -12,21 +12,43 @@ use crate::script::Script;
 use crate::slot::key_slot;
 
 /// What [`Invocation::invoke`] does when the server answers EVALSHA with
-/// NOSCRIPT (after a restart, a `SCRIPT FLUSH` or a failover). Either way the
-/// call recovers in exactly one more round trip and NOSCRIPT never reaches
-/// the caller.
+/// NOSCRIPT (after a restart, a `SCRIPT FLUSH`, a failover, or an eviction).
+/// Either way the call recovers in exactly one more round trip and NOSCRIPT
+/// never reaches the caller.
+///
+/// The two differ in how the server keeps the script afterwards. Valkey 8.1
+/// evicts scripts cached by EVAL once it holds more than 500 of them, the
+/// least recently used first (Redis's EVAL documentation dates the same
+/// from Redis 7.4; Redis 7.0 keeps them all), and never evicts a script
+/// added by SCRIPT LOAD. So with `Eval` an application that also sends
+/// many distinct EVALs (generated scripts, other tools) can see its
+/// scripts evicted, and each eviction costs a call the extra round trip
+/// and the source on the wire, as a flush does; with `Load` (or after
+/// [`Script::load`](crate::Script::load)) the script stays until the next
+/// flush or restart. Both checked on valkey-server 8.1.8 and redis-server
+/// 7.0.15: `cargo test --test integration -- faults::eviction`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum NoScriptFallback {
-    /// Send `EVAL` with the full source, which also caches the script again.
-    /// Works everywhere EVALSHA does, including proxies without SCRIPT LOAD.
+    /// Send `EVAL` with the full source, which also caches the script again,
+    /// as an EVAL-cached script (which Valkey may evict, see above). Works
+    /// everywhere EVALSHA does, including proxies without SCRIPT LOAD.
     #[default]
     Eval,
     /// Send `SCRIPT LOAD` and `EVALSHA` together in one pipelined round trip.
-    /// Scripts added by SCRIPT LOAD are not evicted the way EVAL-cached ones
-    /// can be on newer Redis and Valkey. Needs a server that allows SCRIPT LOAD;
-    /// on a connection that cannot pipeline (a sync cluster connection), EVAL
-    /// is sent instead.
+    /// Scripts added by SCRIPT LOAD are never evicted (see above). Needs a
+    /// server that allows SCRIPT LOAD; on a connection that cannot pipeline
+    /// (a sync cluster connection), EVAL is sent instead. If SCRIPT LOAD is
+    /// refused, the call fails with its error, and the script has not run.
+    ///
+    /// Unlike EVAL, these are two commands, so they share the window of a
+    /// plain pipeline (see [`ScriptPipeline`](crate::ScriptPipeline)): a
+    /// `SCRIPT FLUSH` that the server serves between them fails the call
+    /// with NOSCRIPT (not applied). The server serves another client there
+    /// only if it reads the pair in two parts (a long script, a slow
+    /// network), so this is rare, but where a client may flush at any time
+    /// `Eval` is the recovery that no flush can fail; the flush-storm tests
+    /// use it.
     Load,
 }
 
@@ -181,6 +203,30 @@ impl<T> Invocation<T> {
         bytes.extend_from_slice(evalsha);
         bytes
     }
+
+    /// The EVALSHA reply of a `SCRIPT LOAD` + `EVALSHA` pipeline; if SCRIPT
+    /// LOAD itself failed (a proxy may refuse it), its error, which explains
+    /// more than the NOSCRIPT that follows from it, and after which the
+    /// script has certainly not run.
+    fn loaded_reply(&self, replies: RedisResult<Vec<Value>>) -> Result<RedisResult<Value>, Error> {
+        let mut replies = match replies {
+            Ok(replies) => replies.into_iter(),
+            Err(error) => return Ok(Err(error)),
+        };
+        let (Some(load), Some(evalsha)) = (replies.next(), replies.next()) else {
+            return Ok(Err(RedisError::from((
+                redis::ErrorKind::UnexpectedReturnType,
+                "SCRIPT LOAD + EVALSHA pipeline returned fewer than two replies",
+            ))));
+        };
+        let evalsha = Ok(evalsha);
+        match load {
+            Value::ServerError(error) if is_noscript(&evalsha) => {
+                Err(Error::redis(self.script, error.into()).during_load())
+            }
+            _ => Ok(evalsha),
+        }
+    }
 }
 
 impl<T: FromRedisValue> Invocation<T> {
@@ -193,9 +239,10 @@ impl<T: FromRedisValue> Invocation<T> {
         if is_noscript(&reply) {
             reply = match self.fallback {
                 // A sync cluster connection cannot pipeline: EVAL stands in.
-                NoScriptFallback::Load if con.supports_pipelining() => con
-                    .req_packed_commands(&self.load_then_evalsha(), 0, 2)
-                    .and_then(loaded_reply),
+                NoScriptFallback::Load if con.supports_pipelining() => {
+                    let replies = con.req_packed_commands(&self.load_then_evalsha(), 0, 2);
+                    self.loaded_reply(replies)?
+                }
                 _ => con.req_packed_command(&self.evalsha.with_head(&eval_head(self.script))),
             };
         }
@@ -220,7 +267,7 @@ impl<T: FromRedisValue> Invocation<T> {
                     pipe.add_command(self.script.load_cmd())
                         .add_command(evalsha)
                         .ignore_errors();
-                    pipe.query_async(con).await.and_then(loaded_reply)
+                    self.loaded_reply(pipe.query_async(con).await)?
                 }
                 _ => {
                     let eval = self.evalsha.to_cmd(&eval_head(self.script));
@@ -309,28 +356,10 @@ fn error_detail(reply: &RedisResult<Value>) -> Option<&str> {
 /// The start of every supported server's own NOSCRIPT message.
 const NOSCRIPT_MESSAGE: &str = "No matching script.";
 
-fn is_server_noscript_message(detail: &str) -> bool {
+pub(crate) fn is_server_noscript_message(detail: &str) -> bool {
     match detail.trim().strip_prefix(NOSCRIPT_MESSAGE) {
         Some(rest) => rest.is_empty() || rest == " Please use EVAL.",
         None => false,
-    }
-}
-
-/// The EVALSHA reply of a `SCRIPT LOAD` + `EVALSHA` pipeline; if SCRIPT LOAD
-/// itself failed (a proxy may refuse it), its error explains more than the
-/// NOSCRIPT that follows from it.
-fn loaded_reply(replies: Vec<Value>) -> RedisResult<Value> {
-    let mut replies = replies.into_iter();
-    let (Some(load), Some(evalsha)) = (replies.next(), replies.next()) else {
-        return Err(RedisError::from((
-            redis::ErrorKind::UnexpectedReturnType,
-            "SCRIPT LOAD + EVALSHA pipeline returned fewer than two replies",
-        )));
-    };
-    let evalsha = Ok(evalsha);
-    match load {
-        Value::ServerError(error) if is_noscript(&evalsha) => Err(error.into()),
-        _ => evalsha,
     }
 }
 

@@ -14,7 +14,7 @@ mod reply;
 mod script;
 mod slot;
 
-pub use error::{Error, ErrorKind};
+pub use error::{Applied, Error, ErrorKind};
 pub use invocation::{Invocation, NoScriptFallback};
 pub use pipeline::ScriptPipeline;
 pub use script::{Arity, Script};

@@ -179,9 +179,13 @@ impl Script {
 
     /// Loads the script into the server's script cache with `SCRIPT LOAD`.
     ///
-    /// Scripts loaded this way are not evicted the way EVAL-cached ones can be,
-    /// so this is the way to warm a server before a pipeline of EVALSHA calls.
-    /// Fails if the server's SHA1 differs from the embedded one.
+    /// Scripts loaded this way are never evicted, where EVAL-cached ones can
+    /// be (Valkey 8.1 keeps the 500 most recently used; see
+    /// [`NoScriptFallback`](crate::NoScriptFallback)), so this is the way to
+    /// warm a server before a pipeline of EVALSHA calls. Fails if the
+    /// server's SHA1 differs from the embedded one. Whatever the failure,
+    /// the script did not run: the error's [`applied`](Error::applied) is
+    /// [`Applied::No`](crate::Applied::No).
     pub fn load(&self, con: &mut dyn ConnectionLike) -> Result<(), Error> {
         let reply = con.req_command(&self.load_cmd());
         self.check_loaded(reply)
@@ -198,11 +202,13 @@ impl Script {
     }
 
     fn check_loaded(&self, reply: redis::RedisResult<redis::Value>) -> Result<(), Error> {
-        let sha1: String = crate::reply::decode(self, "String", &Shape::Any, reply)?;
+        // Whatever fails here, the script has not run.
+        let sha1: String =
+            crate::reply::decode(self, "String", &Shape::Any, reply).map_err(Error::during_load)?;
         if sha1.eq_ignore_ascii_case(self.sha1) {
             Ok(())
         } else {
-            Err(Error::sha1_mismatch(self, sha1))
+            Err(Error::sha1_mismatch(self, sha1).during_load())
         }
     }
 }
