@@ -386,9 +386,11 @@ extern crate self as redis_script;
 
 /// Turns a Lua script on disk into a typed function; see the [crate docs](crate).
 pub use redis_script_macros::redis_script;
+#[cfg(feature = "aio")]
+pub use redis_script_runtime::kill_running_script_async;
 pub use redis_script_runtime::{
-    Applied, Arity, Error, ErrorKind, Invocation, NoScriptFallback, SLOTS, Script, ScriptPipeline,
-    hash_tag, key_slot,
+    Applied, Arity, Error, ErrorKind, Invocation, NoScriptFallback, SLOTS, Script, ScriptKill,
+    ScriptPipeline, hash_tag, key_slot, kill_running_script,
 };
 
 #[cfg(feature = "recipes")]

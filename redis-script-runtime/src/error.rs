@@ -190,8 +190,8 @@ impl Error {
     /// has been running longer than its `busy-reply-threshold` (`BUSY Redis
     /// is busy running a script...`; Valkey says "Valkey is busy"). The
     /// call did not run ([`Applied::No`]): retry it after a pause, or stop
-    /// the running script with `SCRIPT KILL` if it should not have taken
-    /// that long.
+    /// the running script with [`kill_running_script`](crate::kill_running_script)
+    /// if it should not have taken that long.
     ///
     /// ```
     /// use redis_script_runtime::{Applied, Error, ErrorKind}; // `redis_script::` in the facade

@@ -8,6 +8,7 @@
 
 mod error;
 mod invocation;
+mod kill;
 mod packed;
 mod pipeline;
 mod reply;
@@ -16,6 +17,9 @@ mod slot;
 
 pub use error::{Applied, Error, ErrorKind};
 pub use invocation::{Invocation, NoScriptFallback};
+#[cfg(feature = "aio")]
+pub use kill::kill_running_script_async;
+pub use kill::{ScriptKill, kill_running_script};
 pub use pipeline::ScriptPipeline;
 pub use script::{Arity, Script};
 pub use slot::{SLOTS, hash_tag, key_slot};
