@@ -36,6 +36,20 @@ use crate::script::Script;
 /// SCRIPT LOAD is refused (some proxies), its error fails the pipeline's
 /// query: use `eval_script` there.
 ///
+/// So, where another client may flush the script cache (an operator, a
+/// deploy script, a failover):
+///
+/// - in a plain pipeline, use `eval_script`: no flush can fail its calls;
+/// - in an atomic pipeline (`pipe.atomic()`), use `evalsha_script`: no flush
+///   can land between its SCRIPT LOAD and its calls.
+///
+/// With those choices, 100,000 calls in pipelines of 100, while another
+/// client sends `SCRIPT FLUSH` every millisecond, all succeed, each applied
+/// once, on Redis 7.0 and Valkey 8.1 (`cargo test --test integration --
+/// faults::flush_storm`); the same test suite places a flush between the
+/// SCRIPT LOAD and an EVALSHA of a plain pipeline and shows that call
+/// failing with NOSCRIPT.
+///
 /// Script calls and ordinary commands mix freely; their replies come back in
 /// order and convert as usual for `Pipeline::query`, or one by one with
 /// [`Invocation::decode`] from a `Vec<redis::Value>`.
