@@ -7,6 +7,7 @@ use redis_script_test_support::server;
 mod analyzer;
 mod cluster;
 mod counter;
+mod faults;
 mod idiomatic;
 mod invocation;
 mod pools;

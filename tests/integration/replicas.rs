@@ -22,7 +22,7 @@ const REPLICATION_TIMEOUT: Duration = Duration::from_secs(30);
 const POLL_INTERVAL: Duration = Duration::from_millis(20);
 
 /// A primary, and a replica of it whose link is up.
-fn start_primary_and_replica() -> (RedisServer, RedisServer) {
+pub(crate) fn start_primary_and_replica() -> (RedisServer, RedisServer) {
     // The primary otherwise waits 5 s for more replicas before a diskless sync.
     let primary = RedisServer::start_with(&["--repl-diskless-sync-delay", "0"]);
     let port = primary.port().to_string();
@@ -40,7 +40,7 @@ fn start_primary_and_replica() -> (RedisServer, RedisServer) {
 }
 
 /// Polls `done` until it holds, panicking after [`REPLICATION_TIMEOUT`].
-fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+pub(crate) fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
     let deadline = Instant::now() + REPLICATION_TIMEOUT;
     while !done() {
         assert!(

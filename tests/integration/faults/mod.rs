@@ -1,0 +1,9 @@
+//! Faults, each against real servers on loopback, on Redis and Valkey alike:
+//! what a binding does when the server's script cache is flushed under load,
+//! when scripts are evicted, when the server restarts, when a script runs
+//! too long, and when a replica without the script is promoted. Every loop
+//! is bounded in count and in time.
+//!
+//! One module per fault.
+
+mod flush_storm;
