@@ -6,4 +6,5 @@
 //!
 //! One module per fault.
 
+mod eviction;
 mod flush_storm;

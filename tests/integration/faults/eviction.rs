@@ -1,0 +1,112 @@
+//! Script eviction: Valkey 8.1 keeps at most 500 scripts cached by EVAL,
+//! evicting the least recently used, and never evicts scripts added by
+//! SCRIPT LOAD; Redis 7.0 evicts nothing. A binding whose script was
+//! evicted recovers as after a flush; the `Load` strategies keep it.
+
+use redis::ConnectionLike;
+use redis_script::NoScriptFallback;
+
+use crate::counter::{counter_value, incr_counter};
+use crate::invocation::{command_calls, flush_scripts, reset_stats, script_cached};
+use crate::server::{Flavor, RedisServer};
+
+/// Distinct scripts sent with EVAL: more than Valkey keeps.
+const DISTINCT_SCRIPTS: usize = 600;
+/// How many EVAL-cached scripts Valkey 8.1 keeps.
+const VALKEY_EVAL_CACHE: u64 = 500;
+const COUNTER: &str = "eviction:counter";
+
+/// Sends [`DISTINCT_SCRIPTS`] EVALs of distinct scripts, as an application
+/// that generates its scripts would, in one pipeline.
+fn eval_distinct_scripts(con: &mut dyn ConnectionLike) {
+    let mut pipe = redis::pipe();
+    for index in 0..DISTINCT_SCRIPTS {
+        pipe.cmd("EVAL")
+            .arg(format!("return {index} -- generated"))
+            .arg(0)
+            .ignore();
+    }
+    pipe.exec(con).unwrap();
+}
+
+/// A numeric field of `INFO <section>`, if the server has it.
+fn info_field(con: &mut dyn ConnectionLike, section: &str, field: &str) -> Option<u64> {
+    let info: String = redis::cmd("INFO").arg(section).query(con).unwrap();
+    let prefix = format!("{field}:");
+    info.lines()
+        .find_map(|line| line.trim().strip_prefix(&prefix))
+        .map(|value| value.parse().unwrap())
+}
+
+#[test]
+fn an_eval_cached_script_is_evicted_on_valkey_only_and_its_binding_recovers() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    flush_scripts(&mut con);
+    // The default recovery caches the script by EVAL.
+    assert_eq!(incr_counter(COUNTER).invoke(&mut con).unwrap(), 1);
+    assert!(script_cached(&mut con, &incr_counter::SCRIPT));
+
+    eval_distinct_scripts(&mut con);
+    let cached = info_field(&mut con, "memory", "number_of_cached_scripts");
+    let evicted = script_cached(&mut con, &incr_counter::SCRIPT);
+    match server.flavor() {
+        Flavor::Valkey => {
+            assert!(!evicted, "Valkey kept the least recently used script");
+            assert_eq!(cached, Some(VALKEY_EVAL_CACHE));
+            let evictions = info_field(&mut con, "stats", "evicted_scripts");
+            assert_eq!(
+                evictions,
+                Some(DISTINCT_SCRIPTS as u64 + 1 - VALKEY_EVAL_CACHE)
+            );
+        }
+        Flavor::Redis => {
+            assert!(evicted, "Redis 7.0 evicted a script");
+            assert_eq!(cached, Some(DISTINCT_SCRIPTS as u64 + 1));
+        }
+    }
+
+    // The binding runs again, once, recovering the evicted script by EVAL.
+    reset_stats(&mut con);
+    assert_eq!(incr_counter(COUNTER).invoke(&mut con).unwrap(), 2);
+    assert_eq!(counter_value(&mut con, COUNTER), 2);
+    let recoveries = match server.flavor() {
+        Flavor::Valkey => 1,
+        Flavor::Redis => 0,
+    };
+    assert_eq!(command_calls(&mut con, "eval"), recoveries);
+    assert_eq!(command_calls(&mut con, "evalsha"), 1);
+}
+
+#[test]
+fn a_script_added_by_script_load_is_never_evicted() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    // Two ways a binding's script gets loaded rather than EVAL-cached:
+    // `Script::load`, and recovering with `NoScriptFallback::Load`.
+    for preloaded in [true, false] {
+        flush_scripts(&mut con);
+        redis::cmd("DEL").arg(COUNTER).exec(&mut con).unwrap();
+        let call = incr_counter(COUNTER).on_noscript(NoScriptFallback::Load);
+        if preloaded {
+            incr_counter::SCRIPT.load(&mut con).unwrap();
+        }
+        assert_eq!(call.invoke(&mut con).unwrap(), 1);
+
+        eval_distinct_scripts(&mut con);
+        assert!(
+            script_cached(&mut con, &incr_counter::SCRIPT),
+            "evicted although loaded (preloaded: {preloaded})"
+        );
+        if server.flavor() == Flavor::Valkey {
+            // The generated scripts were evicted around it.
+            let evictions = info_field(&mut con, "stats", "evicted_scripts");
+            assert!(evictions.is_some_and(|evicted| evicted > 0));
+        }
+        reset_stats(&mut con);
+        assert_eq!(call.invoke(&mut con).unwrap(), 2);
+        assert_eq!(command_calls(&mut con, "evalsha"), 1, "a plain EVALSHA");
+        assert_eq!(command_calls(&mut con, "script|load"), 0);
+        assert_eq!(command_calls(&mut con, "eval"), 0);
+    }
+}
