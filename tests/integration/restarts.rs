@@ -32,7 +32,7 @@ const COUNTER: &str = "restarts:counter";
 /// fsynced before every reply, a write a client saw succeed is on disk, so
 /// after the restart the counter must account for every `Ok`; without
 /// persistence the restart would empty it, and counting would prove nothing.
-fn start_persistent_server() -> RedisServer {
+pub(crate) fn start_persistent_server() -> RedisServer {
     RedisServer::start_with(&["--appendonly", "yes", "--appendfsync", "always"])
 }
 

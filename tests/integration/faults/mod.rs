@@ -8,3 +8,4 @@
 
 mod eviction;
 mod flush_storm;
+mod restart;
