@@ -9,3 +9,4 @@
 mod eviction;
 mod flush_storm;
 mod restart;
+mod slow_script;
