@@ -8,5 +8,6 @@
 
 mod eviction;
 mod flush_storm;
+mod promoted_replica;
 mod restart;
 mod slow_script;
