@@ -4,8 +4,10 @@
 //! too long, and when a replica without the script is promoted. Every loop
 //! is bounded in count and in time.
 //!
-//! One module per fault.
+//! One module per fault; `applied.rs` checks [`redis_script::Error::applied`]
+//! on the outcomes that need no fault at all.
 
+mod applied;
 mod eviction;
 mod flush_storm;
 mod promoted_replica;
