@@ -234,8 +234,10 @@
 //! fewer EVALs than EVALSHAs of a 97-byte script, 68% fewer of a 4 KiB one).
 //! Outside MULTI, a `SCRIPT FLUSH` from another client landing between the
 //! SCRIPT LOAD and a call fails that call with NOSCRIPT; inside MULTI
-//! nothing can land there; `eval_script` has no such window. See
-//! [`ScriptPipeline`].
+//! nothing can land there; `eval_script` has no such window. So where
+//! another client may flush the cache, a plain pipeline uses `eval_script`
+//! and an atomic one `evalsha_script`: both survive a flush every
+//! millisecond. See [`ScriptPipeline`].
 //!
 //! ```no_run
 //! # use redis_script::redis_script;
@@ -290,8 +292,12 @@
 //!   lacks `no-writes` it refuses with `READONLY` before running it).
 //! - **Restarts.** A restart empties the script cache; the next call recovers
 //!   it. With `redis::aio::ConnectionManager` calls resume after the server
-//!   is back; a call that returned `Ok` was applied, one that returned `Err`
-//!   while the connection broke may or may not have been.
+//!   is back; a call that returned `Ok` was applied, and one that returned
+//!   `Err` says whether it may have been: [`Error::applied`] (below).
+//! - **Failovers and eviction.** A promoted replica lacks the scripts that
+//!   never ran on it, and Valkey 8.1 evicts EVAL-cached scripts beyond 500
+//!   (never those added by SCRIPT LOAD: see [`NoScriptFallback`]); both
+//!   are recovered like a flush.
 //! - **Pools.** A pooled connection dereferences to a redis-rs connection:
 //!   `call.invoke(&mut *pooled)` with r2d2 (redis-rs feature `r2d2`),
 //!   `call.invoke_async(&mut *pooled)` with deadpool-redis. Give a pool's
@@ -347,6 +353,43 @@
 //! cannot serve together. `Error` converts
 //! into [`redis::RedisError`], so `?` works in functions returning
 //! `redis::RedisResult`.
+//!
+//! A failed call says whether it may have taken effect, which decides
+//! whether it is safe to retry: [`Error::applied`] is [`Applied::No`] when
+//! it was never sent or the server refused it before the script could
+//! write (a refused connection, BUSY, LOADING, READONLY, the server's
+//! NOSCRIPT, a script stopped by SCRIPT KILL, ...), [`Applied::Maybe`] when
+//! the connection was lost or timed out after sending, or the script itself
+//! raised an error (Redis keeps what it wrote before), and [`Applied::Yes`]
+//! when only the reply did not fit the declared type.
+//!
+//! A script that runs past the server's `busy-reply-threshold` (5 s by
+//! default) makes every other call fail with BUSY ([`Error::is_busy`], not
+//! applied). [`kill_running_script`], sent on another connection, stops it
+//! if it has not written yet; one that has is [`ScriptKill::Unkillable`]:
+//! it runs to its end, and only `SHUTDOWN NOSAVE` stops it sooner.
+//!
+//! ```no_run
+//! # use redis_script::redis_script;
+//! use redis_script::{Applied, ScriptKill, kill_running_script};
+//! # #[redis_script(file = "scripts/lock_acquire.lua", keys = 1)]
+//! # pub fn acquire_lock(lock: &str, ttl_ms: u64, token: &str) -> Option<String>;
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let client = redis::Client::open("redis://127.0.0.1/")?;
+//! # let mut con = client.get_connection()?;
+//! # let mut admin = client.get_connection()?;
+//! match acquire_lock("lock:a", 10_000, "token").invoke(&mut con) {
+//!     Ok(taken) => println!("taken: {taken:?}"),
+//!     Err(error) if error.is_busy() => {
+//!         if kill_running_script(&mut admin)? == ScriptKill::Unkillable {
+//!             eprintln!("a script that already wrote is still running");
+//!         }
+//!     }
+//!     Err(error) if error.applied() == Applied::No => { /* safe to retry */ }
+//!     Err(error) => return Err(error.into()), // may have run: check first
+//! }
+//! # Ok(()) }
+//! ```
 //!
 //! Code built on bindings can report its other failures (a plain command, a
 //! check of its own) with the same type: [`Error::operation`] names what
