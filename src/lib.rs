@@ -312,7 +312,7 @@
 //! | a number | `i64`, `u64`, `usize`, ... | the number, floats truncated toward zero (`3.7` gives `3`) |
 //! | a string | `String`, `Vec<u8>` | the string (`String` fails on invalid UTF-8) |
 //! | a table (array) | `Vec<T>`, a tuple | the elements up to the first `nil` |
-//! | a table of key/value pairs, flat | `HashMap<K, V>` | the pairs |
+//! | a table of key/value pairs, flat | `HashMap<K, V>`, `BTreeMap<K, V>` | the pairs |
 //! | `{ok = "X"}`, `redis.status_reply("X")` | `String` | `"X"` |
 //! | `{err = "X"}`, `redis.error_reply("CODE msg")`, `error("msg")` | any | `Err` with [`ErrorKind::Redis`]; [`Error::code`] is `CODE` |
 //! | anything | `()` | discarded |
@@ -328,9 +328,13 @@
 //! reply that does not fit the declared type is an `Err` with
 //! [`ErrorKind::Reply`] naming the script and the type, never a panic. That
 //! includes an integer outside the range of the declared integer type (`-1`
-//! into `u32`, `300` into `u8`), at the top level and inside `Option`, `Vec`
-//! and tuples; redis-rs alone would cast it with `as`. Inside other types
-//! (a `HashMap`'s values, your own types) redis-rs's conversion applies as is.
+//! into `u32`, `300` into `u8`), and a RESP3 double that is out of range,
+//! infinite or NaN, at the top level and inside `Option`, `Vec`, tuples,
+//! `HashSet`/`BTreeSet` and the keys and values of `HashMap`/`BTreeMap`;
+//! redis-rs alone would cast it with `as` (wrapping an integer, saturating a
+//! double, reading NaN as 0). A double in range is truncated toward zero, as
+//! redis-rs does. Inside other types (your own, or behind an alias the macro
+//! cannot read) redis-rs's conversion applies as is.
 //!
 //! A script that calls `redis.setresp(3)` returns booleans as RESP3 booleans
 //! on a RESP3 connection; `Option<T>` and `bool` treat those like any other
