@@ -45,8 +45,9 @@
 //! Parameters take any type that implements [`redis::ToRedisArgs`]. Each key
 //! and each ARGV parameter must encode to exactly one value, since one that
 //! encodes to none or several would shift every position after it. A type
-//! that visibly holds several values (a slice, a `Vec`, an array, a tuple) is
-//! a compile error on the parameter; byte strings (`&[u8]`, `Vec<u8>`,
+//! that visibly holds several values (a slice, a `Vec`, an array, a tuple, a
+//! set, a map, or an `Option` or `Box` of one) is a compile error on the
+//! parameter; byte strings (`&[u8]`, `Vec<u8>`,
 //! `&[u8; N]`) are one value and welcome. What the declaration cannot show
 //! (a generic parameter, an `Option` that is `None`) is checked when the call
 //! is built: such a call fails with [`ErrorKind::Argument`] and sends nothing.

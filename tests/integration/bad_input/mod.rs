@@ -3,6 +3,7 @@
 //! source. Each test says what it shows; the property tests run a fixed
 //! number of cases from a fixed seed (see [`property_config`]).
 
+mod arguments;
 mod replies;
 
 use proptest::test_runner::{Config, RngSeed};
