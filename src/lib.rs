@@ -358,6 +358,31 @@
 //! failed, e.g. `"ZRANGE in Leaderboard::top"`, in place of a binding. The
 //! [`recipes`] do so, so each of their methods returns `Result<_, Error>`.
 //!
+//! # Security
+//!
+//! Keys and arguments only ever travel as `KEYS` and `ARGV`: a call sends
+//! `EVALSHA sha1 numkeys key.. arg..` (or `EVAL source ...`, with the
+//! source exactly as compiled in from the file), each key and argument a
+//! separate, length-prefixed RESP bulk string. No value is ever spliced
+//! into Lua source or into the command, so a value such as `"); redis.call('FLUSHALL') --`,
+//! `]]`, a newline followed by `return`, a NUL byte or RESP framing is
+//! stored and read back as the bytes it is, and nothing else runs
+//! (`tests/integration/bad_input/injection.rs` shows it, counting the
+//! commands the server ran). What a script does with its `ARGV` is the
+//! script's business: one that passes an argument to `loadstring`, or uses
+//! one as a command name (`redis.call(ARGV[1], ...)`), runs what the caller
+//! sends, and the compile-time checks cannot judge a computed command.
+//!
+//! The runtime puts no argument value into an [`Error`] or into an
+//! [`Invocation`]'s `Debug` output (which shows how many values a call has);
+//! a cross-slot error names the keys, as the cluster would, and a server's
+//! error (one the script raised included) is passed on as the server worded
+//! it. A reply is converted without
+//! a panic whatever the server sends (see [Replies](#replies)). The
+//! [`recipes`]' lock and semaphore tokens come from the operating system's
+//! random number generator, so a token cannot be guessed to release or
+//! extend another client's lock.
+//!
 //! # Metadata
 //!
 //! Each binding `foo` comes with a module `foo` holding `foo::SCRIPT`, a

@@ -4,6 +4,7 @@
 //! number of cases from a fixed seed (see [`property_config`]).
 
 mod arguments;
+mod injection;
 mod replies;
 
 use proptest::test_runner::{Config, RngSeed};
