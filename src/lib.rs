@@ -45,8 +45,9 @@
 //! Parameters take any type that implements [`redis::ToRedisArgs`]. Each key
 //! and each ARGV parameter must encode to exactly one value, since one that
 //! encodes to none or several would shift every position after it. A type
-//! that visibly holds several values (a slice, a `Vec`, an array, a tuple) is
-//! a compile error on the parameter; byte strings (`&[u8]`, `Vec<u8>`,
+//! that visibly holds several values (a slice, a `Vec`, an array, a tuple, a
+//! set, a map, or an `Option` or `Box` of one) is a compile error on the
+//! parameter; byte strings (`&[u8]`, `Vec<u8>`,
 //! `&[u8; N]`) are one value and welcome. What the declaration cannot show
 //! (a generic parameter, an `Option` that is `None`) is checked when the call
 //! is built: such a call fails with [`ErrorKind::Argument`] and sends nothing.
@@ -318,7 +319,7 @@
 //! | a number | `i64`, `u64`, `usize`, ... | the number, floats truncated toward zero (`3.7` gives `3`) |
 //! | a string | `String`, `Vec<u8>` | the string (`String` fails on invalid UTF-8) |
 //! | a table (array) | `Vec<T>`, a tuple | the elements up to the first `nil` |
-//! | a table of key/value pairs, flat | `HashMap<K, V>` | the pairs |
+//! | a table of key/value pairs, flat | `HashMap<K, V>`, `BTreeMap<K, V>` | the pairs |
 //! | `{ok = "X"}`, `redis.status_reply("X")` | `String` | `"X"` |
 //! | `{err = "X"}`, `redis.error_reply("CODE msg")`, `error("msg")` | any | `Err` with [`ErrorKind::Redis`]; [`Error::code`] is `CODE` |
 //! | anything | `()` | discarded |
@@ -334,9 +335,13 @@
 //! reply that does not fit the declared type is an `Err` with
 //! [`ErrorKind::Reply`] naming the script and the type, never a panic. That
 //! includes an integer outside the range of the declared integer type (`-1`
-//! into `u32`, `300` into `u8`), at the top level and inside `Option`, `Vec`
-//! and tuples; redis-rs alone would cast it with `as`. Inside other types
-//! (a `HashMap`'s values, your own types) redis-rs's conversion applies as is.
+//! into `u32`, `300` into `u8`), and a RESP3 double that is out of range,
+//! infinite or NaN, at the top level and inside `Option`, `Vec`, tuples,
+//! `HashSet`/`BTreeSet` and the keys and values of `HashMap`/`BTreeMap`;
+//! redis-rs alone would cast it with `as` (wrapping an integer, saturating a
+//! double, reading NaN as 0). A double in range is truncated toward zero, as
+//! redis-rs does. Inside other types (your own, or behind an alias the macro
+//! cannot read) redis-rs's conversion applies as is.
 //!
 //! A script that calls `redis.setresp(3)` returns booleans as RESP3 booleans
 //! on a RESP3 connection; `Option<T>` and `bool` treat those like any other
@@ -395,6 +400,31 @@
 //! check of its own) with the same type: [`Error::operation`] names what
 //! failed, e.g. `"ZRANGE in Leaderboard::top"`, in place of a binding. The
 //! [`recipes`] do so, so each of their methods returns `Result<_, Error>`.
+//!
+//! # Security
+//!
+//! Keys and arguments only ever travel as `KEYS` and `ARGV`: a call sends
+//! `EVALSHA sha1 numkeys key.. arg..` (or `EVAL source ...`, with the
+//! source exactly as compiled in from the file), each key and argument a
+//! separate, length-prefixed RESP bulk string. No value is ever spliced
+//! into Lua source or into the command, so a value such as `"); redis.call('FLUSHALL') --`,
+//! `]]`, a newline followed by `return`, a NUL byte or RESP framing is
+//! stored and read back as the bytes it is, and nothing else runs
+//! (`tests/integration/bad_input/injection.rs` shows it, counting the
+//! commands the server ran). What a script does with its `ARGV` is the
+//! script's business: one that passes an argument to `loadstring`, or uses
+//! one as a command name (`redis.call(ARGV[1], ...)`), runs what the caller
+//! sends, and the compile-time checks cannot judge a computed command.
+//!
+//! The runtime puts no argument value into an [`Error`] or into an
+//! [`Invocation`]'s `Debug` output (which shows how many values a call has);
+//! a cross-slot error names the keys, as the cluster would, and a server's
+//! error (one the script raised included) is passed on as the server worded
+//! it. A reply is converted without
+//! a panic whatever the server sends (see [Replies](#replies)). The
+//! [`recipes`]' lock and semaphore tokens come from the operating system's
+//! random number generator, so a token cannot be guessed to release or
+//! extend another client's lock.
 //!
 //! # Metadata
 //!

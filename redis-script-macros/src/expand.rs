@@ -273,9 +273,10 @@ fn generated_doc(
 
 /// Where integers sit in the declared reply type, as `Shape` tokens, so the
 /// runtime can refuse an integer reply out of a narrower type's range.
-/// Recognized by name: integers, `Option`, `Vec`, tuples, and `Value` (as
-/// the nil check reads it: `redis::Value`), whose shape `Raw` passes the
-/// reply on as sent; the rest is `Any`, a generic `T` included.
+/// Recognized by name: integers, `Option`, `Vec`, `HashSet`/`BTreeSet`,
+/// `HashMap`/`BTreeMap`, tuples, and `Value` (as the nil check reads it:
+/// `redis::Value`), whose shape `Raw` passes the reply on as sent; the rest
+/// is `Any`, a generic `T` included.
 fn reply_shape(ty: &Type, private: &TokenStream) -> TokenStream {
     match reply_type::read(ty) {
         Reading::Tuple(elems) => {
@@ -291,12 +292,32 @@ fn reply_shape(ty: &Type, private: &TokenStream) -> TokenStream {
             };
             quote!(#private::Shape::#wrapper(&#inner))
         }
+        Reading::Named(name, _) if name == "HashSet" || name == "BTreeSet" => {
+            match reply_type::arguments(ty).first() {
+                Some(elem) => {
+                    let elem = reply_shape(elem, private);
+                    quote!(#private::Shape::Set(&#elem))
+                }
+                None => quote!(#private::Shape::Any),
+            }
+        }
+        Reading::Named(name, _) if name == "HashMap" || name == "BTreeMap" => {
+            match reply_type::arguments(ty)[..] {
+                [key, value, ..] => {
+                    let key = reply_shape(key, private);
+                    let value = reply_shape(value, private);
+                    quote!(#private::Shape::Map(&#key, &#value))
+                }
+                _ => quote!(#private::Shape::Any),
+            }
+        }
         Reading::Named(name, None) if name == "Value" => quote!(#private::Shape::Raw),
         Reading::Named(name, None) if reply_type::INTEGERS.contains(&name.as_str()) => {
             let int = Ident::new(&name, Span::call_site());
+            // `MAX as u128`: every integer type's maximum fits, `u128::MAX` included.
             quote!(#private::Shape::int(
                 ::core::primitive::#int::MIN as i128,
-                ::core::primitive::#int::MAX as i128,
+                ::core::primitive::#int::MAX as u128,
             ))
         }
         _ => quote!(#private::Shape::Any),

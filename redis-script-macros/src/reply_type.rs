@@ -47,3 +47,27 @@ pub fn read(ty: &Type) -> Reading<'_> {
         _ => Reading::Other,
     }
 }
+
+/// The type arguments of a path's last segment, in order: `K` and `V` of
+/// `HashMap<K, V>`; none for anything but a path.
+pub fn arguments(ty: &Type) -> Vec<&Type> {
+    match ty {
+        Type::Paren(inner) => arguments(&inner.elem),
+        Type::Group(inner) => arguments(&inner.elem),
+        Type::Path(path) if path.qself.is_none() => match path.path.segments.last() {
+            Some(last) => match &last.arguments {
+                PathArguments::AngleBracketed(args) => args
+                    .args
+                    .iter()
+                    .filter_map(|arg| match arg {
+                        GenericArgument::Type(ty) => Some(ty),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            },
+            None => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}

@@ -56,10 +56,14 @@ pub fn check(
         .diagnostics
         .iter()
         .filter(|diagnostic| options.declaration_ok || diagnostic.target == Target::File);
+    let mut shown_errors = 0;
+    let mut hidden_errors = 0;
     for diagnostic in relevant {
         let span = target_span(binding, keys, file, diagnostic.target);
         match diagnostic.severity {
+            Severity::Error if shown_errors == SHOWN_ERRORS => hidden_errors += 1,
             Severity::Error => {
+                shown_errors += 1;
                 let message = render(&file.value(), &script.source, diagnostic);
                 errors.push(syn::Error::new(span, message));
             }
@@ -69,14 +73,30 @@ pub fn check(
             }
         }
     }
+    if hidden_errors > 0 {
+        errors.push(syn::Error::new(
+            file.span(),
+            format!(
+                "... and {hidden_errors} more error{} in `{}`, not shown (the first \
+                 {SHOWN_ERRORS} are)",
+                if hidden_errors == 1 { "" } else { "s" },
+                file.value()
+            ),
+        ));
+    }
     Checked {
         shebang: analysis.shebang,
         warnings,
     }
 }
 
-/// Parsing and checking recurse as deep as the script nests (a generated
-/// `a + b + ...` of tens of thousands of terms is deep), beyond what the
+/// Errors shown per script, at most: each quotes a line of the script, and
+/// a generated script can have thousands of the same mistake.
+const SHOWN_ERRORS: usize = 20;
+
+/// Parsing and checking recurse as deep as the script nests, up to Lua's
+/// 200 levels (chains such as a generated `a + b + ...` of any length are
+/// walked in loops), which in an unoptimized build may be more than the
 /// compiler's own stack leaves a macro; so they run on a thread with room.
 fn analyze_with_room(source: &str, declared: Declared) -> analyzer::Analysis {
     const STACK: usize = 256 << 20;

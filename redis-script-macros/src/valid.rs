@@ -99,8 +99,8 @@ impl Binding {
 
     /// A key or fixed argument fills one KEYS or ARGV position, so its type
     /// must encode to one Redis value. A type that visibly holds several
-    /// (a slice, a `Vec`, an array, a tuple) would shift every position after
-    /// it: refused here, on the type. What the text cannot tell (a generic
+    /// (a slice, a `Vec`, an array, a tuple, a set, a map) would shift every
+    /// position after it: refused here, on the type. What the text cannot tell (a generic
     /// parameter, an `Option` that is `None`) is checked when the call is
     /// built, as `ErrorKind::Argument`.
     fn validate_single_values(&self, keys: Option<&Keys>, errors: &mut Errors) {
@@ -173,12 +173,32 @@ impl Binding {
 /// Why a parameter type, as written, is not one Redis value.
 #[derive(Debug, PartialEq, Eq)]
 enum NotOneValue {
-    /// A slice, `Vec`, array or tuple: one value per element. The text
-    /// names which.
+    /// A slice, `Vec`, array, tuple or set: one value per element. The
+    /// text names which.
     Several(&'static str),
+    /// A map: two values per entry. The text names which.
+    Pairs(&'static str),
+    /// One of the above in a `Box`, `Arc`, `Rc` or `Option` (the text), which
+    /// encodes as what it holds (`None` as no value at all).
+    In(&'static str, Box<NotOneValue>),
     /// `[u8; N]`: redis-rs encodes a byte array by reference (`&[u8; N]`, one
     /// value) but not by value.
     ByteArrayByValue,
+}
+
+impl NotOneValue {
+    /// What the type is, and how many values it encodes to.
+    fn describe(&self) -> (String, &'static str) {
+        match self {
+            NotOneValue::Several(what) => ((*what).to_owned(), "one Redis value per element"),
+            NotOneValue::Pairs(what) => ((*what).to_owned(), "two Redis values per entry"),
+            NotOneValue::In(wrapper, inner) => {
+                let (what, per) = inner.describe();
+                (format!("{wrapper} of {what}"), per)
+            }
+            NotOneValue::ByteArrayByValue => ("a byte array".to_owned(), "no Redis value"),
+        }
+    }
 }
 
 /// Whether `ty` visibly encodes to other than one value. Byte strings
@@ -211,6 +231,32 @@ fn several_values(ty: &Type, generics: &[&Ident]) -> Option<NotOneValue> {
             Reading::Named(name, Some(elem)) if name == "Vec" && one_value_per_element(elem) => {
                 Some(NotOneValue::Several("a `Vec`"))
             }
+            // One value per element, whatever the element (a set of `u8`
+            // is no byte string); a map, two per entry.
+            Reading::Named(name, _) => match name.as_str() {
+                "HashSet" => Some(NotOneValue::Several("a `HashSet`")),
+                "BTreeSet" => Some(NotOneValue::Several("a `BTreeSet`")),
+                "HashMap" => Some(NotOneValue::Pairs("a `HashMap`")),
+                "BTreeMap" => Some(NotOneValue::Pairs("a `BTreeMap`")),
+                // These encode as what they hold: `Box<[T]>`, `Arc<Vec<T>>`,
+                // and `Some(vec)` is one value per element.
+                "Box" | "Arc" | "Rc" | "Option" => {
+                    let wrapper = match name.as_str() {
+                        "Box" => "a `Box`",
+                        "Arc" => "an `Arc`",
+                        "Rc" => "an `Rc`",
+                        _ => "an `Option`",
+                    };
+                    let inner = reply_type::arguments(ty)
+                        .first()
+                        .and_then(|inner| several_values(inner, generics))?;
+                    match inner {
+                        NotOneValue::ByteArrayByValue => Some(inner),
+                        inner => Some(NotOneValue::In(wrapper, Box::new(inner))),
+                    }
+                }
+                _ => None,
+            },
             _ => None,
         },
         _ => None,
@@ -255,17 +301,20 @@ fn several_values_message(param: &Param, problem: NotOneValue, position: Positio
     let name = &param.ident;
     let (is, fills) = position.describe();
     match problem {
-        NotOneValue::Several(what) => format!(
-            "`{name}` is {is}, which fills {fills}, but its type is {what}, which encodes to \
-             one Redis value per element\n  = note: a key or fixed argument must be one value \
-             (a byte string, `&[u8]` or `Vec<u8>`, is one); to pass any number of values, mark \
-             the last parameter #[{VARIADIC}], which fills the rest of ARGV, or pass each value \
-             as its own parameter"
-        ),
         NotOneValue::ByteArrayByValue => format!(
             "`{name}` is {is}, but redis-rs does not encode a byte array by value\n  = note: \
              take it by reference (`&[u8; N]`) or as `&[u8]`: either is one value, a byte string"
         ),
+        several => {
+            let (what, per) = several.describe();
+            format!(
+                "`{name}` is {is}, which fills {fills}, but its type is {what}, which encodes \
+                 to {per}\n  = note: a key or fixed argument must be one value (a byte string, \
+                 `&[u8]` or `Vec<u8>`, is one); to pass any number of values, mark the last \
+                 parameter #[{VARIADIC}], which fills the rest of ARGV, or pass each value as \
+                 its own parameter"
+            )
+        }
     }
 }
 
@@ -298,6 +347,36 @@ mod tests {
             judge(syn::parse_quote!([u8; 16])),
             Some(NotOneValue::ByteArrayByValue)
         );
+        assert_eq!(
+            judge(syn::parse_quote!(std::collections::HashSet<String>)),
+            several("a `HashSet`")
+        );
+        assert_eq!(
+            judge(syn::parse_quote!(BTreeSet<u8>)),
+            several("a `BTreeSet`")
+        );
+        let pairs = |what| Some(NotOneValue::Pairs(what));
+        assert_eq!(
+            judge(syn::parse_quote!(&HashMap<String, i64>)),
+            pairs("a `HashMap`")
+        );
+        assert_eq!(
+            judge(syn::parse_quote!(BTreeMap<K, V>)),
+            pairs("a `BTreeMap`")
+        );
+        let described = |ty: Type| judge(ty).map(|problem| problem.describe().0);
+        assert_eq!(
+            described(syn::parse_quote!(Box<[String]>)).as_deref(),
+            Some("a `Box` of a slice")
+        );
+        assert_eq!(
+            described(syn::parse_quote!(std::sync::Arc<Vec<i64>>)).as_deref(),
+            Some("an `Arc` of a `Vec`")
+        );
+        assert_eq!(
+            described(syn::parse_quote!(Option<Vec<String>>)).as_deref(),
+            Some("an `Option` of a `Vec`")
+        );
     }
 
     #[test]
@@ -312,6 +391,10 @@ mod tests {
             quote::quote!(&[T]),
             quote::quote!(Vec<T>),
             quote::quote!(Option<i64>),
+            quote::quote!(Option<&[u8]>),
+            quote::quote!(Box<[u8]>),
+            quote::quote!(std::rc::Rc<str>),
+            quote::quote!(Box<T>),
             quote::quote!(T),
             quote::quote!((i64,)),
             quote::quote!(()),

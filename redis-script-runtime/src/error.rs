@@ -70,9 +70,10 @@ pub enum ErrorKind {
     /// A key or fixed argument encoded to other than exactly one Redis value,
     /// which would shift every KEYS/ARGV position after it: an `Option` that
     /// was `None`, or a generic parameter that encoded to none or several.
-    /// (A slice, `Vec`, array or tuple written in the declaration is refused
-    /// at compile time.) Use `#[variadic]` on the last parameter for a
-    /// variable number of values.
+    /// Nothing is sent. (A slice, `Vec`, array, tuple, set or map written in
+    /// the declaration, or an `Option` or `Box` of one, is refused at compile
+    /// time.) Use `#[variadic]` on the last parameter for a variable number
+    /// of values.
     Argument {
         /// The Rust parameter.
         parameter: &'static str,

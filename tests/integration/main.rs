@@ -5,6 +5,7 @@ use redis_script_test_support::cluster as cluster_server;
 use redis_script_test_support::server;
 
 mod analyzer;
+mod bad_input;
 mod cluster;
 mod counter;
 mod faults;

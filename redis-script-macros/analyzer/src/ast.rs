@@ -221,7 +221,38 @@ pub enum Expr {
     Paren(Box<Expr>, Span),
 }
 
+/// A chain of binary operators (`a + b + c`, left-associative) or of
+/// suffixes (`a.b.c`, `f()()`, `o:m():m()`) is a tree as deep as the chain
+/// is long, which Lua (unlike nested parentheses) does not limit. Dropping
+/// it recursively could overflow the stack on a long generated script; so
+/// each link is dropped on its own, one after another.
+impl Drop for Expr {
+    fn drop(&mut self) {
+        let mut next = self.take_link();
+        while let Some(mut link) = next {
+            next = link.take_link();
+        }
+    }
+}
+
 impl Expr {
+    /// The next link of a chain that `self` continues (its left operand,
+    /// object or function) if that is a link too, moved out and replaced
+    /// by a leaf; `None` otherwise.
+    fn take_link(&mut self) -> Option<Expr> {
+        let child = match self {
+            Expr::Binary { lhs, .. } => lhs,
+            Expr::Index { obj, .. } | Expr::Method { obj, .. } => obj,
+            Expr::Call { func, .. } => func,
+            _ => return None,
+        };
+        let is_link = matches!(
+            **child,
+            Expr::Binary { .. } | Expr::Index { .. } | Expr::Method { .. } | Expr::Call { .. }
+        );
+        is_link.then(|| std::mem::replace(&mut **child, Expr::Nil(Span::default())))
+    }
+
     pub fn span(&self) -> Span {
         match self {
             Expr::Nil(span)

@@ -17,6 +17,8 @@ pub fn locate(source: &str, offset: usize) -> (usize, usize, &str) {
 }
 
 /// `message`, then where in `file` it is, the line and a caret; then the note.
+/// A line longer than [`SHOWN_CHARS`] is shown in part, around the
+/// finding, between `...`s (a generated script may be one long line).
 pub fn render(file: &str, source: &str, span: Span, message: &str, note: Option<&str>) -> String {
     let (line, column, text) = locate(source, span.start);
     let width = source
@@ -25,16 +27,44 @@ pub fn render(file: &str, source: &str, span: Span, message: &str, note: Option<
             covered.split('\n').next().unwrap_or("").chars().count()
         })
         .max(1);
+    let (text, at, width) = window(text, column - 1, width);
     let gutter = " ".repeat(line.to_string().len());
     let mut out = format!(
         "{message}\n{gutter}--> {file}:{line}:{column}\n{gutter} |\n{line} | {text}\n{gutter} | {}{}",
-        " ".repeat(column - 1),
+        " ".repeat(at),
         "^".repeat(width)
     );
     if let Some(note) = note {
         out.push_str(&format!("\n{gutter} = note: {note}"));
     }
     out
+}
+
+/// The most characters of a line [`render`] shows.
+pub const SHOWN_CHARS: usize = 120;
+
+/// `text`, or the part of it around the `width` characters from character
+/// `at` if it is longer than [`SHOWN_CHARS`]; with where the finding starts
+/// in what is shown, and how much of it is shown.
+fn window(text: &str, at: usize, width: usize) -> (String, usize, usize) {
+    let len = text.chars().count();
+    if len <= SHOWN_CHARS {
+        return (text.to_owned(), at, width);
+    }
+    let start = at.saturating_sub(SHOWN_CHARS / 4).min(len - SHOWN_CHARS);
+    let end = start + SHOWN_CHARS;
+    let (before, after) = (
+        if start > 0 { "..." } else { "" },
+        if end < len { "..." } else { "" },
+    );
+    let shown: String = text.chars().skip(start).take(SHOWN_CHARS).collect();
+    let at_shown = at - start;
+    let width = width.min(SHOWN_CHARS - at_shown).max(1);
+    (
+        format!("{before}{shown}{after}"),
+        before.len() + at_shown,
+        width,
+    )
 }
 
 #[cfg(test)]
@@ -57,6 +87,31 @@ mod tests {
         assert_eq!(
             rendered,
             "unknown\n --> x.lua:2:11\n  |\n2 | local b = keys[1]\n  |           ^^^^\n  = note: did you mean `KEYS`?"
+        );
+    }
+
+    #[test]
+    fn a_long_line_is_shown_around_the_finding() {
+        let long = format!("return {}keys[1]{}", "a + ".repeat(100), " + a".repeat(100));
+        let start = long.find("keys").unwrap();
+        let rendered = render("x.lua", &long, Span::new(start, start + 4), "unknown", None);
+        let lines: Vec<&str> = rendered.lines().collect();
+        assert_eq!(lines[1], " --> x.lua:1:408");
+        let shown = lines[3].strip_prefix("1 | ").unwrap();
+        assert!(
+            shown.starts_with("...") && shown.ends_with("..."),
+            "{shown}"
+        );
+        assert_eq!(shown.len(), SHOWN_CHARS + 6);
+        let caret = lines[4].strip_prefix("  | ").unwrap();
+        assert_eq!(&shown[caret.find('^').unwrap()..][..4], "keys");
+        assert_eq!(caret.trim(), "^^^^");
+        // A finding near the end shows the line's end, without a trailing `...`.
+        let end = long.len() - 1;
+        let rendered = render("x.lua", &long, Span::new(end, end + 1), "x", None);
+        assert!(
+            !rendered.lines().nth(3).unwrap().ends_with("..."),
+            "{rendered}"
         );
     }
 }

@@ -1,7 +1,8 @@
 //! The Redis 7 shebang: `#!lua flags=no-writes,allow-oom` on the first line.
 //!
 //! Follows Redis 7.0's `evalExtractShebangFlags`: the line is split into
-//! whitespace-separated parts (quotes group), the first must be `#!lua`, every
+//! parts as `sdssplitargs` splits a command line (whitespace separates,
+//! quotes group and may fail to close), the first must be `#!lua`, every
 //! other part must start with `flags=` (case-sensitive in 7.0), whose value is
 //! a comma-separated list of exact flag names; several `flags=` parts add up.
 //!
@@ -73,7 +74,14 @@ pub fn parse(source: &str, targets: Servers) -> Result<Option<Shebang>, ShebangE
             Span::new(0, source.len()),
         ));
     };
-    let parts = split_args(&source[..len]);
+    let Some(parts) = split_args(&source[..len]) else {
+        return Err(ShebangError::new(
+            "Invalid engine in script shebang: the `#!lua` line has a quote left open, or a \
+             closing quote not followed by a space"
+                .into(),
+            Span::new(0, len),
+        ));
+    };
     let mut parts = parts.into_iter();
     let first = parts.next();
     let engine = first.as_ref().map_or("", |(engine, _)| engine.as_str());
@@ -132,38 +140,103 @@ fn accepts_engine(server: Server, engine: &str) -> bool {
     }
 }
 
-/// Splits like Redis's `sdssplitargs`, for what a shebang holds: runs of
-/// non-whitespace, where a quoted run may contain spaces (quotes removed).
-fn split_args(line: &str) -> Vec<(String, Span)> {
+/// Splits as Redis's `sdssplitargs` does (`sds.c`), which both servers use
+/// on the shebang line: parts are separated by whitespace; a part may hold
+/// double-quoted text (with the escapes `\\n \\r \\t \\b \\a \\xHH`, and `\\`
+/// before any other character for that character) or single-quoted text
+/// (where only `\\'` is an escape), quotes removed. `None` where the server
+/// fails to split: a quote left open, or a closing quote followed by
+/// anything but whitespace.
+fn split_args(line: &str) -> Option<Vec<(String, Span)>> {
     let bytes = line.as_bytes();
+    // C reads past the end as the terminating NUL.
+    let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
     let mut parts = Vec::new();
     let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i].is_ascii_whitespace() {
+    loop {
+        while is_c_space(at(i)) {
             i += 1;
-            continue;
+        }
+        if at(i) == 0 {
+            return Some(parts);
         }
         let start = i;
-        let mut text = String::new();
-        while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
-            let quote = bytes[i];
-            if quote == b'"' || quote == b'\'' {
-                let close = line[i + 1..]
-                    .find(quote as char)
-                    .map_or(bytes.len(), |at| i + 1 + at);
-                text.push_str(&line[i + 1..close]);
-                i = (close + 1).min(bytes.len());
+        let mut text = Vec::new();
+        let (mut in_double, mut in_single, mut done) = (false, false, false);
+        while !done {
+            let c = at(i);
+            if in_double {
+                if c == b'\\'
+                    && at(i + 1) == b'x'
+                    && let (Some(high), Some(low)) = (hex(at(i + 2)), hex(at(i + 3)))
+                {
+                    text.push(high * 16 + low);
+                    i += 3;
+                } else if c == b'\\' && at(i + 1) != 0 {
+                    i += 1;
+                    text.push(match at(i) {
+                        b'n' => b'\n',
+                        b'r' => b'\r',
+                        b't' => b'\t',
+                        b'b' => 0x08,
+                        b'a' => 0x07,
+                        other => other,
+                    });
+                } else if c == b'"' {
+                    if at(i + 1) != 0 && !is_c_space(at(i + 1)) {
+                        return None;
+                    }
+                    done = true;
+                } else if c == 0 {
+                    return None;
+                } else {
+                    text.push(c);
+                }
+            } else if in_single {
+                if c == b'\\' && at(i + 1) == b'\'' {
+                    i += 1;
+                    text.push(b'\'');
+                } else if c == b'\'' {
+                    if at(i + 1) != 0 && !is_c_space(at(i + 1)) {
+                        return None;
+                    }
+                    done = true;
+                } else if c == 0 {
+                    return None;
+                } else {
+                    text.push(c);
+                }
             } else {
-                let next =
-                    line[i..].find(|c: char| c.is_ascii_whitespace() || c == '"' || c == '\'');
-                let end = next.map_or(bytes.len(), |at| i + at);
-                text.push_str(&line[i..end]);
-                i = end;
+                match c {
+                    b' ' | b'\n' | b'\r' | b'\t' | 0 => done = true,
+                    b'"' => in_double = true,
+                    b'\'' => in_single = true,
+                    _ => text.push(c),
+                }
+            }
+            if at(i) != 0 {
+                i += 1;
             }
         }
-        parts.push((text, Span::new(start, i)));
+        let mut end = i;
+        while end > start && is_c_space(bytes[end - 1]) {
+            end -= 1;
+        }
+        parts.push((
+            String::from_utf8_lossy(&text).into_owned(),
+            Span::new(start, end),
+        ));
     }
-    parts
+}
+
+/// C's `isspace` in the C locale. (Between parts `sdssplitargs` skips all
+/// of these, but only space, tab, CR and LF end a part.)
+fn is_c_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
+fn hex(byte: u8) -> Option<u8> {
+    (byte as char).to_digit(16).map(|digit| digit as u8)
 }
 
 #[cfg(test)]
@@ -221,6 +294,30 @@ mod tests {
         assert!(error("#!lua flags=NO-WRITES\n").starts_with("Unexpected flag"));
         assert!(error("#!lua flags=no-writes,\n").starts_with("Unexpected flag"));
         assert!(error("#!lua flags=no-writes, allow-oom\n").starts_with("Unexpected flag"));
+    }
+
+    #[test]
+    fn splits_the_line_as_sdssplitargs_does() {
+        // Quotes group, and lose their quotes; escapes in double quotes.
+        assert_eq!(flags("#!lua 'flags=no-writes'\n"), ["no-writes"]);
+        assert_eq!(flags("#!lua fl\"ags=no-writes\"\n"), ["no-writes"]);
+        assert_eq!(flags("#!lua \"flags=no-\\x77rites\"\n"), ["no-writes"]);
+        assert_eq!(flags("#!lua \"flags=no-\\writes\"\n"), ["no-writes"]);
+        // A quote left open, or closed against the next character.
+        for source in [
+            "#!lua flags=no-wri\"tes\n",
+            "#!lua 'flags=no-writes\n",
+            "#!lua \"flags=no-writes\"x\n",
+            "#!lua 'flags='no-writes\n",
+            "#!LUA'\n",
+        ] {
+            assert!(error(source).starts_with("Invalid engine"), "{source:?}");
+        }
+        // Vertical tab and form feed separate nothing: part of the engine.
+        assert!(error("#!lua\x0bflags=no-writes\n").starts_with("Unexpected engine"));
+        assert!(error("#!lua\x0cflags=no-writes\n").starts_with("Unexpected engine"));
+        // ... but are skipped between parts.
+        assert_eq!(flags("#!lua \x0bflags=no-writes\n"), ["no-writes"]);
     }
 
     #[test]

@@ -19,6 +19,12 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             return Some(candidate);
         }
         let lower: Vec<char> = candidate.chars().map(|c| c.to_ascii_lowercase()).collect();
+        // The distance is at least the difference in length: skipping what
+        // cannot be close keeps a long name (a megabyte, in a generated
+        // script) from costing its length times every candidate's.
+        if wanted.len().abs_diff(lower.len()) > limit {
+            continue;
+        }
         let distance = osa_distance(&wanted, &lower);
         if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));

@@ -26,6 +26,107 @@ pub fn token_spans(source: &str) -> Vec<(usize, usize)> {
     spans
 }
 
+/// One edit of a script, as the tests that mutate scripts make them (the
+/// analyzer's robustness test, the differential test against a server).
+/// Positions are taken modulo what they index, so any number makes a valid
+/// edit, and a property test can shrink them toward 0.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Edit {
+    /// Flips bit `bit % 8` of the byte at `at`.
+    FlipBit {
+        /// The byte.
+        at: usize,
+        /// The bit.
+        bit: u8,
+    },
+    /// Deletes `len % 8 + 1` bytes from `at` (fewer at the end).
+    Delete {
+        /// The first byte deleted.
+        at: usize,
+        /// How many, less one.
+        len: usize,
+    },
+    /// Inserts `bytes` before the byte at `at` (`at` may be the end).
+    Insert {
+        /// Where.
+        at: usize,
+        /// What.
+        bytes: Vec<u8>,
+    },
+    /// Inserts a token of the donor script before the `at`-th token (or at
+    /// the end), with a space on each side.
+    SpliceToken {
+        /// Where, as a token index.
+        at: usize,
+        /// Which token of the donor.
+        donor_token: usize,
+    },
+    /// Replaces the `at`-th token with a token of the donor script.
+    ReplaceToken {
+        /// Which token.
+        at: usize,
+        /// Which token of the donor.
+        donor_token: usize,
+    },
+}
+
+/// Bytes worth inserting: each starts, ends or changes a Lua token, or is
+/// one the lexer treats specially (NUL, CR, a UTF-8 lead byte).
+pub const INTERESTING_BYTES: &[u8] = b"\0\r\n\t \"'[]=-\\.e0x#!~;:,(){}<>^%+*/\xc3\x80\xff";
+
+impl Edit {
+    /// `source` with this edit, tokens taken from `donor` where it needs
+    /// one. Bytes that are no longer UTF-8 become U+FFFD, as a script file
+    /// that is not UTF-8 never reaches the analyzer.
+    pub fn apply(&self, source: &str, donor: &str) -> String {
+        let bytes = source.as_bytes();
+        let mut out = bytes.to_vec();
+        let donor_text = |index: usize| -> &[u8] {
+            let spans = token_spans(donor);
+            match spans.get(index % spans.len().max(1)) {
+                Some(&(start, end)) => &donor.as_bytes()[start..end],
+                None => b"x",
+            }
+        };
+        match self {
+            Edit::FlipBit { at, bit } => {
+                if !out.is_empty() {
+                    let at = at % out.len();
+                    out[at] ^= 1 << (bit % 8);
+                }
+            }
+            Edit::Delete { at, len } => {
+                if !out.is_empty() {
+                    let at = at % out.len();
+                    let end = (at + len % 8 + 1).min(out.len());
+                    out.drain(at..end);
+                }
+            }
+            Edit::Insert { at, bytes } => {
+                let at = at % (out.len() + 1);
+                out.splice(at..at, bytes.iter().copied());
+            }
+            Edit::SpliceToken { at, donor_token } => {
+                let spans = token_spans(source);
+                let at = spans
+                    .get(at % (spans.len() + 1))
+                    .map_or(bytes.len(), |span| span.0);
+                let mut text = vec![b' '];
+                text.extend_from_slice(donor_text(*donor_token));
+                text.push(b' ');
+                out.splice(at..at, text);
+            }
+            Edit::ReplaceToken { at, donor_token } => {
+                let spans = token_spans(source);
+                if let Some(&(start, end)) = spans.get(at % spans.len().max(1)) {
+                    out.splice(start..end, donor_text(*donor_token).iter().copied());
+                }
+            }
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
 /// Each global of `server`'s sandbox that holds a library, with the members
 /// the sandbox table gives it there, as `name=type` (Lua's `type()`), sorted:
 /// what `pairs()` over that global lists inside the server.

@@ -13,7 +13,9 @@
 //! shebangs Redis rejects for their flags), the parser's own unit-test
 //! scripts, and a few scripts built here. Each gets deterministic
 //! mutations: tokens deleted, swapped, inserted or replaced, the script cut
-//! after a token, a line duplicated.
+//! after a token, a line duplicated; and byte-level edits as the analyzer's
+//! robustness test makes them ([`Edit`]): a bit flipped, bytes deleted, a
+//! byte inserted, a token of another script spliced in or substituted.
 //!
 //! Scripts go to the server raw, over a plain socket and pipelined: an
 //! error message may hold bytes that are not UTF-8 (Lua quotes the first
@@ -27,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use redis_script_analyzer::servers::Servers;
-use redis_script_analyzer::testing::{self, token_spans};
+use redis_script_analyzer::testing::{self, Edit, INTERESTING_BYTES, token_spans};
 use redis_script_analyzer::{SyntaxError, check_syntax, shebang};
 
 use super::tables::server_of;
@@ -35,6 +37,8 @@ use crate::server;
 
 /// Mutations of each kind per script, at most.
 const PER_KIND: usize = 6;
+/// Byte-level edits of each kind per script, at most.
+const PER_BYTE_KIND: usize = 4;
 /// Scripts per pipelined round trip (followed by a SCRIPT FLUSH).
 const BATCH: usize = 400;
 
@@ -61,8 +65,11 @@ fn parser_agrees_with_redis() {
     let base_count = base.len();
     let mut seen = HashSet::new();
     let mut cases = Vec::new();
+    // Each script takes tokens from another one for its splices.
+    let donors: Vec<String> = base.iter().map(|case| case.source.clone()).collect();
     for (index, case) in base.into_iter().enumerate() {
-        let mutated = mutations(&case.source, index as u64);
+        let donor = &donors[(index * 7 + 3) % donors.len()];
+        let mutated = mutations(&case.source, donor, index as u64);
         let origin = case.origin.clone();
         if seen.insert(case.source.clone()) {
             cases.push(case);
@@ -280,6 +287,18 @@ fn base_corpus() -> Vec<Case> {
         "return \u{1}",
         "return \u{7f}",
         "local a = 1 -- comment with \0 in it\nreturn a",
+        // The shebang line, split as the server's sdssplitargs splits it.
+        "#!lua flags=no-wri\"tes\nreturn 1",
+        "#!lua 'flags=no-writes'\nreturn 1",
+        "#!lua 'flags=no-writes\nreturn 1",
+        "#!lua fl\"ags=no-writes\"\nreturn 1",
+        "#!lua \"flags=no-writes\"x\nreturn 1",
+        "#!lua \"flags=no-\\x77rites\"\nreturn 1",
+        "#!lua \"flags=\\\"no-writes\"\nreturn 1",
+        "#!lua 'fl\\'ags=no-writes'\nreturn 1",
+        "#!lua\x0bflags=no-writes\nreturn 1",
+        "#!lua \x0c flags=no-writes\nreturn 1",
+        "#!lua flags=no-writes \"\"\nreturn 1",
     ] {
         built("built", src.to_owned(), None);
     }
@@ -362,8 +381,9 @@ fn lua_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Deterministic mutations of `source`, each with the name of its kind.
-fn mutations(source: &str, seed: u64) -> Vec<(&'static str, String)> {
+/// Deterministic mutations of `source`, each with the name of its kind;
+/// splices take their tokens from `donor`.
+fn mutations(source: &str, donor: &str, seed: u64) -> Vec<(&'static str, String)> {
     let tokens = token_spans(source);
     let n = tokens.len();
     let mut rng = Lcg(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
@@ -419,18 +439,63 @@ fn mutations(source: &str, seed: u64) -> Vec<(&'static str, String)> {
         }
         out.push(("line duplicated", duplicated));
     }
+    // Byte-level edits, as the analyzer's robustness test makes them (bytes
+    // that stop being UTF-8 become U+FFFD, for the server as for us).
+    let bytes = source.len();
+    for at in spread_at_most(bytes, PER_BYTE_KIND, &mut rng) {
+        let bit = rng.below(8) as u8;
+        out.push((
+            "bit flipped",
+            Edit::FlipBit { at, bit }.apply(source, donor),
+        ));
+    }
+    for at in spread_at_most(bytes, PER_BYTE_KIND, &mut rng) {
+        let len = rng.below(3);
+        out.push((
+            "bytes deleted",
+            Edit::Delete { at, len }.apply(source, donor),
+        ));
+    }
+    for at in spread_at_most(bytes + 1, PER_BYTE_KIND, &mut rng) {
+        let byte = INTERESTING_BYTES[rng.below(INTERESTING_BYTES.len())];
+        let edit = Edit::Insert {
+            at,
+            bytes: vec![byte],
+        };
+        out.push(("byte inserted", edit.apply(source, donor)));
+    }
+    let donor_tokens = token_spans(donor).len().max(1);
+    for at in spread_at_most(n + 1, PER_BYTE_KIND, &mut rng) {
+        let donor_token = rng.below(donor_tokens);
+        let edit = Edit::SpliceToken { at, donor_token };
+        out.push((
+            "token spliced from another script",
+            edit.apply(source, donor),
+        ));
+    }
+    for at in spread_at_most(n, PER_BYTE_KIND, &mut rng) {
+        let donor_token = rng.below(donor_tokens);
+        let edit = Edit::ReplaceToken { at, donor_token };
+        out.push((
+            "token replaced by another script's",
+            edit.apply(source, donor),
+        ));
+    }
     out
 }
 
 /// At most `PER_KIND` of `0..n`, spread evenly from a random start.
 fn spread(n: usize, rng: &mut Lcg) -> Vec<usize> {
-    if n <= PER_KIND {
+    spread_at_most(n, PER_KIND, rng)
+}
+
+/// At most `k` of `0..n`, spread evenly from a random start.
+fn spread_at_most(n: usize, k: usize, rng: &mut Lcg) -> Vec<usize> {
+    if n <= k {
         return (0..n).collect();
     }
     let offset = rng.below(n);
-    (0..PER_KIND)
-        .map(|j| (offset + j * n / PER_KIND) % n)
-        .collect()
+    (0..k).map(|j| (offset + j * n / k) % n).collect()
 }
 
 struct Lcg(u64);
@@ -538,10 +603,16 @@ impl Resp {
     }
 
     fn reply(&mut self) -> Result<(), String> {
+        // Up to CRLF: an error line may hold a bare LF (Redis 7.0 and Valkey
+        // 8.1 quote a shebang flag as written, escapes resolved).
         let mut line = Vec::new();
-        self.reader
-            .read_until(b'\n', &mut line)
-            .expect("read from redis-server");
+        while !line.ends_with(b"\r\n") {
+            let read = self
+                .reader
+                .read_until(b'\n', &mut line)
+                .expect("read from redis-server");
+            assert!(read > 0, "the server closed the connection");
+        }
         let body = line
             .strip_suffix(b"\r\n")
             .unwrap_or_else(|| panic!("truncated reply {line:?}"));

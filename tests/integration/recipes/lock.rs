@@ -76,11 +76,24 @@ fn a_wrong_token_neither_releases_nor_extends_the_lock() {
     let lock = Lock::new("lock:report", LONG_TTL);
     let held = lock.try_acquire(&mut con).unwrap().expect("lock is free");
 
-    let impostor = lock.with_token(random_token());
-    assert!(!impostor.extend(&mut con).unwrap());
-    assert!(!impostor.release(&mut con).unwrap());
-    let stored: Option<String> = con.get("lock:report").unwrap();
-    assert_eq!(stored.as_deref(), Some(held.token()));
+    // Most of its time to live gone: an extend would show in PTTL.
+    let () = con.pexpire("lock:report", 5_000).unwrap();
+    let near_misses = [
+        random_token(),
+        String::new(),
+        held.token()[1..].to_owned(),
+        held.token().to_uppercase(),
+        format!("{} ", held.token()),
+    ];
+    for token in near_misses {
+        let impostor = lock.with_token(token.clone());
+        assert!(!impostor.extend(&mut con).unwrap(), "{token:?}");
+        assert!(!impostor.release(&mut con).unwrap(), "{token:?}");
+        let stored: Option<String> = con.get("lock:report").unwrap();
+        assert_eq!(stored.as_deref(), Some(held.token()));
+        let left: i64 = con.pttl("lock:report").unwrap();
+        assert!(left > 0 && left <= 5_000, "PTTL {left} after {token:?}");
+    }
     assert!(lock.try_acquire(&mut con).unwrap().is_none());
 
     assert!(held.release(&mut con).unwrap());
@@ -173,6 +186,60 @@ fn acquire_waits_for_a_release_and_gives_up_on_a_lock_that_stays_held() {
     let taken = waiter.join().unwrap().unwrap().expect("released lock");
     let stored: Option<String> = con.get("lock:shared").unwrap();
     assert_eq!(stored.as_deref(), Some(taken.token()));
+}
+
+#[test]
+fn the_calls_carry_durations_and_tokens_never_the_client_clock() {
+    // Expiry is the server's business (SET PX, PEXPIRE): a client with a
+    // skewed clock can neither shorten nor stretch a lock. No value a call
+    // sends is a time, in seconds, milliseconds or microseconds.
+    let lock = Lock::new("lock:clock", Duration::from_secs(30));
+    let held = lock.with_token(random_token());
+    let calls = [
+        lock.acquire_call(held.token()).evalsha_cmd().unwrap(),
+        held.extend_call().evalsha_cmd().unwrap(),
+        held.release_call().evalsha_cmd().unwrap(),
+    ];
+    for call in &calls {
+        assert_no_client_time(call);
+    }
+    // The check does see a time.
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis();
+    let mut timed = redis::cmd("EVALSHA");
+    timed.arg("sha").arg(1).arg("lock:clock").arg(now_ms as u64);
+    assert!(std::panic::catch_unwind(|| assert_no_client_time(&timed)).is_err());
+}
+
+/// Fails if any value of `call` reads as the current Unix time, give or take
+/// a day, in seconds, milliseconds or microseconds.
+pub(super) fn assert_no_client_time(call: &redis::Cmd) {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap();
+    let day = Duration::from_secs(86_400);
+    let near_now = |n: u128| {
+        [
+            (now.as_secs() as u128, day.as_secs() as u128),
+            (now.as_millis(), day.as_millis()),
+            (now.as_micros(), day.as_micros()),
+        ]
+        .iter()
+        .any(|&(now, slack)| n.abs_diff(now) <= slack)
+    };
+    for arg in call.args_iter() {
+        let redis::Arg::Simple(bytes) = arg else {
+            continue;
+        };
+        let number = std::str::from_utf8(bytes).ok().and_then(|s| s.parse().ok());
+        assert!(
+            !number.is_some_and(near_now),
+            "a call sends the client's time: {:?}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
 }
 
 #[tokio::test(flavor = "current_thread")]

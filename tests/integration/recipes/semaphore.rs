@@ -133,6 +133,70 @@ fn a_released_permit_can_neither_refresh_nor_release_again() {
 }
 
 #[test]
+fn a_wrong_token_neither_refreshes_nor_releases_a_holder() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let semaphore = Semaphore::new("semaphore:held", 1, LONG_TIMEOUT);
+    let permit = semaphore
+        .try_acquire(&mut con)
+        .unwrap()
+        .expect("a free slot");
+    // Half its timeout gone, and the set's expiry shortened: a refresh by
+    // anyone would show in the score and in PTTL.
+    let acquired = score(&mut con, "semaphore:held", permit.token()).unwrap();
+    let half_gone = acquired - 30_000_000;
+    let _: u64 = con
+        .zadd("semaphore:held", permit.token(), half_gone)
+        .unwrap();
+    let () = con.pexpire("semaphore:held", 5_000).unwrap();
+
+    let near_misses = [
+        redis_script::recipes::random_token(),
+        String::new(),
+        permit.token()[1..].to_owned(),
+        permit.token().to_uppercase(),
+        format!("{} ", permit.token()),
+    ];
+    for token in near_misses {
+        let impostor = semaphore.with_token(token.clone());
+        assert!(!impostor.refresh(&mut con).unwrap(), "{token:?}");
+        assert!(!impostor.release(&mut con).unwrap(), "{token:?}");
+        let members: Vec<String> = con.zrange("semaphore:held", 0, -1).unwrap();
+        assert_eq!(members, [permit.token()], "after {token:?}");
+        assert_eq!(
+            score(&mut con, "semaphore:held", permit.token()),
+            Some(half_gone),
+            "after {token:?}"
+        );
+        let left: i64 = con.pttl("semaphore:held").unwrap();
+        assert!(left > 0 && left <= 5_000, "PTTL {left} after {token:?}");
+    }
+    // The slot stays taken, and its holder still holds it.
+    assert!(semaphore.try_acquire(&mut con).unwrap().is_none());
+    assert!(permit.refresh(&mut con).unwrap());
+    assert!(permit.release(&mut con).unwrap());
+}
+
+#[test]
+fn the_calls_carry_durations_and_tokens_never_the_client_clock() {
+    // Scores come from the server's TIME: a client with a skewed clock can
+    // neither evict live holders nor stay in forever.
+    let semaphore = Semaphore::new("semaphore:clock", LIMIT, LONG_TIMEOUT);
+    let permit = semaphore.with_token(redis_script::recipes::random_token());
+    let calls = [
+        semaphore
+            .acquire_call(permit.token())
+            .evalsha_cmd()
+            .unwrap(),
+        permit.refresh_call().evalsha_cmd().unwrap(),
+        permit.release_call().evalsha_cmd().unwrap(),
+    ];
+    for call in &calls {
+        super::lock::assert_no_client_time(call);
+    }
+}
+
+#[test]
 fn a_timed_out_holder_is_evicted_by_the_next_acquire() {
     let server = RedisServer::start();
     let mut con = server.connection();

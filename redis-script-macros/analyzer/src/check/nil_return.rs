@@ -106,7 +106,23 @@ fn falsy(expr: &Expr) -> Option<(Falsy, String)> {
                 Falsy::False,
                 "this comparison can be false, which replies nil".to_owned(),
             )),
-            BinOp::And => falsy(lhs).or_else(|| falsy(rhs)),
+            BinOp::And => {
+                // `a and b and c ...` nests as deep as it is long: in a loop,
+                // the first operand that can be falsy, from the left.
+                let mut rights = vec![&**rhs];
+                let mut first = &**lhs;
+                while let Expr::Binary {
+                    op: BinOp::And,
+                    lhs,
+                    rhs,
+                    ..
+                } = first
+                {
+                    rights.push(rhs);
+                    first = lhs;
+                }
+                falsy(first).or_else(|| rights.into_iter().rev().find_map(falsy))
+            }
             BinOp::Or => falsy(rhs),
             _ => None,
         },

@@ -314,30 +314,72 @@ impl Walker<'_> {
                     }
                 }
             }
-            Expr::Binary { op, lhs, rhs, .. } => {
-                let outer = self.optional;
-                self.optional |= *op == BinOp::Or;
-                self.expr(lhs);
-                self.expr(rhs);
-                self.optional = outer;
-            }
+            Expr::Binary { .. } => self.binary_chain(expr),
             Expr::Unary { expr, .. } | Expr::Paren(expr, _) => self.expr(expr),
             Expr::Name(name) => self.name_read(name),
+            Expr::Index { .. } | Expr::Call { .. } | Expr::Method { .. } => self.suffix_chain(expr),
+        }
+    }
+
+    /// `a op b op c ...`: a left-associative chain, as deep as it is long
+    /// (Lua does not limit it), walked in a loop: each operand in order,
+    /// under `or` wherever an enclosing operator is `or`.
+    fn binary_chain(&mut self, expr: &Expr) {
+        let outer = self.optional;
+        let mut optional = outer;
+        let mut rights = Vec::new();
+        let mut node = expr;
+        while let Expr::Binary { op, lhs, rhs, .. } = node {
+            optional |= *op == BinOp::Or;
+            rights.push((&**rhs, optional));
+            node = lhs;
+        }
+        self.optional = optional;
+        self.expr(node);
+        for (rhs, optional) in rights.into_iter().rev() {
+            self.optional = optional;
+            self.expr(rhs);
+        }
+        self.optional = outer;
+    }
+
+    /// `a.b[c]:m(d)(e)...`: a chain of suffixes, as deep as it is long,
+    /// walked in a loop: down to its start (a name, a parenthesized
+    /// expression, or an index of a name, which [`index`](Self::index)
+    /// judges), then each suffix's key or arguments in order. A call's
+    /// command is checked on the way down, as before its function.
+    fn suffix_chain(&mut self, expr: &Expr) {
+        let mut rest = Vec::new();
+        let mut node = expr;
+        loop {
+            match node {
+                Expr::Index { obj, key, .. } if !matches!(**obj, Expr::Name(_)) => {
+                    rest.push(std::slice::from_ref(&**key));
+                    node = obj;
+                }
+                Expr::Call { func, args, .. } => {
+                    self.command_call(func, args);
+                    rest.push(args);
+                    node = func;
+                }
+                Expr::Method { obj, args, .. } => {
+                    rest.push(args);
+                    node = obj;
+                }
+                _ => break,
+            }
+        }
+        match node {
             Expr::Index {
                 obj,
                 key,
                 dot,
                 span,
             } => self.index(obj, key, dot.as_ref(), *span),
-            Expr::Call { func, args, .. } => {
-                self.command_call(func, args);
-                self.expr(func);
-                self.exprs(args);
-            }
-            Expr::Method { obj, args, .. } => {
-                self.expr(obj);
-                self.exprs(args);
-            }
+            start => self.expr(start),
+        }
+        for exprs in rest.into_iter().rev() {
+            self.exprs(exprs);
         }
     }
 
