@@ -97,9 +97,14 @@ fn clean_builds(work: &Path, runs: usize, results: &mut Results) -> Result<(), S
         for which in order(2, run) {
             let target = work.join(format!("target-clean-{run}-{which}"));
             let timing = if which == 0 {
-                cargo(&root, &target, &["build", "-p", "redis-script-macros"])?
+                cargo(
+                    &root,
+                    &target,
+                    &["build", "-p", "redis-script-macros"],
+                    "redis-script-macros",
+                )?
             } else {
-                cargo(&stack, &target, &["build"])?
+                cargo(&stack, &target, &["build"], "macro-stack")?
             };
             let _ = fs::remove_dir_all(&target);
             eprintln!(
@@ -154,20 +159,24 @@ fn checks(work: &Path, runs: usize, results: &mut Results) -> Result<(), String>
     write_crate(&bindings, &package("fifty-bindings"), &bindings_source())?;
     write_crate(&plain, &package("fifty-plain"), &plain_source())?;
     fs::create_dir_all(bindings.join("scripts")).map_err(|e| e.to_string())?;
-    for i in 0..BINDINGS {
-        fs::write(bindings.join(format!("scripts/s{i}.lua")), script_source(i))
+    for binding in self::bindings() {
+        fs::write(bindings.join("scripts").join(&binding.file), binding.source)
             .map_err(|e| e.to_string())?;
     }
-    let first = cargo(&bindings, &target, &["check"])?;
+    let first = cargo(&bindings, &target, &["check"], "fifty-bindings")?;
     eprintln!(
         "  first cargo check (dependencies included): {:.1} s",
         first.wall
     );
     results.check_first = Some(first);
-    cargo(&plain, &target, &["check"])?;
+    cargo(&plain, &target, &["check"], "fifty-plain")?;
     for run in 0..runs {
         for which in order(2, run) {
-            let dir = if which == 0 { &bindings } else { &plain };
+            let (dir, name) = if which == 0 {
+                (&bindings, "fifty-bindings")
+            } else {
+                (&plain, "fifty-plain")
+            };
             let source = if which == 0 {
                 bindings_source()
             } else {
@@ -175,7 +184,7 @@ fn checks(work: &Path, runs: usize, results: &mut Results) -> Result<(), String>
             };
             fs::write(dir.join("src/lib.rs"), format!("{source}// run {run}\n"))
                 .map_err(|e| e.to_string())?;
-            let timing = cargo(dir, &target, &["check"])?;
+            let timing = cargo(dir, &target, &["check"], name)?;
             eprintln!(
                 "  cargo check, {BINDINGS} {}: {:.2} s",
                 if which == 0 {
@@ -195,19 +204,88 @@ fn checks(work: &Path, runs: usize, results: &mut Results) -> Result<(), String>
     Ok(())
 }
 
-fn script_source(i: usize) -> String {
-    format!(
-        "-- Binding {i}: adds ARGV[1] to KEYS[1].\nreturn redis.call('INCRBY', KEYS[1], ARGV[1])\n"
-    )
+/// One binding of the generated crates: a script of the recipes, declared
+/// as its recipe declares it.
+struct Binding {
+    /// The copy's file name in the crate's `scripts/`.
+    file: String,
+    source: &'static str,
+    sha1: &'static str,
+    keys: &'static [&'static str],
+    args: &'static [&'static str],
+    variadic: bool,
+    reply: &'static str,
+}
+
+/// [`BINDINGS`] bindings, going round the recipes' scripts.
+fn bindings() -> Vec<Binding> {
+    let mut scripts: Vec<&'static redis_script::Script> = Vec::new();
+    for script in redis_script::recipes::scripts() {
+        if !scripts.iter().any(|s| s.file() == script.file()) {
+            scripts.push(script);
+        }
+    }
+    (0..BINDINGS)
+        .map(|i| {
+            let script = scripts[i % scripts.len()];
+            let stem = Path::new(script.file())
+                .file_stem()
+                .map_or("script".into(), |s| s.to_string_lossy().into_owned());
+            // Replies a generated crate cannot name (the recipes' own types,
+            // generics) become the raw reply.
+            let reply = match script.reply_type() {
+                known @ ("bool" | "usize" | "u64" | "i64" | "String" | "Option<String>"
+                | "Vec<String>") => known,
+                _ => "redis::Value",
+            };
+            Binding {
+                file: format!("b{i}_{stem}.lua"),
+                source: script.source(),
+                sha1: script.sha1(),
+                keys: script.key_names(),
+                args: script.arg_names(),
+                variadic: matches!(script.arg_arity(), Arity::AtLeast(_)),
+                reply,
+            }
+        })
+        .collect()
+}
+
+impl Binding {
+    /// `key: &str, arg: &str, rest: &[&str]`.
+    fn parameters(&self, variadic_attribute: bool) -> String {
+        let mut parameters: Vec<String> = self
+            .keys
+            .iter()
+            .chain(self.args)
+            .map(|name| format!("{name}: &str"))
+            .collect();
+        if self.variadic {
+            let attribute = if variadic_attribute {
+                "#[variadic] "
+            } else {
+                ""
+            };
+            parameters.push(format!("{attribute}rest: &[&str]"));
+        }
+        parameters.join(", ")
+    }
 }
 
 fn bindings_source() -> String {
-    let mut source =
-        String::from("//! Fifty `#[redis_script]` bindings.\n\nuse redis_script::redis_script;\n");
-    for i in 0..BINDINGS {
+    let mut source = String::from(
+        "//! Fifty `#[redis_script]` bindings of the recipes' scripts.\n\n\
+         use redis_script::{redis, redis_script};\n",
+    );
+    for (i, binding) in bindings().iter().enumerate() {
         let _ = write!(
             source,
-            "\n/// Binding {i}.\n#[redis_script(file = \"scripts/s{i}.lua\", keys = 1)]\npub fn s{i}(counter: &str, by: i64) -> i64;\n"
+            "\n/// Binding {i}.\n#[redis_script(file = \"scripts/{}\", keys = {})]\n\
+             pub fn b{i}({}) -> {};\n",
+            binding.file,
+            binding.keys.len(),
+            binding.parameters(true),
+            binding.reply
         );
     }
     source
@@ -217,13 +295,24 @@ fn bindings_source() -> String {
 fn plain_source() -> String {
     let mut source =
         String::from("//! Fifty hand-written EVALSHA commands.\n\nuse redis_script::redis;\n");
-    for i in 0..BINDINGS {
-        let sha = redis::Script::new(&script_source(i)).get_hash().to_string();
+    for (i, binding) in bindings().iter().enumerate() {
+        let mut arguments: String = binding
+            .keys
+            .iter()
+            .chain(binding.args)
+            .map(|name| format!(".arg({name})"))
+            .collect();
+        if binding.variadic {
+            arguments.push_str(".arg(rest)");
+        }
         let _ = write!(
             source,
-            "\n/// Call {i}.\npub fn s{i}(counter: &str, by: i64) -> redis::Cmd {{\n    \
+            "\n/// Call {i}.\npub fn b{i}({}) -> redis::Cmd {{\n    \
              let mut cmd = redis::cmd(\"EVALSHA\");\n    \
-             cmd.arg(\"{sha}\").arg(1).arg(counter).arg(by);\n    cmd\n}}\n"
+             cmd.arg(\"{}\").arg({}){arguments};\n    cmd\n}}\n",
+            binding.parameters(false),
+            binding.sha1,
+            binding.keys.len()
         );
     }
     source
@@ -240,14 +329,15 @@ fn write_crate(dir: &Path, manifest: &str, lib: &str) -> Result<(), String> {
 }
 
 /// Runs `cargo <args> --offline` in `dir` with `target` as its target
-/// directory, timing it.
-fn cargo(dir: &Path, target: &Path, args: &[&str]) -> Result<Timing, String> {
+/// directory, timing it; fails unless cargo says it compiled (or checked)
+/// `expected`, so that a timing is never one of a build that did nothing.
+fn cargo(dir: &Path, target: &Path, args: &[&str], expected: &str) -> Result<Timing, String> {
     let program = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let cpu_before = sys::children_cpu();
     let start = Instant::now();
     let output = Command::new(&program)
         .args(args)
-        .args(["--offline", "--quiet"])
+        .arg("--offline")
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target)
         // Not the jobserver of a `cargo run` that started the harness.
@@ -264,6 +354,21 @@ fn cargo(dir: &Path, target: &Path, args: &[&str]) -> Result<Timing, String> {
             args.join(" "),
             dir.display(),
             String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let did = |verb: &str| {
+        stderr.lines().any(|line| {
+            line.trim_start()
+                .starts_with(&format!("{verb} {expected} "))
+        })
+    };
+    if !did("Compiling") && !did("Checking") {
+        return Err(format!(
+            "`cargo {}` in {} did not build {expected}: {}",
+            args.join(" "),
+            dir.display(),
+            stderr.trim()
         ));
     }
     Ok(Timing {
@@ -358,13 +463,15 @@ mod tests {
 
     #[test]
     fn the_generated_crates_have_fifty_functions_each() {
-        assert_eq!(
-            bindings_source().matches("#[redis_script(").count(),
-            BINDINGS
-        );
-        assert_eq!(plain_source().matches("pub fn s").count(), BINDINGS);
-        assert!(
-            plain_source().contains(&redis::Script::new(&script_source(7)).get_hash().to_string())
-        );
+        let bindings = bindings_source();
+        let plain = plain_source();
+        assert_eq!(bindings.matches("#[redis_script(").count(), BINDINGS);
+        assert_eq!(plain.matches("-> redis::Cmd").count(), BINDINGS);
+        // The lock's acquire script: one key, two arguments.
+        let acquire = &redis_script::recipes::lock::acquire_lock_script::SCRIPT;
+        assert!(plain.contains(acquire.sha1()));
+        assert!(bindings.contains("keys = 1)]\npub fn b"));
+        assert!(bindings.contains("(lock: &str, ttl_ms: &str, token: &str) -> Option<String>;"));
+        assert!(bindings.contains("#[variadic] rest: &[&str]"));
     }
 }

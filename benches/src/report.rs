@@ -631,7 +631,7 @@ fn build_section(md: &mut String, run: &Run) {
         md,
         "Each build runs cargo (dev profile, offline, with the workspace's `Cargo.lock`) in a \
          temporary directory with a target directory of its own, on every CPU, before the \
-         server starts; the two compared builds alternate, {} runs each. CPU is user + \
+         server starts; the two compared builds alternate, runs of each: {}. CPU is user + \
          system of cargo and the compilers it ran.\n",
         run.options.build_runs
     );
@@ -690,9 +690,13 @@ fn build_section(md: &mut String, run: &Run) {
             md,
             "\nThe analyzer (`redis-script-analyzer`) on each script of `scripts/`, declared as \
              its recipe binding declares it: `check_syntax` (the parser alone) and `analyze` \
-             (shebang, parse, every check). Timed in this harness, an optimized build; the \
-             macro runs it unoptimized, as proc macros build in the dev profile, several \
-             times slower.\n"
+             (shebang, parse, every check). Timed in this harness, {}.\n",
+            if cfg!(debug_assertions) {
+                "an unoptimized build, as the macro runs it (proc macros build in the dev profile)"
+            } else {
+                "an optimized build; the macro runs it unoptimized (proc macros build in the dev \
+                 profile), several times slower"
+            }
         );
         let _ = writeln!(
             md,
