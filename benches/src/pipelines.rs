@@ -15,16 +15,22 @@ use crate::server::{Server, benchmark_binary};
 pub const BATCH: usize = 64;
 const KEY: &str = "bench:pipeline";
 
-/// The name of what [`queue_typed`] calls, for the report.
-pub const TYPED_QUEUE: &str = "eval_script";
+/// Defines how the typed series queues a call (`queue_typed`) and the
+/// method's name for the report (`TYPED_QUEUE`).
+macro_rules! typed_queue {
+    ($method:ident) => {
+        pub const TYPED_QUEUE: &str = stringify!($method);
 
-/// How the typed series queues a call.
-// TODO(evalsha_script): once `ScriptPipeline::evalsha_script` exists on this
-// branch, the body becomes `pipe.evalsha_script(call)...` and TYPED_QUEUE
-// says "evalsha_script"; until then the typed series queues EVAL.
-fn queue_typed(pipe: &mut Pipeline, call: &Invocation<i64>) {
-    pipe.eval_script(call).expect("queue a typed call");
+        fn queue_typed(pipe: &mut Pipeline, call: &Invocation<i64>) {
+            pipe.$method(call).expect("queue a typed call");
+        }
+    };
 }
+
+// TODO(evalsha_script): `typed_queue!(evalsha_script);` once
+// `ScriptPipeline::evalsha_script` is on this branch; until then the typed
+// series queues EVAL.
+typed_queue!(eval_script);
 
 /// The variants, in the report's order.
 pub const NAMES: [&str; 5] = [
