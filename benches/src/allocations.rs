@@ -7,22 +7,41 @@ use crate::alloc::{self, Counts};
 use crate::bindings::pad_100;
 use crate::sequential::KEY;
 use crate::server::Server;
+use crate::stats::Summary;
 
-/// Calls counted per variant (after as many to warm up).
-pub const CALLS: u64 = 2_000;
+/// Batches counted per variant, after as many calls to warm up.
+pub const BATCHES: usize = 20;
+/// Calls per batch.
+pub const BATCH: u64 = 100;
 
 pub struct Row {
     pub name: &'static str,
-    /// Allocator calls over [`CALLS`] calls.
-    pub counts: Counts,
+    /// Allocator calls of each batch of [`BATCH`] calls.
+    pub batches: Vec<Counts>,
 }
 
 impl Row {
-    pub fn per_call(&self) -> (f64, f64) {
-        (
-            self.counts.allocs as f64 / CALLS as f64,
-            self.counts.reallocs as f64 / CALLS as f64,
-        )
+    /// Per call, by the median batch: a buffer that grows once in a while
+    /// (a connection's read buffer, say) does not count against every call.
+    pub fn allocs(&self) -> Summary {
+        self.per_call(|c| c.allocs)
+    }
+
+    pub fn reallocs(&self) -> Summary {
+        self.per_call(|c| c.reallocs)
+    }
+
+    pub fn total(&self) -> Summary {
+        self.per_call(|c| c.total())
+    }
+
+    fn per_call(&self, what: fn(&Counts) -> u64) -> Summary {
+        let values: Vec<f64> = self
+            .batches
+            .iter()
+            .map(|c| what(c) as f64 / BATCH as f64)
+            .collect();
+        Summary::of(&values).expect("batches were counted")
     }
 }
 
@@ -62,15 +81,20 @@ pub fn run(server: &Server) -> Vec<Row> {
     ];
     let mut rows = Vec::new();
     for (name, mut call) in variants {
-        for _ in 0..CALLS {
+        for _ in 0..BATCH * BATCHES as u64 {
             call(&mut con);
         }
-        let ((), counts) = alloc::count(|| {
-            for _ in 0..CALLS {
-                std::hint::black_box(call(&mut con));
-            }
-        });
-        rows.push(Row { name, counts });
+        let batches = (0..BATCHES)
+            .map(|_| {
+                let ((), counts) = alloc::count(|| {
+                    for _ in 0..BATCH {
+                        std::hint::black_box(call(&mut con));
+                    }
+                });
+                counts
+            })
+            .collect();
+        rows.push(Row { name, batches });
     }
     rows
 }

@@ -259,13 +259,12 @@ fn targets(md: &mut String, run: &Run) {
     }
     if let Some(rows) = &run.allocations {
         let typed = &rows[allocations::TYPED];
-        let (allocs, reallocs) = typed.per_call();
-        let total = typed.counts.total() as f64 / allocations::CALLS as f64;
+        let total = typed.total();
         row(
-            "heap allocations per warm sequential `invoke`".into(),
+            "heap allocations per warm sequential `invoke` (alloc + realloc)".into(),
             "≤ 2",
-            format!("{total:.2} ({allocs:.2} alloc + {reallocs:.2} realloc)"),
-            if total <= 2.0 { "met" } else { "**not met**" },
+            total.show(2),
+            verdict(&total, 2.0, true),
         );
     }
     if let Some(p) = &run.pipelines {
@@ -399,16 +398,23 @@ fn allocations_section(md: &mut String, run: &Run) {
     let Some(rows) = &run.allocations else { return };
     let _ = writeln!(
         md,
-        "Counted by the harness's global allocator on the calling thread, over {} warm calls \
-         of the 100-byte script each (reading the reply included). An allocation is an \
-         `alloc` or `alloc_zeroed`; a `realloc` (a buffer growing) is counted apart.\n",
-        number(allocations::CALLS as f64, 0)
+        "Counted by the harness's global allocator on the calling thread, in {} batches of \
+         {} warm calls of the 100-byte script each (reading the reply included): per call, \
+         the median batch (min–max over the batches). An allocation is an `alloc` or \
+         `alloc_zeroed`; a `realloc` (a buffer growing) is counted apart.\n",
+        allocations::BATCHES,
+        allocations::BATCH
     );
     let _ = writeln!(md, "| call | allocations per call | reallocs per call |");
     let _ = writeln!(md, "|---|---|---|");
     for row in rows {
-        let (allocs, reallocs) = row.per_call();
-        let _ = writeln!(md, "| {} | {allocs:.2} | {reallocs:.2} |", row.name);
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} |",
+            row.name,
+            row.allocs().show(2),
+            row.reallocs().show(2)
+        );
     }
     let _ = writeln!(md);
 }
