@@ -29,7 +29,10 @@ const LEFT: f64 = 90.0;
 const TOP: f64 = 50.0;
 const BOTTOM: f64 = 60.0;
 /// A generous average width of one character of the 12 px legend text.
-const CHAR_WIDTH: f64 = 7.0;
+const CHAR_WIDTH: f64 = 6.5;
+/// How far apart the series' points at one category are drawn, so that
+/// their min-max bars do not hide each other.
+const DODGE: f64 = 5.0;
 /// Colour-blind-safe colours (Okabe and Ito), one per series in turn.
 const COLOURS: [&str; 7] = [
     "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000",
@@ -134,6 +137,7 @@ pub fn line_chart(chart: &Chart) -> String {
     // Series and legend.
     for (k, series) in chart.series.iter().enumerate() {
         let colour = COLOURS[k % COLOURS.len()];
+        let dodge = DODGE * (k as f64 - (chart.series.len() as f64 - 1.0) / 2.0);
         let dash = if series.dashed {
             r#" stroke-dasharray="6 4""#
         } else {
@@ -153,14 +157,14 @@ pub fn line_chart(chart: &Chart) -> String {
         };
         for (i, point) in series.points.iter().enumerate() {
             match point {
-                Some(p) => run.push(format!("{:.1},{:.1}", x_of(i), y_of(p.median))),
+                Some(p) => run.push(format!("{:.1},{:.1}", x_of(i) + dodge, y_of(p.median))),
                 None => flush(&mut run, &mut svg),
             }
         }
         flush(&mut run, &mut svg);
         for (i, point) in series.points.iter().enumerate() {
             let Some(p) = point else { continue };
-            let x = x_of(i);
+            let x = x_of(i) + dodge;
             if p.max > p.min {
                 let _ = writeln!(
                     svg,
