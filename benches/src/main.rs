@@ -59,11 +59,12 @@ fn main() -> ExitCode {
         build_cost::run(&options)
     });
 
+    // A machine without the CPU asked for runs unpinned; the report shows
+    // where each side ran.
     if let Some(cpu) = options.client_cpu
         && let Err(error) = sys::pin_self(cpu)
     {
-        eprintln!("cannot pin the harness to CPU {cpu}: {error}");
-        return ExitCode::FAILURE;
+        eprintln!("running the clients unpinned: cannot pin to CPU {cpu}: {error}");
     }
     let client_cpus = sys::allowed_cpus("self");
     let needs_server = options.sections.iter().any(|s| *s != Section::Build);

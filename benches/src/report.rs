@@ -163,8 +163,9 @@ fn markdown_text(run: &Run, plots: &str) -> String {
     let _ = writeln!(md, "```sh\n{}\n```\n", o.command_line());
     let _ = writeln!(
         md,
-        "The default run (no options) takes about 25 minutes: 5 rounds, 10 s lock windows, \
-         the build timings. `--quick` is a smoke run of a minute; `--help` lists the options.\n"
+        "Without options it runs every section: 5 rounds, 10 s lock windows, the build \
+         timings. `--quick` is a smoke run of about a minute, written to `target/`; `--help` \
+         lists the options.\n"
     );
     let _ = writeln!(md, "## This run\n");
     let m = &run.machine;
@@ -183,8 +184,9 @@ fn markdown_text(run: &Run, plots: &str) -> String {
     );
     let _ = writeln!(
         md,
-        "- Pinning: redis-server on CPU {}; the harness and every client (threads, Python \
-         processes, redis-benchmark) on CPU {}.",
+        "- Pinning: redis-server may run on CPU {}; the harness and every client (threads, \
+         Python processes, redis-benchmark) on CPU {} (as `/proc/<pid>/status` lists them \
+         after pinning).",
         m.server_cpus, m.client_cpus
     );
     let python = run
