@@ -265,7 +265,7 @@ fn generated_doc(
     lines.push(String::new());
     lines.push(
         " Run the returned call with `.invoke(&mut con)`, `.invoke_async(&mut con).await`, \
-         or queue it in a pipeline with `ScriptPipeline::eval_script`."
+         or queue it in a pipeline with `ScriptPipeline::evalsha_script`."
             .to_owned(),
     );
     lines

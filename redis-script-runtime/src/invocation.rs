@@ -3,11 +3,10 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use redis::{
-    Arg, Cmd, ConnectionLike, FromRedisValue, RedisError, RedisResult, ToRedisArgs, Value,
-};
+use redis::{Cmd, ConnectionLike, FromRedisValue, RedisError, RedisResult, ToRedisArgs, Value};
 
 use crate::error::{Error, ErrorKind};
+use crate::packed::{self, Packed};
 use crate::reply::decode;
 use crate::script::Script;
 use crate::slot::key_slot;
@@ -41,38 +40,37 @@ pub enum NoScriptFallback {
 ///   NOSCRIPT recovery (see [`NoScriptFallback`]);
 /// - [`invoke_async`](Self::invoke_async) on a `redis::aio::ConnectionLike`
 ///   (`MultiplexedConnection`, `ConnectionManager`, ...): the same;
-/// - [`ScriptPipeline::eval_script`](crate::ScriptPipeline::eval_script)
-///   queues it in a `redis::Pipeline` as EVAL, which cannot fail with NOSCRIPT.
+/// - [`ScriptPipeline::evalsha_script`](crate::ScriptPipeline::evalsha_script)
+///   queues it in a `redis::Pipeline` as EVALSHA, after one `SCRIPT LOAD`
+///   of the script per pipeline, and
+///   [`ScriptPipeline::eval_script`](crate::ScriptPipeline::eval_script) as
+///   EVAL: neither can fail with NOSCRIPT.
 ///
 /// An invocation can be run any number of times, e.g. in a retry loop.
 #[must_use = "a script call does nothing until it is run with .invoke(), .invoke_async() \
-              or queued with eval_script()"]
+              or queued with evalsha_script()"]
 pub struct Invocation<T> {
     script: &'static Script,
-    /// `EVALSHA sha numkeys keys.. args..`, encoded once when the call is built.
-    evalsha: Cmd,
+    /// `EVALSHA sha numkeys keys.. args..`, packed once when the call is
+    /// built, as `invoke` sends it.
+    evalsha: Packed,
     /// The first parameter that did not encode to exactly one value.
     bad_parameter: Option<(&'static str, usize)>,
     fallback: NoScriptFallback,
     reply: PhantomData<fn() -> T>,
 }
 
-/// The leading arguments `EVALSHA sha`, which the EVAL form replaces with
-/// `EVAL source` (`_RO` forms alike).
-const EVALSHA_HEAD: usize = 2;
+/// Room for the packed KEYS and ARGV of a typical call (a short key, a token,
+/// a number), so that most calls are packed in a buffer that never grows.
+const TYPICAL_VALUE_BYTES: usize = 48;
 
 impl<T> Invocation<T> {
     /// Starts a call of `script`; called only by generated code.
     #[doc(hidden)]
     pub fn new(script: &'static Script) -> Invocation<T> {
-        // Room for the fixed arguments and a typical payload, so a small call
-        // encodes without growing its buffers.
-        let arg_count = EVALSHA_HEAD + 1 + script.key_count() + script.arg_names().len();
-        let mut evalsha = Cmd::with_capacity(arg_count, 128);
-        evalsha
-            .arg(script.commands().0)
-            .arg(script.sha1())
-            .arg(script.key_count());
+        let values = script.key_count() + script.arg_names().len();
+        let mut evalsha = Packed::new(&evalsha_head(script), TYPICAL_VALUE_BYTES * (values + 1));
+        script.key_count().write_redis_args(&mut evalsha);
         Invocation {
             script,
             evalsha,
@@ -85,9 +83,9 @@ impl<T> Invocation<T> {
     /// Appends a key or fixed argument, which must encode to exactly one value.
     #[doc(hidden)]
     pub fn single<A: ToRedisArgs>(&mut self, parameter: &'static str, value: &A) {
-        let before = self.evalsha.args_iter().len();
+        let before = self.evalsha.values();
         value.write_redis_args(&mut self.evalsha);
-        let written = self.evalsha.args_iter().len() - before;
+        let written = self.evalsha.values() - before;
         if written != 1 && self.bad_parameter.is_none() {
             self.bad_parameter = Some((parameter, written));
         }
@@ -111,18 +109,17 @@ impl<T> Invocation<T> {
     }
 
     /// The `EVALSHA` command of this call (`EVALSHA_RO` for a read-only
-    /// script), as `invoke` first sends it.
-    pub fn evalsha_cmd(&self) -> Result<&Cmd, Error> {
+    /// script), as `invoke` first sends it, built anew as a redis-rs `Cmd`.
+    pub fn evalsha_cmd(&self) -> Result<Cmd, Error> {
         self.check_parameters()?;
-        Ok(&self.evalsha)
+        Ok(self.evalsha.to_cmd(&evalsha_head(self.script)))
     }
 
     /// The `EVAL` command of this call (`EVAL_RO` for a read-only script),
-    /// with the full source; it cannot fail
-    /// with NOSCRIPT, which makes it the form for pipelines and transactions.
+    /// with the full source; it cannot fail with NOSCRIPT.
     pub fn eval_cmd(&self) -> Result<Cmd, Error> {
         self.check_parameters()?;
-        Ok(self.to_eval())
+        Ok(self.evalsha.to_cmd(&eval_head(self.script)))
     }
 
     /// Refuses the call, sending nothing, if its keys are in more than one
@@ -149,17 +146,12 @@ impl<T> Invocation<T> {
         }
     }
 
-    /// The encoded KEYS of this call.
+    /// The encoded KEYS of this call: the values after numkeys.
     fn keys(&self) -> impl Iterator<Item = &[u8]> {
         self.evalsha
-            .args_iter()
-            .skip(EVALSHA_HEAD + 1)
+            .tail_values()
+            .skip(1)
             .take(self.script.key_count())
-            .map(|arg| match arg {
-                Arg::Simple(bytes) => bytes,
-                // Generated calls hold only plain arguments, never a SCAN cursor.
-                _ => &[],
-            })
     }
 
     fn cross_slot_error(&self) -> Error {
@@ -180,35 +172,14 @@ impl<T> Invocation<T> {
         }
     }
 
-    fn to_eval(&self) -> Cmd {
-        let args = self.evalsha.args_iter().skip(EVALSHA_HEAD);
-        let arg_count = args.len() + EVALSHA_HEAD;
-        let data_len: usize = args.clone().map(|arg| arg_len(&arg)).sum();
-        let mut eval = Cmd::with_capacity(arg_count, data_len + self.script.source().len() + 4);
-        eval.arg(self.script.commands().1).arg(self.script.source());
-        for arg in args {
-            // Generated calls hold only plain arguments, never a SCAN cursor.
-            if let Arg::Simple(bytes) = arg {
-                eval.arg(bytes);
-            }
-        }
-        eval
-    }
-
-    /// The one extra round trip after NOSCRIPT; `pipelining` says whether
-    /// the connection can send SCRIPT LOAD and EVALSHA together (a sync
-    /// cluster connection cannot), else EVAL stands in.
-    fn recovery(&self, pipelining: bool) -> Recovery {
-        match self.fallback {
-            NoScriptFallback::Load if pipelining => {
-                let mut pipe = redis::pipe();
-                pipe.add_command(self.script.load_cmd())
-                    .add_command(self.evalsha.clone())
-                    .ignore_errors();
-                Recovery::Load(pipe)
-            }
-            _ => Recovery::Eval(self.to_eval()),
-        }
+    /// `SCRIPT LOAD source` and this call's EVALSHA, packed together to go
+    /// in one round trip.
+    fn load_then_evalsha(&self) -> Vec<u8> {
+        let load: [&[u8]; 3] = [b"SCRIPT", b"LOAD", self.script.source().as_bytes()];
+        let evalsha = self.evalsha.command();
+        let mut bytes = packed::pack(&load, evalsha.len());
+        bytes.extend_from_slice(evalsha);
+        bytes
     }
 }
 
@@ -217,11 +188,15 @@ impl<T: FromRedisValue> Invocation<T> {
     /// trip as chosen by [`on_noscript`](Self::on_noscript).
     pub fn invoke(&self, con: &mut dyn ConnectionLike) -> Result<T, Error> {
         self.check_parameters()?;
-        let mut reply = con.req_command(&self.evalsha);
+        // Sent as packed when the call was built: nothing to allocate.
+        let mut reply = con.req_packed_command(self.evalsha.command());
         if is_noscript(&reply) {
-            reply = match self.recovery(con.supports_pipelining()) {
-                Recovery::Eval(eval) => con.req_command(&eval),
-                Recovery::Load(pipe) => pipe.query(con).and_then(loaded_reply),
+            reply = match self.fallback {
+                // A sync cluster connection cannot pipeline: EVAL stands in.
+                NoScriptFallback::Load if con.supports_pipelining() => con
+                    .req_packed_commands(&self.load_then_evalsha(), 0, 2)
+                    .and_then(loaded_reply),
+                _ => con.req_packed_command(&self.evalsha.with_head(&eval_head(self.script))),
             };
         }
         self.finish(reply)
@@ -235,11 +210,22 @@ impl<T: FromRedisValue> Invocation<T> {
         con: &mut C,
     ) -> Result<T, Error> {
         self.check_parameters()?;
-        let mut reply = con.req_packed_command(&self.evalsha).await;
+        // redis-rs's async connections take a `Cmd`, not packed bytes.
+        let evalsha = self.evalsha.to_cmd(&evalsha_head(self.script));
+        let mut reply = con.req_packed_command(&evalsha).await;
         if is_noscript(&reply) {
-            reply = match self.recovery(true) {
-                Recovery::Eval(eval) => con.req_packed_command(&eval).await,
-                Recovery::Load(pipe) => pipe.query_async(con).await.and_then(loaded_reply),
+            reply = match self.fallback {
+                NoScriptFallback::Load => {
+                    let mut pipe = redis::pipe();
+                    pipe.add_command(self.script.load_cmd())
+                        .add_command(evalsha)
+                        .ignore_errors();
+                    pipe.query_async(con).await.and_then(loaded_reply)
+                }
+                _ => {
+                    let eval = self.evalsha.to_cmd(&eval_head(self.script));
+                    con.req_packed_command(&eval).await
+                }
             };
         }
         self.finish(reply)
@@ -273,25 +259,22 @@ impl<T> fmt::Debug for Invocation<T> {
         // Arguments may carry secrets (tokens, passwords): show only their count.
         f.debug_struct("Invocation")
             .field("script", &self.script.name())
-            .field(
-                "values",
-                &(self.evalsha.args_iter().len() - EVALSHA_HEAD - 1),
-            )
+            // Less numkeys, the first value.
+            .field("values", &(self.evalsha.values() - 1))
             .field("fallback", &self.fallback)
             .finish()
     }
 }
 
-fn arg_len(arg: &Arg<&[u8]>) -> usize {
-    match arg {
-        Arg::Simple(bytes) => bytes.len(),
-        _ => 0,
-    }
+/// The leading arguments `EVALSHA sha1` (or `EVALSHA_RO`).
+fn evalsha_head(script: &'static Script) -> [&'static [u8]; 2] {
+    [script.commands().0.as_bytes(), script.sha1().as_bytes()]
 }
 
-enum Recovery {
-    Eval(Cmd),
-    Load(redis::Pipeline),
+/// The leading arguments `EVAL source` (or `EVAL_RO`) that replace
+/// `EVALSHA sha1` in the EVAL form.
+fn eval_head(script: &'static Script) -> [&'static [u8]; 2] {
+    [script.commands().1.as_bytes(), script.source().as_bytes()]
 }
 
 /// Whether the server did not know the script. Matched on the server's own

@@ -8,6 +8,7 @@
 
 mod error;
 mod invocation;
+mod packed;
 mod pipeline;
 mod reply;
 mod script;

@@ -65,14 +65,19 @@ pub fn scripts() -> impl Iterator<Item = &'static Script> {
 
 /// A random 128-bit identifier as 32 hex digits, for lock and semaphore tokens.
 ///
-/// Drawn from the standard library's randomly keyed SipHash (seeded from the
-/// operating system), so tokens are unique and unpredictable to other clients
-/// without a dependency; they are not meant as cryptographic secrets.
+/// Drawn from the operating system's randomness (`getrandom`), so tokens are
+/// unique and unpredictable to other clients: a client that does not hold
+/// the token cannot guess it to release or extend someone else's lock.
+///
+/// # Panics
+///
+/// If the operating system cannot provide randomness, which on the systems
+/// Redis clients run on means a broken machine (the standard library's
+/// hash maps fail the same way).
 pub fn random_token() -> String {
-    use std::hash::{BuildHasher, RandomState};
-    let high = RandomState::new().hash_one(0u8);
-    let low = RandomState::new().hash_one(1u8);
-    format!("{high:016x}{low:016x}")
+    let mut bytes = [0; 16];
+    getrandom::fill(&mut bytes).expect("the operating system's randomness is unavailable");
+    format!("{:032x}", u128::from_be_bytes(bytes))
 }
 
 /// Runs `cmd`, a plain command of a recipe, and converts its reply;
@@ -152,5 +157,29 @@ mod tests {
         assert_eq!(millis(Duration::from_micros(1500)), 2);
         assert_eq!(millis(Duration::from_millis(50)), 50);
         assert_eq!(millis(Duration::MAX), u64::MAX);
+    }
+
+    #[test]
+    fn tokens_are_128_random_bits_in_hex() {
+        let tokens: std::collections::HashSet<String> =
+            (0..10_000).map(|_| random_token()).collect();
+        assert_eq!(tokens.len(), 10_000, "no token repeats");
+        for token in &tokens {
+            assert_eq!(token.len(), 32, "{token}");
+            assert!(
+                token
+                    .bytes()
+                    .all(|byte| byte.is_ascii_hexdigit() && !byte.is_ascii_uppercase())
+            );
+        }
+        // Every digit position takes many values: no position is fixed, as
+        // it would be with a counter or a truncated source.
+        for position in 0..32 {
+            let digits: std::collections::HashSet<u8> = tokens
+                .iter()
+                .map(|token| token.as_bytes()[position])
+                .collect();
+            assert!(digits.len() > 8, "digit {position}: {digits:?}");
+        }
     }
 }

@@ -204,9 +204,28 @@ fn cluster_pipelines_take_script_calls_whose_keys_share_a_slot() {
         assert_eq!(replies[2 * index + 1], Value::BulkString(b"p".to_vec()));
     }
 
+    // evalsha_script queues EVAL here (a keyless SCRIPT LOAD has no node):
+    // nothing to load first, and a flushed cache does not matter.
+    for key in &keys {
+        flush_scripts(&mut cluster.primary_for(key).connection());
+    }
+    let mut pipe = redis::cluster::cluster_pipe();
+    for key in &keys {
+        pipe.evalsha_script(&set_and_tell_port(key, "p")).unwrap();
+    }
+    assert_eq!(pipe.cmd_iter().count(), keys.len());
+    let ports: Vec<i64> = pipe.query(&mut con).unwrap();
+    for (port, key) in ports.into_iter().zip(&keys) {
+        assert_eq!(port, i64::from(cluster.primary_for(key).port()));
+    }
+
     // A call whose keys span slots is refused before anything is queued.
     let mut pipe = redis::cluster::cluster_pipe();
     let error = pipe.eval_script(&echo_two("user:1", "user:2")).unwrap_err();
+    assert!(matches!(error.kind(), ErrorKind::CrossSlot { .. }));
+    let error = pipe
+        .evalsha_script(&echo_two("user:1", "user:2"))
+        .unwrap_err();
     assert!(matches!(error.kind(), ErrorKind::CrossSlot { .. }));
     pipe.cmd("GET").arg(&keys[0]);
     let replies: Vec<Value> = pipe.query(&mut con).unwrap();
@@ -229,6 +248,26 @@ async fn async_cluster_pipelines_go_to_one_slot_and_refuse_two() {
         tokio::task::block_in_place(|| cluster.primary_for("{order:9}:state").port());
     assert_eq!(port, i64::from(expected_port));
     assert_eq!(echoed, ["{order:9}:a", "{order:9}:b"]);
+
+    // evalsha_script's SCRIPT LOAD has no key: the pipeline still goes to
+    // the node of the calls, which loads the script it had lost.
+    tokio::task::block_in_place(|| {
+        flush_scripts(&mut cluster.primary_for("{order:9}:state").connection());
+    });
+    let mut pipe = redis::pipe();
+    pipe.atomic();
+    pipe.evalsha_script(&set_and_tell_port("{order:9}:state", "shipped"))
+        .unwrap();
+    pipe.evalsha_script(&echo_two("{order:9}:a", "{order:9}:b"))
+        .unwrap();
+    let (port, echoed): (i64, Vec<String>) = pipe.query_async(&mut con).await.unwrap();
+    assert_eq!(port, i64::from(expected_port));
+    assert_eq!(echoed, ["{order:9}:a", "{order:9}:b"]);
+    let loaded = tokio::task::block_in_place(|| {
+        let mut node = cluster.primary_for("{order:9}:state").connection();
+        script_cached(&mut node, &set_and_tell_port::SCRIPT)
+    });
+    assert!(loaded);
 
     // Two slots in one pipeline: the client refuses it whole.
     let mut pipe = redis::pipe();

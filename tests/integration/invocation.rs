@@ -335,23 +335,135 @@ fn pipelines_queue_eval_and_survive_a_flushed_cache() {
     }
 }
 
+/// How many commands of `pipe` are SCRIPT LOADs.
+fn script_loads(pipe: &redis::Pipeline) -> usize {
+    pipe.cmd_iter()
+        .filter(|cmd| {
+            let mut args = cmd.args_iter();
+            matches!(
+                (args.next(), args.next()),
+                (
+                    Some(redis::Arg::Simple(b"SCRIPT")),
+                    Some(redis::Arg::Simple(b"LOAD"))
+                )
+            )
+        })
+        .count()
+}
+
+#[test]
+fn evalsha_pipelines_load_each_script_once_and_survive_a_flushed_cache() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    for atomic in [false, true] {
+        flush_scripts(&mut con);
+        redis::cmd("DEL").arg("attempts").exec(&mut con).unwrap();
+        reset_stats(&mut con);
+        let token = if atomic { "atomic" } else { "plain" };
+        let mut pipe = redis::pipe();
+        if atomic {
+            pipe.atomic();
+        }
+        pipe.evalsha_script(&acquire_lock("lock:e", 10_000, token))
+            .unwrap();
+        pipe.incr("attempts", 1);
+        pipe.evalsha_script(&acquire_lock("lock:e", 10_000, "other"))
+            .unwrap();
+        pipe.evalsha_script(&release_lock("lock:e", token)).unwrap();
+        pipe.get("lock:e");
+        pipe.evalsha_script(&release_lock("lock:e", token)).unwrap();
+        assert_eq!(script_loads(&pipe), 2, "one per distinct script");
+        // The tuple has the user's commands only: the loads are ignored.
+        let (taken, attempts, second, released, left, again): (
+            Option<String>,
+            i64,
+            Option<String>,
+            bool,
+            Option<String>,
+            bool,
+        ) = pipe.query(&mut con).unwrap();
+        assert_eq!(taken.as_deref(), Some("OK"), "atomic: {atomic}");
+        assert_eq!(attempts, 1);
+        assert_eq!(second, None, "held by the first call");
+        assert!(released);
+        assert_eq!(left, None);
+        assert!(!again, "already released");
+        // Each source reached the server once; every call ran as EVALSHA.
+        assert_eq!(command_calls(&mut con, "script|load"), 2);
+        assert_eq!(command_calls(&mut con, "evalsha"), 4);
+        assert_eq!(command_calls(&mut con, "eval"), 0);
+        assert!(script_cached(&mut con, &acquire_lock::SCRIPT));
+        assert!(script_cached(&mut con, &release_lock::SCRIPT));
+        // Everything committed, the script calls with the rest.
+        let attempts: i64 = redis::cmd("GET").arg("attempts").query(&mut con).unwrap();
+        assert_eq!(attempts, 1);
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn evalsha_pipelines_survive_a_flushed_cache_on_async_connections() {
+    let server = RedisServer::start();
+    let mut admin = server.connection();
+    let mut con = server
+        .client()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap();
+    for atomic in [false, true] {
+        flush_scripts(&mut admin);
+        reset_stats(&mut admin);
+        let mut pipe = redis::pipe();
+        if atomic {
+            pipe.atomic();
+        }
+        pipe.evalsha_script(&acquire_lock("lock:a", 10_000, "t"))
+            .unwrap();
+        pipe.evalsha_script(&release_lock("lock:a", "t")).unwrap();
+        pipe.evalsha_script(&acquire_lock("lock:a", 10_000, "u"))
+            .unwrap();
+        pipe.del("lock:a");
+        let (taken, released, retaken, deleted): (Option<String>, bool, Option<String>, i64) =
+            pipe.query_async(&mut con).await.unwrap();
+        assert_eq!(taken.as_deref(), Some("OK"), "atomic: {atomic}");
+        assert!(released);
+        assert_eq!(retaken.as_deref(), Some("OK"));
+        assert_eq!(deleted, 1);
+        assert_eq!(command_calls(&mut admin, "script|load"), 2);
+        assert_eq!(command_calls(&mut admin, "evalsha"), 3);
+        assert_eq!(command_calls(&mut admin, "eval"), 0);
+    }
+}
+
 #[test]
 fn pipeline_replies_decode_one_by_one_with_the_declared_type() {
     let server = RedisServer::start();
     let mut con = server.connection();
-    let take = acquire_lock("lock:d", 10_000, "t");
-    let release = release_lock("lock:d", "wrong");
-    let mut pipe = redis::pipe();
-    pipe.eval_script(&take).unwrap().set("x", 1).ignore();
-    pipe.eval_script(&release).unwrap();
-    let replies: Vec<Value> = pipe.query(&mut con).unwrap();
-    assert_eq!(replies.len(), 2);
-    let mut replies = replies.into_iter();
-    assert_eq!(
-        take.decode(Ok(replies.next().unwrap())).unwrap().as_deref(),
-        Some("OK")
-    );
-    assert!(!release.decode(Ok(replies.next().unwrap())).unwrap());
+    for evalsha in [false, true] {
+        let take = acquire_lock("lock:d", 10_000, "t");
+        let release = release_lock("lock:d", "wrong");
+        let mut pipe = redis::pipe();
+        if evalsha {
+            pipe.evalsha_script(&take).unwrap();
+        } else {
+            pipe.eval_script(&take).unwrap();
+        }
+        pipe.set("x", 1).ignore();
+        if evalsha {
+            pipe.evalsha_script(&release).unwrap();
+        } else {
+            pipe.eval_script(&release).unwrap();
+        }
+        pipe.del("lock:d").ignore();
+        // Only the two calls' replies: not the loads, nor the ignored commands.
+        let replies: Vec<Value> = pipe.query(&mut con).unwrap();
+        assert_eq!(replies.len(), 2, "evalsha: {evalsha}");
+        let mut replies = replies.into_iter();
+        assert_eq!(
+            take.decode(Ok(replies.next().unwrap())).unwrap().as_deref(),
+            Some("OK")
+        );
+        assert!(!release.decode(Ok(replies.next().unwrap())).unwrap());
+    }
 }
 
 #[test]
@@ -370,19 +482,24 @@ fn keys_then_fixed_args_then_the_variadic_tail_in_order() {
         ["k1", "k2", "7"]
     );
     // KEYS really are KEYS: the server sees numkeys = 2.
-    let cmd = echo_variadic("k1", "k2", 7, &["x"]);
-    let args: Vec<Vec<u8>> = cmd
-        .evalsha_cmd()
-        .unwrap()
-        .args_iter()
-        .map(|arg| match arg {
-            redis::Arg::Simple(bytes) => bytes.to_vec(),
-            _ => unreachable!(),
-        })
-        .collect();
-    assert_eq!(args[0], b"EVALSHA");
-    assert_eq!(args[1], echo_variadic::SCRIPT.sha1().as_bytes());
-    assert_eq!(args[2], b"2");
+    let call = echo_variadic("k1", "k2", 7, &["x"]);
+    let args_of = |cmd: redis::Cmd| -> Vec<Vec<u8>> {
+        cmd.args_iter()
+            .map(|arg| match arg {
+                redis::Arg::Simple(bytes) => bytes.to_vec(),
+                _ => unreachable!(),
+            })
+            .collect()
+    };
+    let evalsha = args_of(call.evalsha_cmd().unwrap());
+    assert_eq!(evalsha[0], b"EVALSHA");
+    assert_eq!(evalsha[1], echo_variadic::SCRIPT.sha1().as_bytes());
+    let tail: [&[u8]; 5] = [b"2", b"k1", b"k2", b"7", b"x"];
+    assert_eq!(evalsha[2..], tail);
+    let eval = args_of(call.eval_cmd().unwrap());
+    assert_eq!(eval[0], b"EVAL");
+    assert_eq!(eval[1], echo_variadic::SCRIPT.source().as_bytes());
+    assert_eq!(eval[2..], tail);
 }
 
 #[test]
@@ -416,7 +533,8 @@ fn a_parameter_that_is_not_one_value_is_an_error_and_sends_nothing() {
 
     let mut pipe = redis::pipe();
     assert!(pipe.eval_script(&echo_one("k", None)).is_err());
-    assert!(pipe.is_empty(), "nothing queued");
+    assert!(pipe.evalsha_script(&echo_one("k", None)).is_err());
+    assert!(pipe.is_empty(), "nothing queued, not even SCRIPT LOAD");
 }
 
 #[test]

@@ -4,6 +4,10 @@ use redis_script::{Error, Invocation, ScriptPipeline};
 struct MyPipeline;
 
 impl ScriptPipeline for MyPipeline {
+    fn evalsha_script<T>(&mut self, _call: &Invocation<T>) -> Result<&mut Self, Error> {
+        Ok(self)
+    }
+
     fn eval_script<T>(&mut self, _call: &Invocation<T>) -> Result<&mut Self, Error> {
         Ok(self)
     }
