@@ -3,7 +3,7 @@
 //! and writes `BENCHMARKS.md` and the plots in `benches/results/`.
 //!
 //! ```sh
-//! cargo run --release -p redis-script-benches            # everything, ~25 min
+//! cargo run --release -p redis-script-benches            # everything, ~20 min
 //! cargo run --release -p redis-script-benches -- --quick # a smoke run
 //! cargo run --release -p redis-script-benches -- --help
 //! ```

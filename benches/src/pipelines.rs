@@ -15,26 +15,9 @@ use crate::server::{Server, benchmark_binary};
 pub const BATCH: usize = 64;
 const KEY: &str = "bench:pipeline";
 
-/// Defines how the typed series queues a call (`queue_typed`) and the
-/// method's name for the report (`TYPED_QUEUE`).
-macro_rules! typed_queue {
-    ($method:ident) => {
-        pub const TYPED_QUEUE: &str = stringify!($method);
-
-        fn queue_typed(pipe: &mut Pipeline, call: &Invocation<i64>) {
-            pipe.$method(call).expect("queue a typed call");
-        }
-    };
-}
-
-// TODO(evalsha_script): `typed_queue!(evalsha_script);` once
-// `ScriptPipeline::evalsha_script` is on this branch; until then the typed
-// series queues EVAL.
-typed_queue!(eval_script);
-
 /// The variants, in the report's order.
 pub const NAMES: [&str; 5] = [
-    "typed (`queue_typed`)",
+    "typed `evalsha_script` (EVALSHA)",
     "typed `eval_script` (EVAL)",
     "hand-written EVALSHA",
     "hand-written EVAL",
@@ -80,7 +63,9 @@ fn raw_batch(con: &mut Connection, command: &str, script: &str) {
 
 fn batch(which: usize, con: &mut Connection, size: &Sized) {
     match which {
-        TYPED => typed_batch(con, size, queue_typed),
+        TYPED => typed_batch(con, size, |pipe, call| {
+            pipe.evalsha_script(call).expect("evalsha_script");
+        }),
         TYPED_EVAL => typed_batch(con, size, |pipe, call| {
             pipe.eval_script(call).expect("eval_script");
         }),

@@ -117,7 +117,6 @@ fn lock_chart(lock: &lock::Results, run: &Run) -> Chart {
 
 fn pipeline_chart(results: &pipelines::Results) -> Chart {
     let series = (0..pipelines::NAMES.len())
-        .filter(|&which| which != pipelines::TYPED_EVAL || pipelines::TYPED_QUEUE != "eval_script")
         .map(|which| Series {
             name: series_name(which),
             points: results
@@ -145,10 +144,7 @@ fn pipeline_chart(results: &pipelines::Results) -> Chart {
 }
 
 fn series_name(which: usize) -> String {
-    match which {
-        pipelines::TYPED => format!("typed ({})", pipelines::TYPED_QUEUE),
-        _ => pipelines::NAMES[which].replace('`', ""),
-    }
+    pipelines::NAMES[which].replace('`', "")
 }
 
 fn markdown_text(run: &Run, plots: &str) -> String {
@@ -280,10 +276,9 @@ fn targets(md: &mut String, run: &Run) {
             ) {
                 row(
                     format!(
-                        "pipelines of {}, {} script: typed (`{}`) vs hand-written EVALSHA, calls/s",
+                        "pipelines of {}, {} script: typed (`evalsha_script`) vs hand-written EVALSHA, calls/s",
                         pipelines::BATCH,
                         SIZES[size].label,
-                        pipelines::TYPED_QUEUE
                     ),
                     "≥ 0.95x",
                     r.show_ratio(),
@@ -344,15 +339,6 @@ fn targets(md: &mut String, run: &Run) {
         }
     }
     let _ = writeln!(md);
-    if pipelines::TYPED_QUEUE == "eval_script" && run.pipelines.is_some() {
-        let _ = writeln!(
-            md,
-            "The typed pipeline series queues EVAL (`eval_script`) until \
-             `ScriptPipeline::evalsha_script` is on this branch (`TODO(evalsha_script)` in \
-             `benches/src/pipelines.rs`, a one-line switch); EVAL sends the whole script with \
-             every call, so it falls further behind EVALSHA as the script grows.\n"
-        );
-    }
 }
 
 fn sequential_section(md: &mut String, run: &Run) {
