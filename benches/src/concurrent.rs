@@ -7,7 +7,7 @@ use redis::AsyncConnectionConfig;
 use redis::aio::MultiplexedConnection;
 
 use crate::bindings::pad_100;
-use crate::measure::{Slice, order};
+use crate::measure::{Slice, interleaved};
 use crate::options::Options;
 use crate::server::Server;
 use crate::sys;
@@ -79,7 +79,7 @@ pub fn run(server: &Server, options: &Options) -> Results {
         .build()
         .expect("a tokio runtime");
     let client = server.client();
-    runtime.block_on(async {
+    let con = runtime.block_on(async {
         // No reply timeout: a loaded machine must slow the run, not fail it.
         let config = AsyncConnectionConfig::new().set_response_timeout(None);
         let mut con = client
@@ -94,23 +94,26 @@ pub fn run(server: &Server, options: &Options) -> Results {
                 call(which, &mut con).await;
             }
         }
-        let mut results = Results {
-            rates: vec![Vec::new(); NAMES.len()],
-            cpu_us: vec![Vec::new(); NAMES.len()],
-        };
-        for round in 0..options.rounds {
-            for which in order(NAMES.len(), round) {
-                let slice = slice(which, &con, options.slice).await;
-                results.rates[which].push(slice.rate());
-                results.cpu_us[which].push(slice.cpu_us_per_call());
-            }
-            eprintln!(
-                "  async round {}: typed {:.0}, EVALSHA {:.0} calls/s",
-                round + 1,
-                results.rates[TYPED][round],
-                results.rates[RAW][round]
-            );
+        con
+    });
+    let mut results = Results {
+        rates: vec![Vec::new(); NAMES.len()],
+        cpu_us: vec![Vec::new(); NAMES.len()],
+    };
+    for round in 0..options.rounds {
+        let slices = interleaved(NAMES.len(), options.slice, round, |which, length| {
+            runtime.block_on(slice(which, &con, length))
+        });
+        for (which, slice) in slices.iter().enumerate() {
+            results.rates[which].push(slice.rate());
+            results.cpu_us[which].push(slice.cpu_us_per_call());
         }
-        results
-    })
+        eprintln!(
+            "  async round {}: typed {:.0}, EVALSHA {:.0} calls/s",
+            round + 1,
+            results.rates[TYPED][round],
+            results.rates[RAW][round]
+        );
+    }
+    results
 }

@@ -52,6 +52,41 @@ pub fn run_slice(length: Duration, per_step: u64, mut step: impl FnMut()) -> Sli
     }
 }
 
+/// How many interleaved pieces one round of a comparison is cut into.
+pub const PIECES: usize = 10;
+
+/// One round of a comparison of `count` variants: each runs for `length`
+/// in all, cut into [`PIECES`] pieces taken in turns (the order rotating
+/// from piece to piece), so that a burst of other work on the machine falls
+/// on every variant alike. `piece(which, length)` runs one piece; the result
+/// is each variant's pieces added up.
+pub fn interleaved(
+    count: usize,
+    length: Duration,
+    round: usize,
+    mut piece: impl FnMut(usize, Duration) -> Slice,
+) -> Vec<Slice> {
+    let mut totals = vec![
+        Slice {
+            calls: 0,
+            wall: Duration::ZERO,
+            cpu: Duration::ZERO,
+        };
+        count
+    ];
+    let each = length / PIECES as u32;
+    for p in 0..PIECES {
+        for which in order(count, round + p) {
+            let slice = piece(which, each);
+            let total = &mut totals[which];
+            total.calls += slice.calls;
+            total.wall += slice.wall;
+            total.cpu += slice.cpu;
+        }
+    }
+    totals
+}
+
 /// The order of `count` variants in round `round`: rotated by one each
 /// round, so that no variant always runs first or after the same one.
 pub fn order(count: usize, round: usize) -> impl Iterator<Item = usize> {
@@ -67,6 +102,24 @@ mod tests {
         assert_eq!(order(3, 0).collect::<Vec<_>>(), [0, 1, 2]);
         assert_eq!(order(3, 1).collect::<Vec<_>>(), [1, 2, 0]);
         assert_eq!(order(3, 5).collect::<Vec<_>>(), [2, 0, 1]);
+    }
+
+    #[test]
+    fn interleaved_pieces_add_up_per_variant() {
+        let mut seen = Vec::new();
+        let totals = interleaved(3, Duration::from_millis(30), 1, |which, length| {
+            seen.push(which);
+            assert_eq!(length, Duration::from_millis(3));
+            Slice {
+                calls: which as u64 + 1,
+                wall: length,
+                cpu: Duration::ZERO,
+            }
+        });
+        assert_eq!(seen.len(), 3 * PIECES);
+        assert_eq!(&seen[..6], [1, 2, 0, 2, 0, 1]);
+        assert_eq!(totals[2].calls, 3 * PIECES as u64);
+        assert_eq!(totals[0].wall, Duration::from_millis(30));
     }
 
     #[test]

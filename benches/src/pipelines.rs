@@ -3,12 +3,13 @@
 //! EVAL, and `redis-benchmark -P 64` sending the same EVALSHA.
 
 use std::process::Command;
+use std::time::Duration;
 
 use redis::{Connection, Pipeline, Value};
 use redis_script::{Invocation, ScriptPipeline};
 
 use crate::bindings::{SIZES, Sized};
-use crate::measure::{order, run_slice};
+use crate::measure::{Slice, interleaved, run_slice};
 use crate::options::Options;
 use crate::server::{Server, benchmark_binary};
 
@@ -102,45 +103,63 @@ fn redis_benchmark(server: &Server, size: &Sized, requests: u64) -> Result<f64, 
 
 pub fn run(server: &Server, options: &Options) -> Results {
     let mut con = server.connection();
-    let mut requests = Vec::new();
+    // Per size: redis-benchmark's calls per second of EVALSHA, probed, so
+    // that one of its pieces runs about as long as the others.
+    let mut probed = Vec::new();
     for &index in &options.sizes {
         let size = &SIZES[index];
         size.script.load(&mut con).expect("SCRIPT LOAD");
         for which in 0..RAW_EVAL + 1 {
             batch(which, &mut con, size);
         }
-        // Enough requests for redis-benchmark to run about one slice.
         let probe = run_slice(options.slice / 4, BATCH as u64, || {
             batch(RAW_EVALSHA, &mut con, size)
         });
-        let wanted = (probe.rate() * options.slice.as_secs_f64()) as u64;
-        requests.push((wanted / BATCH as u64).max(20) * BATCH as u64);
+        probed.push(probe.rate());
     }
     let mut results = Results {
         sizes: options.sizes.clone(),
         rates: vec![vec![Vec::new(); NAMES.len()]; options.sizes.len()],
         benchmark_error: None,
     };
+    let mut benchmark_error = None;
     for round in 0..options.rounds {
         for (i, &index) in options.sizes.iter().enumerate() {
             let size = &SIZES[index];
-            for which in order(NAMES.len(), round) {
-                let rate = if which == REDIS_BENCHMARK {
-                    if results.benchmark_error.is_some() {
-                        continue;
-                    }
-                    match redis_benchmark(server, size, requests[i]) {
-                        Ok(rate) => rate,
-                        Err(error) => {
+            let slices = interleaved(NAMES.len(), options.slice, round, |which, length| {
+                if which != REDIS_BENCHMARK {
+                    return run_slice(length, BATCH as u64, || batch(which, &mut con, size));
+                }
+                let wanted = (probed[i] * length.as_secs_f64()) as u64;
+                let requests = (wanted / BATCH as u64).max(20) * BATCH as u64;
+                let rate = match &benchmark_error {
+                    Some(_) => Err(String::new()),
+                    None => redis_benchmark(server, size, requests),
+                };
+                match rate {
+                    // As if timed here: its own count over its own time.
+                    Ok(rate) => Slice {
+                        calls: requests,
+                        wall: Duration::from_secs_f64(requests as f64 / rate),
+                        cpu: Duration::ZERO,
+                    },
+                    Err(error) => {
+                        if benchmark_error.is_none() {
                             eprintln!("  redis-benchmark left out: {error}");
-                            results.benchmark_error = Some(error);
-                            continue;
+                            benchmark_error = Some(error);
+                        }
+                        Slice {
+                            calls: 0,
+                            wall: Duration::ZERO,
+                            cpu: Duration::ZERO,
                         }
                     }
-                } else {
-                    run_slice(options.slice, BATCH as u64, || batch(which, &mut con, size)).rate()
-                };
-                results.rates[i][which].push(rate);
+                }
+            });
+            for (which, slice) in slices.iter().enumerate() {
+                if slice.calls > 0 {
+                    results.rates[i][which].push(slice.rate());
+                }
             }
             let last = |which: usize| results.rates[i][which].last().copied().unwrap_or(0.0);
             eprintln!(
@@ -154,5 +173,6 @@ pub fn run(server: &Server, options: &Options) -> Results {
             );
         }
     }
+    results.benchmark_error = benchmark_error;
     results
 }

@@ -198,12 +198,13 @@ fn markdown_text(run: &Run, plots: &str) -> String {
     );
     let _ = writeln!(
         md,
-        "- Rounds: {}, each running every variant of a comparison once, in an order that \
-         rotates from round to round; figures are medians over the rounds with the range \
-         (min–max) in parentheses, and ratios are taken round by round. Slices: {:.1} s per \
-         variant and round; lock windows: {:.1} s.\n",
+        "- Rounds: {}. In the sequential, pipeline and async comparisons a round gives each \
+         variant {:.1} s, in {} pieces taken in turns; in the lock benchmark, one {:.1} s \
+         window per variant and client count. Figures are medians over the rounds with the \
+         range (min–max) in parentheses; ratios are taken round by round, then the median.\n",
         o.rounds,
         o.slice.as_secs_f64(),
+        crate::measure::PIECES,
         o.lock_window.as_secs_f64()
     );
 
@@ -732,9 +733,11 @@ fn method(md: &mut String) {
          every client inherits that CPU. On this machine a round trip flips between about \
          23 µs (server and client on one CPU) and 58 µs (on two) when the kernel is left to \
          choose; pinned, it stays on one of them.\n\
-         - Every comparison runs its variants in turns, each for the same slice of time, in \
-         an order that rotates every round, so that drift in the machine's speed (other \
-         builds, frequency) falls on all of them; ratios are per round, then the median.\n\
+         - Every comparison runs its variants in turns, each for the same time, in an order \
+         that rotates from turn to turn: the sequential, pipeline and async comparisons in \
+         short pieces (a tenth of a slice), so that a burst of other work on the shared \
+         machine falls on every variant alike; the lock benchmark in whole windows, as the \
+         seed ran it. Ratios are per round, then the median.\n\
          - Sequential, async and pipelined runs call the same script on the same key: \
          `INCR`, so the server's work is the same for every variant and only the client \
          differs.\n\

@@ -4,7 +4,7 @@
 use redis::Connection;
 
 use crate::bindings::pad_100;
-use crate::measure::{order, run_slice};
+use crate::measure::{interleaved, run_slice};
 use crate::options::Options;
 use crate::server::Server;
 
@@ -61,12 +61,14 @@ pub fn run(server: &Server, options: &Options) -> Results {
         calls: 0,
     };
     for round in 0..options.rounds {
-        for which in order(NAMES.len(), round) {
-            let slice = run_slice(options.slice, 16, || {
+        let slices = interleaved(NAMES.len(), options.slice, round, |which, length| {
+            run_slice(length, 16, || {
                 for _ in 0..16 {
                     std::hint::black_box(call(which, &mut con, &prepared));
                 }
-            });
+            })
+        });
+        for (which, slice) in slices.iter().enumerate() {
             results.wall_us[which].push(slice.us_per_call());
             results.cpu_us[which].push(slice.cpu_us_per_call());
             results.calls += slice.calls;
