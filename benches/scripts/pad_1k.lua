@@ -1,0 +1,16 @@
+-- 1024 bytes: INCR KEYS[1], reply the count.
+return redis.call('INCR', KEYS[1])
+-- padding to the size under test, so the bytes that EVAL sends grow.
+-- padding to the size under test, so the bytes that EVAL sends grow.
+-- padding to the size under test, so the bytes that EVAL sends grow.
+-- padding to the size under test, so the bytes that EVAL sends grow.
+-- padding to the size under test, so the bytes that EVAL sends grow.
+-- padding to the size under test, so the bytes that EVAL sends grow.
+-- padding to the size under test, so the bytes that EVAL sends grow.
+-- padding to the size under test, so the bytes that EVAL sends grow.
+-- padding to the size under test, so the bytes that EVAL sends grow.
+-- padding to the size under test, so the bytes that EVAL sends grow.
+-- padding to the size under test, so the bytes that EVAL sends grow.
+-- padding to the size under test, so the bytes that EVAL sends grow.
+-- padding to the size under test, so the bytes that EVAL sends grow.
+--------------------------------

@@ -1,0 +1,100 @@
+//! Heap allocations per warm sequential call, counted by the harness's
+//! global allocator on the calling thread.
+
+use redis::Connection;
+
+use crate::alloc::{self, Counts};
+use crate::bindings::pad_100;
+use crate::sequential::KEY;
+use crate::server::Server;
+use crate::stats::Summary;
+
+/// Batches counted per variant, after as many calls to warm up.
+pub const BATCHES: usize = 20;
+/// Calls per batch.
+pub const BATCH: u64 = 100;
+
+pub struct Row {
+    pub name: &'static str,
+    /// Allocator calls of each batch of [`BATCH`] calls.
+    pub batches: Vec<Counts>,
+}
+
+impl Row {
+    /// Per call, by the median batch: a buffer that grows once in a while
+    /// (a connection's read buffer, say) does not count against every call.
+    pub fn allocs(&self) -> Summary {
+        self.per_call(|c| c.allocs)
+    }
+
+    pub fn reallocs(&self) -> Summary {
+        self.per_call(|c| c.reallocs)
+    }
+
+    pub fn total(&self) -> Summary {
+        self.per_call(|c| c.total())
+    }
+
+    fn per_call(&self, what: fn(&Counts) -> u64) -> Summary {
+        let values: Vec<f64> = self
+            .batches
+            .iter()
+            .map(|c| what(c) as f64 / BATCH as f64)
+            .collect();
+        Summary::of(&values).expect("batches were counted")
+    }
+}
+
+/// The typed call is the one the target is about.
+pub const TYPED: usize = 0;
+
+pub fn run(server: &Server) -> Vec<Row> {
+    let mut con = server.connection();
+    pad_100::SCRIPT.load(&mut con).expect("SCRIPT LOAD");
+    let prepared = redis::Script::new(pad_100::SCRIPT.source());
+    let built = pad_100(KEY);
+    type Call<'a> = Box<dyn FnMut(&mut Connection) -> i64 + 'a>;
+    let variants: Vec<(&'static str, Call)> = vec![
+        (
+            "typed: `pad_100(key).invoke(&mut con)` (builds the call, then runs it)",
+            Box::new(|con| pad_100(KEY).invoke(con).expect("invoke")),
+        ),
+        (
+            "typed: `call.invoke(&mut con)`, the call built once beforehand",
+            Box::new(|con| built.invoke(con).expect("invoke")),
+        ),
+        (
+            "redis-rs: `script.key(key).invoke(&mut con)`, a prepared `redis::Script`",
+            Box::new(|con| prepared.key(KEY).invoke(con).expect("Script::invoke")),
+        ),
+        (
+            "hand-built: `redis::cmd(\"EVALSHA\").arg(sha).arg(1).arg(key).query(&mut con)`",
+            Box::new(|con| {
+                redis::cmd("EVALSHA")
+                    .arg(pad_100::SCRIPT.sha1())
+                    .arg(1)
+                    .arg(KEY)
+                    .query(con)
+                    .expect("EVALSHA")
+            }),
+        ),
+    ];
+    let mut rows = Vec::new();
+    for (name, mut call) in variants {
+        for _ in 0..BATCH * BATCHES as u64 {
+            call(&mut con);
+        }
+        let batches = (0..BATCHES)
+            .map(|_| {
+                let ((), counts) = alloc::count(|| {
+                    for _ in 0..BATCH {
+                        std::hint::black_box(call(&mut con));
+                    }
+                });
+                counts
+            })
+            .collect();
+        rows.push(Row { name, batches });
+    }
+    rows
+}

@@ -1,0 +1,477 @@
+//! What the macro costs at build time: a clean build of the macros crate
+//! against its parsing stack alone, `cargo check` of a crate with 50
+//! bindings against the same crate with 50 hand-written functions, and the
+//! analyzer's time per script.
+//!
+//! Cargo runs in temporary directories with target directories of their
+//! own, offline, with the repository's `Cargo.lock` so that every crate has
+//! the version the workspace builds.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use redis_script::Arity;
+use redis_script_analyzer::{Declared, ReplyKind, analyze, check_syntax};
+
+use crate::measure::order;
+use crate::options::{Options, repo_root};
+use crate::stats::Summary;
+use crate::sys;
+
+/// The bindings (and hand-written functions) of the `cargo check` crates.
+pub const BINDINGS: usize = 50;
+
+/// One cargo command: wall-clock and CPU (user + system of cargo and
+/// everything it ran) seconds.
+#[derive(Debug, Clone, Copy)]
+pub struct Timing {
+    pub wall: f64,
+    pub cpu: f64,
+}
+
+pub struct ScriptTiming {
+    pub file: String,
+    pub bytes: usize,
+    pub lines: usize,
+    /// `check_syntax`, µs per run.
+    pub parse_us: f64,
+    /// `analyze`, µs per run.
+    pub analyze_us: f64,
+}
+
+#[derive(Default)]
+pub struct Results {
+    pub macros_clean: Vec<Timing>,
+    pub stack_clean: Vec<Timing>,
+    /// The first `cargo check` of the 50-binding crate, dependencies included.
+    pub check_first: Option<Timing>,
+    pub check_bindings: Vec<Timing>,
+    pub check_plain: Vec<Timing>,
+    pub analysis: Vec<ScriptTiming>,
+    /// Parts that failed, with why.
+    pub errors: Vec<String>,
+}
+
+pub fn summary(timings: &[Timing], cpu: bool) -> Option<Summary> {
+    let values: Vec<f64> = timings
+        .iter()
+        .map(|t| if cpu { t.cpu } else { t.wall })
+        .collect();
+    Summary::of(&values)
+}
+
+pub fn run(options: &Options) -> Results {
+    let mut results = Results::default();
+    let work = std::env::temp_dir().join(format!("redis-script-benches-{}", std::process::id()));
+    if let Err(error) = clean_builds(&work, options.build_runs, &mut results) {
+        results.errors.push(format!("clean builds: {error}"));
+    }
+    if let Err(error) = checks(&work, options.build_runs, &mut results) {
+        results.errors.push(format!("cargo check: {error}"));
+    }
+    let _ = fs::remove_dir_all(&work);
+    results.analysis = analysis_times();
+    results
+}
+
+/// `cargo build -p redis-script-macros` and a crate of its parsing stack,
+/// each in a fresh target directory, in turns.
+fn clean_builds(work: &Path, runs: usize, results: &mut Results) -> Result<(), String> {
+    let root = repo_root();
+    let stack = work.join("macro-stack");
+    let manifest = fs::read_to_string(root.join("redis-script-macros/Cargo.toml"))
+        .map_err(|e| format!("cannot read the macros' Cargo.toml: {e}"))?;
+    write_crate(
+        &stack,
+        &format!(
+            "[package]\nname = \"macro-stack\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+             [lib]\nproc-macro = true\n\n[dependencies]\n{}\n[workspace]\n",
+            stack_dependencies(&manifest)?
+        ),
+        "//! syn, quote and proc-macro2 with the macros crate's features, and nothing else.\n",
+    )?;
+    for run in 0..runs {
+        for which in order(2, run) {
+            let target = work.join(format!("target-clean-{run}-{which}"));
+            let timing = if which == 0 {
+                cargo(
+                    &root,
+                    &target,
+                    &["build", "-p", "redis-script-macros"],
+                    "redis-script-macros",
+                )?
+            } else {
+                cargo(&stack, &target, &["build"], "macro-stack")?
+            };
+            let _ = fs::remove_dir_all(&target);
+            eprintln!(
+                "  clean build {}: {:.1} s",
+                if which == 0 {
+                    "redis-script-macros"
+                } else {
+                    "syn + quote + proc-macro2"
+                },
+                timing.wall
+            );
+            if which == 0 {
+                results.macros_clean.push(timing);
+            } else {
+                results.stack_clean.push(timing);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The `proc-macro2`, `quote` and `syn` lines of the macros' manifest.
+fn stack_dependencies(manifest: &str) -> Result<String, String> {
+    let mut lines = String::new();
+    for name in ["proc-macro2", "quote", "syn"] {
+        let line = manifest
+            .lines()
+            .find(|line| line.starts_with(&format!("{name} =")))
+            .ok_or_else(|| format!("no `{name} = ...` line in redis-script-macros/Cargo.toml"))?;
+        let _ = writeln!(lines, "{line}");
+    }
+    Ok(lines)
+}
+
+/// `cargo check` of a crate with [`BINDINGS`] bindings and of one with as
+/// many hand-written functions, after a first check of each (dependencies
+/// included), changing `src/lib.rs` before each timed check.
+fn checks(work: &Path, runs: usize, results: &mut Results) -> Result<(), String> {
+    let root = repo_root();
+    let target = work.join("target-check");
+    let dependency = format!(
+        "[dependencies]\nredis-script = {{ path = \"{}\" }}\n\n[workspace]\n",
+        root.display()
+    );
+    let package = |name: &str| {
+        format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n{dependency}"
+        )
+    };
+    let bindings = work.join("fifty-bindings");
+    let plain = work.join("fifty-plain");
+    write_crate(&bindings, &package("fifty-bindings"), &bindings_source())?;
+    write_crate(&plain, &package("fifty-plain"), &plain_source())?;
+    fs::create_dir_all(bindings.join("scripts")).map_err(|e| e.to_string())?;
+    for binding in self::bindings() {
+        fs::write(bindings.join("scripts").join(&binding.file), binding.source)
+            .map_err(|e| e.to_string())?;
+    }
+    let first = cargo(&bindings, &target, &["check"], "fifty-bindings")?;
+    eprintln!(
+        "  first cargo check (dependencies included): {:.1} s",
+        first.wall
+    );
+    results.check_first = Some(first);
+    cargo(&plain, &target, &["check"], "fifty-plain")?;
+    for run in 0..runs {
+        for which in order(2, run) {
+            let (dir, name) = if which == 0 {
+                (&bindings, "fifty-bindings")
+            } else {
+                (&plain, "fifty-plain")
+            };
+            let source = if which == 0 {
+                bindings_source()
+            } else {
+                plain_source()
+            };
+            fs::write(dir.join("src/lib.rs"), format!("{source}// run {run}\n"))
+                .map_err(|e| e.to_string())?;
+            let timing = cargo(dir, &target, &["check"], name)?;
+            eprintln!(
+                "  cargo check, {BINDINGS} {}: {:.2} s",
+                if which == 0 {
+                    "bindings"
+                } else {
+                    "hand-written functions"
+                },
+                timing.wall
+            );
+            if which == 0 {
+                results.check_bindings.push(timing);
+            } else {
+                results.check_plain.push(timing);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One binding of the generated crates: a script of the recipes, declared
+/// as its recipe declares it.
+struct Binding {
+    /// The copy's file name in the crate's `scripts/`.
+    file: String,
+    source: &'static str,
+    sha1: &'static str,
+    keys: &'static [&'static str],
+    args: &'static [&'static str],
+    variadic: bool,
+    reply: &'static str,
+}
+
+/// [`BINDINGS`] bindings, going round the recipes' scripts.
+fn bindings() -> Vec<Binding> {
+    let mut scripts: Vec<&'static redis_script::Script> = Vec::new();
+    for script in redis_script::recipes::scripts() {
+        if !scripts.iter().any(|s| s.file() == script.file()) {
+            scripts.push(script);
+        }
+    }
+    (0..BINDINGS)
+        .map(|i| {
+            let script = scripts[i % scripts.len()];
+            let stem = Path::new(script.file())
+                .file_stem()
+                .map_or("script".into(), |s| s.to_string_lossy().into_owned());
+            // Replies a generated crate cannot name (the recipes' own types,
+            // generics) become the raw reply.
+            let reply = match script.reply_type() {
+                known @ ("bool" | "usize" | "u64" | "i64" | "String" | "Option<String>"
+                | "Vec<String>") => known,
+                _ => "redis::Value",
+            };
+            Binding {
+                file: format!("b{i}_{stem}.lua"),
+                source: script.source(),
+                sha1: script.sha1(),
+                keys: script.key_names(),
+                args: script.arg_names(),
+                variadic: matches!(script.arg_arity(), Arity::AtLeast(_)),
+                reply,
+            }
+        })
+        .collect()
+}
+
+impl Binding {
+    /// `key: &str, arg: &str, rest: &[&str]`.
+    fn parameters(&self, variadic_attribute: bool) -> String {
+        let mut parameters: Vec<String> = self
+            .keys
+            .iter()
+            .chain(self.args)
+            .map(|name| format!("{name}: &str"))
+            .collect();
+        if self.variadic {
+            let attribute = if variadic_attribute {
+                "#[variadic] "
+            } else {
+                ""
+            };
+            parameters.push(format!("{attribute}rest: &[&str]"));
+        }
+        parameters.join(", ")
+    }
+}
+
+fn bindings_source() -> String {
+    let mut source = String::from(
+        "//! Fifty `#[redis_script]` bindings of the recipes' scripts.\n\n\
+         use redis_script::{redis, redis_script};\n",
+    );
+    for (i, binding) in bindings().iter().enumerate() {
+        let _ = write!(
+            source,
+            "\n/// Binding {i}.\n#[redis_script(file = \"scripts/{}\", keys = {})]\n\
+             pub fn b{i}({}) -> {};\n",
+            binding.file,
+            binding.keys.len(),
+            binding.parameters(true),
+            binding.reply
+        );
+    }
+    source
+}
+
+/// The same calls by hand: the EVALSHA command of each, with its SHA1.
+fn plain_source() -> String {
+    let mut source =
+        String::from("//! Fifty hand-written EVALSHA commands.\n\nuse redis_script::redis;\n");
+    for (i, binding) in bindings().iter().enumerate() {
+        let mut arguments: String = binding
+            .keys
+            .iter()
+            .chain(binding.args)
+            .map(|name| format!(".arg({name})"))
+            .collect();
+        if binding.variadic {
+            arguments.push_str(".arg(rest)");
+        }
+        let _ = write!(
+            source,
+            "\n/// Call {i}.\npub fn b{i}({}) -> redis::Cmd {{\n    \
+             let mut cmd = redis::cmd(\"EVALSHA\");\n    \
+             cmd.arg(\"{}\").arg({}){arguments};\n    cmd\n}}\n",
+            binding.parameters(false),
+            binding.sha1,
+            binding.keys.len()
+        );
+    }
+    source
+}
+
+fn write_crate(dir: &Path, manifest: &str, lib: &str) -> Result<(), String> {
+    fs::create_dir_all(dir.join("src")).map_err(|e| format!("{}: {e}", dir.display()))?;
+    fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
+    fs::write(dir.join("src/lib.rs"), lib).map_err(|e| e.to_string())?;
+    // The workspace's versions, so that nothing is resolved anew.
+    fs::copy(repo_root().join("Cargo.lock"), dir.join("Cargo.lock"))
+        .map_err(|e| format!("cannot copy Cargo.lock: {e}"))?;
+    Ok(())
+}
+
+/// Runs `cargo <args> --offline` in `dir` with `target` as its target
+/// directory, timing it; fails unless cargo says it compiled (or checked)
+/// `expected`, so that a timing is never one of a build that did nothing.
+fn cargo(dir: &Path, target: &Path, args: &[&str], expected: &str) -> Result<Timing, String> {
+    let program = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let cpu_before = sys::children_cpu();
+    let start = Instant::now();
+    let output = Command::new(&program)
+        .args(args)
+        .arg("--offline")
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        // Not the jobserver of a `cargo run` that started the harness.
+        .env_remove("CARGO_MAKEFLAGS")
+        .env_remove("MAKEFLAGS")
+        .env_remove("MFLAGS")
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    let wall = start.elapsed();
+    let cpu = sys::children_cpu().saturating_sub(cpu_before);
+    if !output.status.success() {
+        return Err(format!(
+            "`cargo {}` in {} failed: {}",
+            args.join(" "),
+            dir.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let did = |verb: &str| {
+        stderr.lines().any(|line| {
+            line.trim_start()
+                .starts_with(&format!("{verb} {expected} "))
+        })
+    };
+    if !did("Compiling") && !did("Checking") {
+        return Err(format!(
+            "`cargo {}` in {} did not build {expected}: {}",
+            args.join(" "),
+            dir.display(),
+            stderr.trim()
+        ));
+    }
+    Ok(Timing {
+        wall: wall.as_secs_f64(),
+        cpu: cpu.as_secs_f64(),
+    })
+}
+
+/// `check_syntax` and `analyze` on each script of the recipes, declared as
+/// its binding declares it.
+fn analysis_times() -> Vec<ScriptTiming> {
+    let mut seen = Vec::new();
+    let mut rows = Vec::new();
+    for script in redis_script::recipes::scripts() {
+        if seen.contains(&script.file()) {
+            continue;
+        }
+        seen.push(script.file());
+        let (args, variadic) = match script.arg_arity() {
+            Arity::Exactly(n) => (n, false),
+            Arity::AtLeast(n) => (n, true),
+        };
+        let reply = match script.reply_type() {
+            "bool" => ReplyKind::Bool,
+            "()" | "redis::Value" => ReplyKind::Nullable,
+            t if t.starts_with("Option<") => ReplyKind::Nullable,
+            "String" | "i64" | "u64" | "usize" | "i32" | "u32" | "f64" => ReplyKind::NonNull,
+            _ => ReplyKind::Unknown,
+        };
+        let declared = Declared {
+            keys: script.key_count(),
+            args,
+            variadic,
+            reply,
+            ..Declared::default()
+        };
+        let source = script.source();
+        let parse_us = time_per_run(|| {
+            std::hint::black_box(check_syntax(std::hint::black_box(source)).is_ok());
+        });
+        let analyze_us = time_per_run(|| {
+            std::hint::black_box(analyze(std::hint::black_box(source), declared));
+        });
+        rows.push(ScriptTiming {
+            file: script.file().to_string(),
+            bytes: source.len(),
+            lines: source.lines().count(),
+            parse_us,
+            analyze_us,
+        });
+    }
+    rows.sort_by(|a, b| a.file.cmp(&b.file));
+    rows
+}
+
+/// The median over 5 batches of about 20 ms of µs per call of `f`.
+fn time_per_run(mut f: impl FnMut()) -> f64 {
+    let mut batch = 1u32;
+    loop {
+        let start = Instant::now();
+        for _ in 0..batch {
+            f();
+        }
+        if start.elapsed() >= Duration::from_millis(20) || batch >= 1 << 20 {
+            break;
+        }
+        batch *= 2;
+    }
+    let mut each = Vec::new();
+    for _ in 0..5 {
+        let start = Instant::now();
+        for _ in 0..batch {
+            f();
+        }
+        each.push(start.elapsed().as_secs_f64() * 1e6 / f64::from(batch));
+    }
+    Summary::of(&each).map_or(f64::NAN, |s| s.median)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stack_crate_takes_the_macros_own_dependency_lines() {
+        let manifest = include_str!("../../redis-script-macros/Cargo.toml");
+        let lines = stack_dependencies(manifest).unwrap();
+        assert_eq!(lines.lines().count(), 3);
+        assert!(lines.contains("syn = { version = \"3\""));
+        assert!(stack_dependencies("[dependencies]\n").is_err());
+    }
+
+    #[test]
+    fn the_generated_crates_have_fifty_functions_each() {
+        let bindings = bindings_source();
+        let plain = plain_source();
+        assert_eq!(bindings.matches("#[redis_script(").count(), BINDINGS);
+        assert_eq!(plain.matches("-> redis::Cmd").count(), BINDINGS);
+        // The lock's acquire script: one key, two arguments.
+        let acquire = &redis_script::recipes::lock::acquire_lock_script::SCRIPT;
+        assert!(plain.contains(acquire.sha1()));
+        assert!(bindings.contains("keys = 1)]\npub fn b"));
+        assert!(bindings.contains("(lock: &str, ttl_ms: &str, token: &str) -> Option<String>;"));
+        assert!(bindings.contains("#[variadic] rest: &[&str]"));
+    }
+}

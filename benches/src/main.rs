@@ -1,0 +1,182 @@
+//! The benchmark harness of redis-script: runs every comparison of issue 9
+//! against a server it starts and pins, side by side in alternating rounds,
+//! and writes `BENCHMARKS.md` and the plots in `benches/results/`.
+//!
+//! ```sh
+//! cargo run --release -p redis-script-benches            # everything, ~20 min
+//! cargo run --release -p redis-script-benches -- --quick # a smoke run
+//! cargo run --release -p redis-script-benches -- --help
+//! ```
+
+mod alloc;
+mod allocations;
+mod bindings;
+mod build_cost;
+mod concurrent;
+mod lock;
+mod measure;
+mod noscript;
+mod options;
+mod pipelines;
+mod report;
+mod sequential;
+mod server;
+mod stats;
+mod svg;
+mod sys;
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use options::{Options, Section, USAGE, repo_root};
+use report::{Machine, Run};
+use server::Server;
+
+/// Counts allocations where [`alloc::count`] asks; passes through elsewhere.
+#[global_allocator]
+static ALLOCATOR: alloc::Counting = alloc::Counting;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let options = match Options::parse(&args) {
+        Ok(options) => options,
+        Err(message) if message == USAGE => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let clock = Instant::now();
+    let started = sys::first_line("date", &["-u", "+%Y-%m-%d %H:%M UTC"]);
+    let load_start = sys::load_average();
+
+    // Unpinned, before the server starts: builds use every CPU.
+    let build = options.runs(Section::Build).then(|| {
+        eprintln!("build cost");
+        build_cost::run(&options)
+    });
+
+    // A machine without the CPU asked for runs unpinned; the report shows
+    // where each side ran.
+    if let Some(cpu) = options.client_cpu
+        && let Err(error) = sys::pin_self(cpu)
+    {
+        eprintln!("running the clients unpinned: cannot pin to CPU {cpu}: {error}");
+    }
+    let client_cpus = sys::allowed_cpus("self");
+    let needs_server = options.sections.iter().any(|s| *s != Section::Build);
+    let server = needs_server.then(|| Server::start(options.server_cpu));
+    let server_cpus = server
+        .as_ref()
+        .map_or_else(|| "(no server started)".into(), |s| s.cpus.clone());
+
+    let mut run = Run {
+        options: &options,
+        machine: Machine {
+            cpu_model: String::new(),
+            cpus: 0,
+            load_start,
+            load_end: String::new(),
+            rustc: sys::first_line("rustc", &["--version"]),
+            redis_server: server_version(),
+            redis_rs: redis_rs_version(),
+            server_cpus,
+            client_cpus,
+        },
+        started,
+        elapsed: Default::default(),
+        build,
+        sequential: None,
+        allocations: None,
+        noscript: None,
+        pipelines: None,
+        concurrent: None,
+        lock: None,
+    };
+    if let Some(server) = &server {
+        if options.runs(Section::Sequential) {
+            eprintln!("sequential");
+            run.sequential = Some(sequential::run(server, &options));
+        }
+        if options.runs(Section::Allocations) {
+            eprintln!("allocations");
+            run.allocations = Some(allocations::run(server));
+        }
+        if options.runs(Section::Noscript) {
+            eprintln!("noscript");
+            run.noscript = Some(noscript::run(server));
+        }
+        if options.runs(Section::Pipelines) {
+            eprintln!("pipelines");
+            run.pipelines = Some(pipelines::run(server, &options));
+        }
+        if options.runs(Section::Async) {
+            eprintln!("async");
+            run.concurrent = Some(concurrent::run(server, &options));
+        }
+        if options.runs(Section::Lock) {
+            eprintln!("lock");
+            run.lock = Some(lock::run(server, &options));
+        }
+    }
+    let (cpu_model, cpus) = sys::cpu_model();
+    run.machine.cpu_model = cpu_model;
+    run.machine.cpus = cpus;
+    run.machine.load_end = sys::load_average();
+    run.elapsed = clock.elapsed();
+
+    let root = repo_root();
+    let (markdown, plots, link) = match &options.out {
+        Some(dir) => (dir.join("BENCHMARKS.md"), dir.clone(), ".".to_string()),
+        None => (
+            root.join("BENCHMARKS.md"),
+            root.join("benches/results"),
+            "benches/results".to_string(),
+        ),
+    };
+    if let Err(error) = report::write(&run, &markdown, &plots, &link) {
+        eprintln!("cannot write {}: {error}", markdown.display());
+        return ExitCode::FAILURE;
+    }
+    eprintln!(
+        "wrote {} and the plots in {} ({:.1} min)",
+        markdown.display(),
+        plots.display(),
+        run.elapsed.as_secs_f64() / 60.0
+    );
+    ExitCode::SUCCESS
+}
+
+/// `redis-server 7.0.15`, from the binary the harness starts.
+fn server_version() -> String {
+    let binary = redis_script_test_support::server::server_binary();
+    let line = sys::first_line(&binary.to_string_lossy(), &["--version"]);
+    let version = line
+        .split_whitespace()
+        .find_map(|word| word.strip_prefix("v="))
+        .unwrap_or(&line);
+    let name = binary
+        .file_name()
+        .map_or("redis-server".into(), |n| n.to_string_lossy().into_owned());
+    format!("{name} {version}")
+}
+
+/// The redis-rs version in the workspace's `Cargo.lock`.
+fn redis_rs_version() -> String {
+    let lock = std::fs::read_to_string(repo_root().join("Cargo.lock")).unwrap_or_default();
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line == "name = \"redis\""
+            && let Some(version) = lines
+                .next()
+                .and_then(|l| l.strip_prefix("version = \""))
+                .and_then(|v| v.strip_suffix('"'))
+        {
+            return version.to_string();
+        }
+    }
+    "?".into()
+}

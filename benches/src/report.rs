@@ -1,0 +1,783 @@
+//! BENCHMARKS.md and the plots, from one run's results.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::bindings::SIZES;
+use crate::options::{Options, Section};
+use crate::stats::{Summary, number, ratios};
+use crate::svg::{Chart, Series, line_chart};
+use crate::{allocations, build_cost, concurrent, lock, noscript, pipelines, sequential};
+
+/// The seed's Table 11.2 (10 s windows): clients, then attempts and
+/// acquisitions of the original (WATCH) lock and of the Lua lock.
+pub const SEED_TABLE: [(usize, [u64; 4]); 4] = [
+    (1, [31_359, 31_359, 44_494, 44_494]),
+    (2, [30_085, 22_507, 50_404, 42_199]),
+    (5, [47_694, 19_695, 70_807, 40_826]),
+    (10, [71_917, 14_361, 96_871, 33_990]),
+];
+
+/// The machine and the software measured.
+pub struct Machine {
+    pub cpu_model: String,
+    pub cpus: usize,
+    pub load_start: String,
+    pub load_end: String,
+    pub rustc: String,
+    pub redis_server: String,
+    pub redis_rs: String,
+    pub server_cpus: String,
+    pub client_cpus: String,
+}
+
+pub struct Run<'a> {
+    pub options: &'a Options,
+    pub machine: Machine,
+    pub started: String,
+    pub elapsed: Duration,
+    pub build: Option<build_cost::Results>,
+    pub sequential: Option<sequential::Results>,
+    pub allocations: Option<Vec<allocations::Row>>,
+    pub noscript: Option<Vec<noscript::Row>>,
+    pub pipelines: Option<pipelines::Results>,
+    pub concurrent: Option<concurrent::Results>,
+    pub lock: Option<lock::Results>,
+}
+
+/// Met or not, by the median; says so when the range crosses the target.
+fn verdict(ratio: &Summary, target: f64, at_most: bool) -> &'static str {
+    let met = |x: f64| if at_most { x <= target } else { x >= target };
+    match (met(ratio.median), met(ratio.min) == met(ratio.max)) {
+        (true, true) => "met",
+        (true, false) => "met (median; the range crosses the target)",
+        (false, true) => "**not met**",
+        (false, false) => "**not met** (median; the range crosses the target)",
+    }
+}
+
+fn summary_of(values: &[f64]) -> String {
+    Summary::of(values).map_or("–".into(), |s| s.show(1))
+}
+
+fn rate_of(values: &[f64]) -> String {
+    Summary::of(values).map_or("–".into(), |s| s.show(0))
+}
+
+/// Writes the report to `markdown` and the plots into `plots`; `plots_link`
+/// is the plots' directory as the report links it.
+pub fn write(run: &Run, markdown: &Path, plots: &Path, plots_link: &str) -> std::io::Result<()> {
+    std::fs::create_dir_all(plots)?;
+    if let Some(lock) = &run.lock {
+        std::fs::write(plots.join("lock.svg"), line_chart(&lock_chart(lock, run)))?;
+    }
+    if let Some(pipelines) = &run.pipelines {
+        std::fs::write(
+            plots.join("pipelines.svg"),
+            line_chart(&pipeline_chart(pipelines)),
+        )?;
+    }
+    if let Some(parent) = markdown.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(markdown, markdown_text(run, plots_link))
+}
+
+fn lock_chart(lock: &lock::Results, run: &Run) -> Chart {
+    let scale = 10.0 / run.options.lock_window.as_secs_f64();
+    let series = lock::Variant::ALL
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| !v.is_python() || lock.python_error.is_none())
+        .map(|(which, variant)| Series {
+            name: variant.short_name().into(),
+            points: lock
+                .runs
+                .iter()
+                .map(|per_variant| {
+                    let values: Vec<f64> = per_variant[which]
+                        .iter()
+                        .map(|c| c.acquisitions as f64 * scale)
+                        .collect();
+                    Summary::of(&values)
+                })
+                .collect(),
+            dashed: *variant == lock::Variant::RustLua,
+        })
+        .collect();
+    Chart {
+        title: "One lock, many clients: acquisitions in 10 s".into(),
+        x_label: "clients".into(),
+        y_label: "acquisitions per 10 s".into(),
+        categories: lock.clients.iter().map(|c| c.to_string()).collect(),
+        series,
+    }
+}
+
+fn pipeline_chart(results: &pipelines::Results) -> Chart {
+    let series = (0..pipelines::NAMES.len())
+        .map(|which| Series {
+            name: series_name(which),
+            points: results
+                .rates
+                .iter()
+                .map(|per_variant| Summary::of(&per_variant[which]))
+                .collect(),
+            dashed: which == pipelines::REDIS_BENCHMARK,
+        })
+        .collect();
+    Chart {
+        title: format!(
+            "Pipelines of {}: calls per second by script size",
+            pipelines::BATCH
+        ),
+        x_label: "script size".into(),
+        y_label: "calls per second".into(),
+        categories: results
+            .sizes
+            .iter()
+            .map(|&i| SIZES[i].label.to_string())
+            .collect(),
+        series,
+    }
+}
+
+fn series_name(which: usize) -> String {
+    pipelines::NAMES[which].replace('`', "")
+}
+
+fn markdown_text(run: &Run, plots: &str) -> String {
+    let mut md = String::new();
+    let o = run.options;
+    let _ = writeln!(md, "# Benchmarks\n");
+    let _ = writeln!(
+        md,
+        "Written by the benchmark harness (`benches/`, package `redis-script-benches`); \
+         every figure below comes from one run of it. Do not edit by hand: rerun it.\n"
+    );
+    let _ = writeln!(md, "```sh\n{}\n```\n", o.command_line());
+    let _ = writeln!(
+        md,
+        "Without options it runs every section: 5 rounds, 10 s lock windows, the build \
+         timings. `--quick` is a smoke run of about a minute, written to `target/`; `--help` \
+         lists the options.\n"
+    );
+    let _ = writeln!(md, "## This run\n");
+    let m = &run.machine;
+    let _ = writeln!(
+        md,
+        "- Started {} and took {:.1} min.",
+        run.started,
+        run.elapsed.as_secs_f64() / 60.0
+    );
+    let _ = writeln!(md, "- Machine: {} ({} logical CPUs).", m.cpu_model, m.cpus);
+    let _ = writeln!(
+        md,
+        "- Load average (1, 5, 15 min) at the start: {}; at the end: {}. The machine is shared: \
+         a load near or above the CPU count means other work competed with this run.",
+        m.load_start, m.load_end
+    );
+    let _ = writeln!(
+        md,
+        "- Pinning: redis-server may run on CPU {}; the harness and every client (threads, \
+         Python processes, redis-benchmark) on CPU {} (as `/proc/<pid>/status` lists them \
+         after pinning).",
+        m.server_cpus, m.client_cpus
+    );
+    let python = run
+        .lock
+        .as_ref()
+        .and_then(|l| l.python_versions.clone())
+        .unwrap_or_else(|| "Python not run".into());
+    let _ = writeln!(
+        md,
+        "- Versions: {}; {}; redis-rs {}; {} (redis-py installed by the harness into \
+         `target/bench-python/`).",
+        m.rustc, m.redis_server, m.redis_rs, python
+    );
+    let _ = writeln!(
+        md,
+        "- Rounds: {}. In the sequential, pipeline and async comparisons a round gives each \
+         variant {:.1} s, in {} pieces taken in turns; in the lock benchmark, one {:.1} s \
+         window per variant and client count. Figures are medians over the rounds with the \
+         range (min–max) in parentheses; ratios are taken round by round, then the median.\n",
+        o.rounds,
+        o.slice.as_secs_f64(),
+        crate::measure::PIECES,
+        o.lock_window.as_secs_f64()
+    );
+
+    targets(&mut md, run);
+    sequential_section(&mut md, run);
+    allocations_section(&mut md, run);
+    noscript_section(&mut md, run);
+    pipelines_section(&mut md, run, plots);
+    async_section(&mut md, run);
+    lock_section(&mut md, run, plots);
+    build_section(&mut md, run);
+    method(&mut md);
+    md
+}
+
+fn not_run(md: &mut String, run: &Run, section: Section) -> bool {
+    if run.options.runs(section) {
+        return false;
+    }
+    let _ = writeln!(md, "Not run (`{}`).\n", run.options.command_line());
+    true
+}
+
+fn targets(md: &mut String, run: &Run) {
+    let _ = writeln!(md, "## Targets (issue 9)\n");
+    let _ = writeln!(md, "| target | goal | measured | verdict |");
+    let _ = writeln!(md, "|---|---|---|---|");
+    let mut row = |what: String, goal: &str, measured: String, verdict: &str| {
+        let _ = writeln!(md, "| {what} | {goal} | {measured} | {verdict} |");
+    };
+    if let Some(seq) = &run.sequential {
+        if let Some(r) = ratios(
+            &seq.wall_us[sequential::TYPED],
+            &seq.wall_us[sequential::RAW],
+        ) {
+            row(
+                "sequential `invoke`: time per call vs hand-written EVALSHA".into(),
+                "≤ 1.03x",
+                r.show_ratio(),
+                verdict(&r, 1.03, true),
+            );
+        }
+        if let Some(r) = ratios(&seq.cpu_us[sequential::TYPED], &seq.cpu_us[sequential::RAW]) {
+            row(
+                "sequential `invoke`: client CPU per call vs hand-written EVALSHA".into(),
+                "≤ 1.00x",
+                r.show_ratio(),
+                verdict(&r, 1.0, true),
+            );
+        }
+    }
+    if let Some(rows) = &run.allocations {
+        let typed = &rows[allocations::TYPED];
+        let total = typed.total();
+        row(
+            "heap allocations per warm sequential `invoke` (alloc + realloc)".into(),
+            "≤ 2",
+            total.show(2),
+            verdict(&total, 2.0, true),
+        );
+    }
+    if let Some(p) = &run.pipelines {
+        for (i, &size) in p.sizes.iter().enumerate() {
+            if SIZES[size].bytes != 100 && SIZES[size].bytes != 4096 {
+                continue;
+            }
+            if let Some(r) = ratios(
+                &p.rates[i][pipelines::TYPED],
+                &p.rates[i][pipelines::RAW_EVALSHA],
+            ) {
+                row(
+                    format!(
+                        "pipelines of {}, {} script: typed (`evalsha_script`) vs hand-written EVALSHA, calls/s",
+                        pipelines::BATCH,
+                        SIZES[size].label,
+                    ),
+                    "≥ 0.95x",
+                    r.show_ratio(),
+                    verdict(&r, 0.95, false),
+                );
+            }
+        }
+    }
+    if let Some(c) = &run.concurrent
+        && let Some(r) = ratios(&c.rates[concurrent::TYPED], &c.rates[concurrent::RAW])
+    {
+        row(
+            format!(
+                "async, {} tasks on one multiplexed connection: `invoke_async` vs hand-written EVALSHA, calls/s",
+                concurrent::TASKS
+            ),
+            "≥ 0.95x (within 5%)",
+            r.show_ratio(),
+            verdict(&r, 0.95, false),
+        );
+    }
+    if let Some(rows) = &run.noscript {
+        let typed = &rows[0];
+        row(
+            "extra round trips of `invoke` after SCRIPT FLUSH".into(),
+            "1 (redis-rs `Script::invoke`: 2)",
+            format!(
+                "{} (redis-rs: {})",
+                typed.flushed - typed.warm,
+                rows[2].flushed - rows[2].warm
+            ),
+            if typed.flushed - typed.warm == 1 && typed.steady {
+                "met"
+            } else {
+                "**not met**"
+            },
+        );
+    }
+    if let Some(l) = &run.lock {
+        for (i, clients) in l.clients.iter().enumerate() {
+            let acquisitions = |which: usize| -> Vec<f64> {
+                l.runs[i][which]
+                    .iter()
+                    .map(|c| c.acquisitions as f64)
+                    .collect()
+            };
+            if let Some(r) = ratios(&acquisitions(0), &acquisitions(1)) {
+                row(
+                    format!(
+                        "lock, {clients} client{}: recipe vs hand-written Rust Lua lock, acquisitions",
+                        if *clients == 1 { "" } else { "s" }
+                    ),
+                    "≥ 0.97x",
+                    r.show_ratio(),
+                    verdict(&r, 0.97, false),
+                );
+            }
+        }
+    }
+    let _ = writeln!(md);
+}
+
+fn sequential_section(md: &mut String, run: &Run) {
+    let _ = writeln!(md, "## Sequential calls on one connection\n");
+    if not_run(md, run, Section::Sequential) {
+        return;
+    }
+    let Some(seq) = &run.sequential else { return };
+    let _ = writeln!(
+        md,
+        "One synchronous connection, one call at a time, of the 100-byte script \
+         (`benches/scripts/pad_100.lua`, INCR of one key), already loaded. \
+         {} calls in all.\n",
+        number(seq.calls as f64, 0)
+    );
+    let _ = writeln!(
+        md,
+        "| variant | µs per call | client CPU µs per call | time vs hand-written | CPU vs hand-written |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|");
+    for (which, name) in sequential::NAMES.iter().enumerate() {
+        let time = ratios(&seq.wall_us[which], &seq.wall_us[sequential::RAW]);
+        let cpu = ratios(&seq.cpu_us[which], &seq.cpu_us[sequential::RAW]);
+        let _ = writeln!(
+            md,
+            "| {name} | {} | {} | {} | {} |",
+            summary_of(&seq.wall_us[which]),
+            Summary::of(&seq.cpu_us[which]).map_or("–".into(), |s| s.show(2)),
+            time.map_or("–".into(), |r| r.show_ratio()),
+            cpu.map_or("–".into(), |r| r.show_ratio())
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\nClient CPU is `getrusage(RUSAGE_THREAD)` of the calling thread (user + system), \
+         whose resolution is coarse next to one call: read it over the slice, not per call.\n"
+    );
+}
+
+fn allocations_section(md: &mut String, run: &Run) {
+    let _ = writeln!(md, "## Heap allocations per call\n");
+    if not_run(md, run, Section::Allocations) {
+        return;
+    }
+    let Some(rows) = &run.allocations else { return };
+    let _ = writeln!(
+        md,
+        "Counted by the harness's global allocator on the calling thread, in {} batches of \
+         {} warm calls of the 100-byte script each (reading the reply included): per call, \
+         the median batch (min–max over the batches). An allocation is an `alloc` or \
+         `alloc_zeroed`; a `realloc` (a buffer growing) is counted apart.\n",
+        allocations::BATCHES,
+        allocations::BATCH
+    );
+    let _ = writeln!(md, "| call | allocations per call | reallocs per call |");
+    let _ = writeln!(md, "|---|---|---|");
+    for row in rows {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} |",
+            row.name,
+            row.allocs().show(2),
+            row.reallocs().show(2)
+        );
+    }
+    let _ = writeln!(md);
+}
+
+fn noscript_section(md: &mut String, run: &Run) {
+    let _ = writeln!(md, "## Recovery from NOSCRIPT\n");
+    if not_run(md, run, Section::Noscript) {
+        return;
+    }
+    let Some(rows) = &run.noscript else { return };
+    let _ = writeln!(
+        md,
+        "Round trips of one call, counted by a `redis::ConnectionLike` wrapper around the \
+         connection (each `req_packed_command` or `req_packed_commands` is one), while the \
+         script is cached and right after `SCRIPT FLUSH`; five times each.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| call | round trips, cached | after SCRIPT FLUSH | extra | same each time |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|");
+    for row in rows {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} |",
+            row.name,
+            row.warm,
+            row.flushed,
+            row.flushed - row.warm,
+            if row.steady { "yes" } else { "no" }
+        );
+    }
+    let _ = writeln!(md);
+}
+
+fn pipelines_section(md: &mut String, run: &Run, plots: &str) {
+    let _ = writeln!(md, "## Pipelines\n");
+    if not_run(md, run, Section::Pipelines) {
+        return;
+    }
+    let Some(p) = &run.pipelines else { return };
+    let _ = writeln!(
+        md,
+        "Batches of {} calls of one script in one `redis::Pipeline` on one connection, \
+         replies read (typed calls through `Invocation::decode`), by script size: the same \
+         INCR padded with comments (`benches/scripts/`). `redis-benchmark -c 1 -P {} EVALSHA` \
+         sends the same EVALSHA from C, as a bound on what the server and the loopback allow. \
+         Calls per second:\n",
+        pipelines::BATCH,
+        pipelines::BATCH
+    );
+    let _ = write!(md, "| size |");
+    for which in 0..pipelines::NAMES.len() {
+        let _ = write!(md, " {} |", series_name(which));
+    }
+    let _ = writeln!(md, " typed vs hand-written EVALSHA |");
+    let _ = writeln!(md, "|---|{}---|", "---|".repeat(pipelines::NAMES.len()));
+    for (i, &size) in p.sizes.iter().enumerate() {
+        let _ = write!(md, "| {} |", SIZES[size].label);
+        for which in 0..pipelines::NAMES.len() {
+            let _ = write!(md, " {} |", rate_of(&p.rates[i][which]));
+        }
+        let ratio = ratios(
+            &p.rates[i][pipelines::TYPED],
+            &p.rates[i][pipelines::RAW_EVALSHA],
+        );
+        let _ = writeln!(md, " {} |", ratio.map_or("–".into(), |r| r.show_ratio()));
+    }
+    if let Some(error) = &p.benchmark_error {
+        let _ = writeln!(md, "\nredis-benchmark was left out: {error}");
+    }
+    let _ = writeln!(
+        md,
+        "\n![Pipelined calls per second by script size]({plots}/pipelines.svg)\n"
+    );
+}
+
+fn async_section(md: &mut String, run: &Run) {
+    let _ = writeln!(md, "## Async calls\n");
+    if not_run(md, run, Section::Async) {
+        return;
+    }
+    let Some(c) = &run.concurrent else { return };
+    let _ = writeln!(
+        md,
+        "{} tokio tasks on a current-thread runtime share one `MultiplexedConnection`, each \
+         calling the 100-byte script in a loop. Client CPU is the runtime's one thread, \
+         which runs the tasks and the connection's driver.\n",
+        concurrent::TASKS
+    );
+    let _ = writeln!(
+        md,
+        "| variant | calls per second | client CPU µs per call | vs hand-written |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|");
+    for (which, name) in concurrent::NAMES.iter().enumerate() {
+        let ratio = ratios(&c.rates[which], &c.rates[concurrent::RAW]);
+        let _ = writeln!(
+            md,
+            "| {name} | {} | {} | {} |",
+            rate_of(&c.rates[which]),
+            Summary::of(&c.cpu_us[which]).map_or("–".into(), |s| s.show(2)),
+            ratio.map_or("–".into(), |r| r.show_ratio())
+        );
+    }
+    let _ = writeln!(md);
+}
+
+fn lock_section(md: &mut String, run: &Run, plots: &str) {
+    let _ = writeln!(md, "## The seed's lock benchmark (Table 11.2)\n");
+    if not_run(md, run, Section::Lock) {
+        return;
+    }
+    let Some(l) = &run.lock else { return };
+    let window = run.options.lock_window.as_secs_f64();
+    let scale = 10.0 / window;
+    let _ = writeln!(
+        md,
+        "1, 2, 5 and 10 clients take and release one lock (`{}`, time to live {} s) \
+         over and over; a client that finds it taken sleeps 1 ms and tries again. \
+         Counted over {window:.1} s windows{}. Rust clients are threads with a connection \
+         each; Python clients are processes (`benches/python/lock_bench.py`), as threads \
+         would share the interpreter lock. All clients share CPU {}, the server has CPU {}.\n",
+        lock::KEY,
+        lock::TTL.as_secs(),
+        if (window - 10.0).abs() > 1e-9 {
+            " and scaled to 10 s to sit next to the seed's figures"
+        } else {
+            ""
+        },
+        run.machine.client_cpus,
+        run.machine.server_cpus
+    );
+    let _ = writeln!(md, "Acquisitions in 10 s:\n");
+    let _ = write!(md, "| clients | seed: Lua lock | seed: original lock |");
+    for variant in lock::Variant::ALL {
+        let _ = write!(md, " {} |", variant.name());
+    }
+    let _ = writeln!(md, " recipe vs hand-written |");
+    let _ = writeln!(
+        md,
+        "|---|---|---|{}---|",
+        "---|".repeat(lock::Variant::ALL.len())
+    );
+    let scaled = |counts: &[lock::Counts], attempts: bool| -> Vec<f64> {
+        counts
+            .iter()
+            .map(|c| {
+                let n = if attempts { c.attempts } else { c.acquisitions };
+                n as f64 * scale
+            })
+            .collect()
+    };
+    for (i, clients) in l.clients.iter().enumerate() {
+        let seed = SEED_TABLE
+            .iter()
+            .find(|(n, _)| n == clients)
+            .map(|(_, s)| *s);
+        let seed_cell = |k: usize| seed.map_or("–".into(), |s| number(s[k] as f64, 0));
+        let _ = write!(md, "| {clients} | {} | {} |", seed_cell(3), seed_cell(1));
+        for which in 0..lock::Variant::ALL.len() {
+            let _ = write!(md, " {} |", rate_of(&scaled(&l.runs[i][which], false)));
+        }
+        let ratio = ratios(&scaled(&l.runs[i][0], false), &scaled(&l.runs[i][1], false));
+        let _ = writeln!(md, " {} |", ratio.map_or("–".into(), |r| r.show_ratio()));
+    }
+    let _ = writeln!(md, "\nAttempts in 10 s:\n");
+    let _ = write!(md, "| clients | seed: Lua lock | seed: original lock |");
+    for variant in lock::Variant::ALL {
+        let _ = write!(md, " {} |", variant.name());
+    }
+    let _ = writeln!(md);
+    let _ = writeln!(
+        md,
+        "|---|---|---|{}",
+        "---|".repeat(lock::Variant::ALL.len())
+    );
+    for (i, clients) in l.clients.iter().enumerate() {
+        let seed = SEED_TABLE
+            .iter()
+            .find(|(n, _)| n == clients)
+            .map(|(_, s)| *s);
+        let seed_cell = |k: usize| seed.map_or("–".into(), |s| number(s[k] as f64, 0));
+        let _ = write!(md, "| {clients} | {} | {} |", seed_cell(2), seed_cell(0));
+        for which in 0..lock::Variant::ALL.len() {
+            let _ = write!(md, " {} |", rate_of(&scaled(&l.runs[i][which], true)));
+        }
+        let _ = writeln!(md);
+    }
+    if let Some(error) = &l.python_error {
+        let _ = writeln!(md, "\nThe Python variants were left out: {error}");
+    }
+    let _ = writeln!(
+        md,
+        "\nRound trips per cycle: a Lua lock takes the lock in one (EVALSHA) and releases \
+         it in one; the WATCH lock takes it in one (`SET NX PX`, the one command that does \
+         what the seed's SETNX + EXPIRE did, without the window in which the lock has no \
+         expiry) and releases it in three (WATCH, GET, then MULTI/DEL/EXEC in one pipeline). \
+         The seed's original lock took two to acquire (SETNX, EXPIRE) and three to release. \
+         The seed's figures come from its own machine: its 44,494 one-client cycles of two \
+         calls in 10 s are about 112 µs per call, Python's overhead included; here all \
+         clients share one CPU.\n"
+    );
+    let _ = writeln!(
+        md,
+        "![Acquisitions by number of clients]({plots}/lock.svg)\n"
+    );
+}
+
+fn build_section(md: &mut String, run: &Run) {
+    let _ = writeln!(md, "## What the macro costs at build time\n");
+    if not_run(md, run, Section::Build) {
+        return;
+    }
+    let Some(b) = &run.build else { return };
+    let show = |timings: &[build_cost::Timing], cpu: bool| {
+        build_cost::summary(timings, cpu).map_or("–".into(), |s| s.show(2))
+    };
+    let _ = writeln!(
+        md,
+        "Each build runs cargo (dev profile, offline, with the workspace's `Cargo.lock`) in a \
+         temporary directory with a target directory of its own, on every CPU, before the \
+         server starts; the two compared builds alternate, runs of each: {}. CPU is user + \
+         system of cargo and the compilers it ran.\n",
+        run.options.build_runs
+    );
+    let _ = writeln!(md, "| build | wall s | CPU s |");
+    let _ = writeln!(md, "|---|---|---|");
+    let _ = writeln!(
+        md,
+        "| clean build of `redis-script-macros` (`cargo build -p redis-script-macros`) | {} | {} |",
+        show(&b.macros_clean, false),
+        show(&b.macros_clean, true)
+    );
+    let _ = writeln!(
+        md,
+        "| clean build of syn + quote + proc-macro2 alone, with the macros' features | {} | {} |",
+        show(&b.stack_clean, false),
+        show(&b.stack_clean, true)
+    );
+    if let Some(first) = &b.check_first {
+        let _ = writeln!(
+            md,
+            "| first `cargo check` of a crate with {} bindings, dependencies included | {:.2} | {:.2} |",
+            build_cost::BINDINGS,
+            first.wall,
+            first.cpu
+        );
+    }
+    let _ = writeln!(
+        md,
+        "| `cargo check` of that crate after an edit: {} `#[redis_script]` bindings | {} | {} |",
+        build_cost::BINDINGS,
+        show(&b.check_bindings, false),
+        show(&b.check_bindings, true)
+    );
+    let _ = writeln!(
+        md,
+        "| the same with {} hand-written EVALSHA functions instead | {} | {} |",
+        build_cost::BINDINGS,
+        show(&b.check_plain, false),
+        show(&b.check_plain, true)
+    );
+    let median = |t: &[build_cost::Timing]| build_cost::summary(t, false).map(|s| s.median);
+    if let (Some(with), Some(without)) = (median(&b.check_bindings), median(&b.check_plain)) {
+        let _ = writeln!(
+            md,
+            "\nThe bindings add {:.2} s to a `cargo check` of the crate, {:.1} ms per binding \
+             (medians).",
+            with - without,
+            (with - without) * 1000.0 / build_cost::BINDINGS as f64
+        );
+    }
+    for error in &b.errors {
+        let _ = writeln!(md, "\nFailed: {error}");
+    }
+    if !b.analysis.is_empty() {
+        let _ = writeln!(
+            md,
+            "\nThe analyzer (`redis-script-analyzer`) on each script of `scripts/`, declared as \
+             its recipe binding declares it: `check_syntax` (the parser alone) and `analyze` \
+             (shebang, parse, every check). Timed in this harness, {}.\n",
+            if cfg!(debug_assertions) {
+                "an unoptimized build, as the macro runs it (proc macros build in the dev profile)"
+            } else {
+                "an optimized build; the macro runs it unoptimized (proc macros build in the dev \
+                 profile), several times slower"
+            }
+        );
+        let _ = writeln!(
+            md,
+            "| script | bytes | lines | check_syntax µs | analyze µs |"
+        );
+        let _ = writeln!(md, "|---|---|---|---|---|");
+        for row in &b.analysis {
+            let _ = writeln!(
+                md,
+                "| `{}` | {} | {} | {:.1} | {:.1} |",
+                row.file,
+                number(row.bytes as f64, 0),
+                row.lines,
+                row.parse_us,
+                row.analyze_us
+            );
+        }
+        let total = |f: fn(&build_cost::ScriptTiming) -> f64| b.analysis.iter().map(f).sum::<f64>();
+        let _ = writeln!(
+            md,
+            "| all {} | {} | {} | {:.1} | {:.1} |",
+            b.analysis.len(),
+            number(b.analysis.iter().map(|r| r.bytes).sum::<usize>() as f64, 0),
+            b.analysis.iter().map(|r| r.lines).sum::<usize>(),
+            total(|r| r.parse_us),
+            total(|r| r.analyze_us)
+        );
+    }
+    let _ = writeln!(md);
+}
+
+fn method(md: &mut String) {
+    let _ = writeln!(md, "## How it is measured\n");
+    let _ = writeln!(
+        md,
+        "- The harness starts its own `redis-server` (the test suite's throwaway server, \
+         `REDIS_SCRIPT_SERVER` chooses the binary) and moves all its threads to one CPU with \
+         `taskset`, and pins itself to another before starting any thread or process, so \
+         every client inherits that CPU. On this machine a round trip flips between about \
+         23 µs (server and client on one CPU) and 58 µs (on two) when the kernel is left to \
+         choose; pinned, it stays on one of them.\n\
+         - Every comparison runs its variants in turns, each for the same time, in an order \
+         that rotates from turn to turn: the sequential, pipeline and async comparisons in \
+         short pieces (a tenth of a slice), so that a burst of other work on the shared \
+         machine falls on every variant alike; the lock benchmark in whole windows, as the \
+         seed ran it. Ratios are per round, then the median.\n\
+         - Sequential, async and pipelined runs call the same script on the same key: \
+         `INCR`, so the server's work is the same for every variant and only the client \
+         differs.\n\
+         - Allocation counts come from a counting global allocator that counts only while \
+         a measured loop runs, on its own thread.\n\
+         - Build timings run before the server starts, unpinned, on every CPU."
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(median: f64, min: f64, max: f64) -> Summary {
+        Summary { median, min, max }
+    }
+
+    #[test]
+    fn verdicts_follow_the_median_and_flag_a_range_that_crosses() {
+        assert_eq!(verdict(&summary(1.01, 1.0, 1.02), 1.03, true), "met");
+        assert_eq!(
+            verdict(&summary(1.02, 1.0, 1.05), 1.03, true),
+            "met (median; the range crosses the target)"
+        );
+        assert_eq!(
+            verdict(&summary(0.9, 0.85, 0.92), 0.95, false),
+            "**not met**"
+        );
+        assert_eq!(
+            verdict(&summary(0.94, 0.9, 0.99), 0.95, false),
+            "**not met** (median; the range crosses the target)"
+        );
+    }
+
+    #[test]
+    fn the_seed_table_has_the_published_figures() {
+        // Lua lock acquisitions and original lock acquisitions for 1, 2, 5, 10 clients.
+        let lua: Vec<u64> = SEED_TABLE.iter().map(|(_, s)| s[3]).collect();
+        let watch: Vec<u64> = SEED_TABLE.iter().map(|(_, s)| s[1]).collect();
+        assert_eq!(lua, [44_494, 42_199, 40_826, 33_990]);
+        assert_eq!(watch, [31_359, 22_507, 19_695, 14_361]);
+    }
+}
