@@ -2,6 +2,8 @@
 //! analyzer (feature `testing`). Not part of the stable API: it changes with
 //! those tests.
 
+use std::path::{Path, PathBuf};
+
 use crate::lexer::{Lexer, TokenKind};
 use crate::sandbox::{GLOBALS, Kind, Member, Type};
 use crate::servers::Server;
@@ -330,3 +332,40 @@ pub const SYNTAX_ERRORS: &[(&str, &str)] = &[
     ("#!lua", "Invalid script shebang"),
     ("#!lua\n\nreturn +", "unexpected symbol near '+'"),
 ];
+
+/// The repository's folders of Lua scripts that the corpus tests read,
+/// relative to its root.
+const CORPUS_DIRS: &[&str] = &[
+    "scripts",
+    "tests/lua",
+    "tests/ui/lua",
+    "tests/integration/analyzer/lua-corpus",
+];
+
+/// Every `.lua` file below the corpus folders of the repository at `repo`:
+/// folder by folder, each folder's files sorted. A missing folder (as in
+/// the packaged crate, which has no repository around it) gives none.
+pub fn corpus_files(repo: &Path) -> Vec<PathBuf> {
+    let mut all = Vec::new();
+    for dir in CORPUS_DIRS {
+        let mut files = Vec::new();
+        lua_files(&repo.join(dir), &mut files);
+        files.sort();
+        all.extend(files);
+    }
+    all
+}
+
+fn lua_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            lua_files(&path, out);
+        } else if path.extension().is_some_and(|ext| ext == "lua") {
+            out.push(path);
+        }
+    }
+}

@@ -321,15 +321,7 @@ fn quote(source: &str) -> String {
 /// The repository's scripts, and the parser's own test scripts.
 static CORPUS: LazyLock<Vec<String>> = LazyLock::new(|| {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut scripts = Vec::new();
-    for dir in [
-        "scripts",
-        "tests/lua",
-        "tests/ui/lua",
-        "tests/integration/analyzer/lua-corpus",
-    ] {
-        lua_files(&repo.join(dir), &mut scripts);
-    }
+    let mut scripts = testing::corpus_files(&repo);
     scripts.sort();
     let mut corpus: Vec<String> = scripts
         .iter()
@@ -340,20 +332,6 @@ static CORPUS: LazyLock<Vec<String>> = LazyLock::new(|| {
     corpus.extend(testing::SYNTAX_ERRORS.iter().map(|(s, _)| (*s).to_owned()));
     corpus
 });
-
-fn lua_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            lua_files(&path, out);
-        } else if path.extension().is_some_and(|ext| ext == "lua") {
-            out.push(path);
-        }
-    }
-}
 
 fn edit() -> impl Strategy<Value = Edit> {
     let byte = prop_oneof![select(INTERESTING_BYTES), any::<u8>()];

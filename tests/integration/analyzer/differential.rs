@@ -25,7 +25,7 @@ use std::collections::HashSet;
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use redis_script_analyzer::servers::Servers;
@@ -211,42 +211,32 @@ fn parser_agrees_with_redis() {
 fn base_corpus() -> Vec<Case> {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut cases = Vec::new();
-    for dir in [
-        repo.join("scripts"),
-        repo.join("tests/lua"),
-        repo.join("tests/ui/lua"),
-        repo.join("tests/integration/analyzer/lua-corpus"),
-    ] {
-        let mut files = Vec::new();
-        lua_files(&dir, &mut files);
-        files.sort();
-        for path in files {
-            let bytes = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let Ok(source) = String::from_utf8(bytes) else {
-                continue;
-            };
-            let name = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or_default();
-            let intent = if name.starts_with("ok-") {
-                Some(true)
-            } else if name.starts_with("err-") {
-                Some(false)
-            } else {
-                None
-            };
-            let origin = path
-                .strip_prefix(repo)
-                .unwrap_or(&path)
-                .display()
-                .to_string();
-            cases.push(Case {
-                origin,
-                source,
-                intent,
-            });
-        }
+    for path in testing::corpus_files(repo) {
+        let bytes = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let Ok(source) = String::from_utf8(bytes) else {
+            continue;
+        };
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let intent = if name.starts_with("ok-") {
+            Some(true)
+        } else if name.starts_with("err-") {
+            Some(false)
+        } else {
+            None
+        };
+        let origin = path
+            .strip_prefix(repo)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        cases.push(Case {
+            origin,
+            source,
+            intent,
+        });
     }
     assert!(
         cases.len() > 100,
@@ -365,20 +355,6 @@ fn base_corpus() -> Vec<Case> {
         );
     }
     cases
-}
-
-fn lua_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            lua_files(&path, out);
-        } else if path.extension().is_some_and(|ext| ext == "lua") {
-            out.push(path);
-        }
-    }
 }
 
 /// Deterministic mutations of `source`, each with the name of its kind;
