@@ -197,6 +197,7 @@
 //! | [`ScriptPipeline::evalsha_script`] | [`redis::Pipeline`], plain or `.atomic()` | EVALSHA, after one SCRIPT LOAD per script per pipeline |
 //! | [`ScriptPipeline::eval_script`] | the same | EVAL with the full source, every call |
 //! | [`Script::load`] | [`redis::ConnectionLike`] | SCRIPT LOAD, to warm a server |
+//! | [`load_all`] | the same | SCRIPT LOAD of every script in the program |
 //!
 //! Connections are taken one way throughout. Every synchronous entry point
 //! ([`Invocation::invoke`], [`Script::load`], the recipes' methods) takes
@@ -430,8 +431,43 @@
 //!
 //! Each binding `foo` comes with a module `foo` holding `foo::SCRIPT`, a
 //! `&'static` [`Script`]: name, file, source, SHA1, KEYS and ARGV names,
-//! arity and declared reply type, available without building a call, e.g. to
-//! preload every script of an application with [`Script::load`].
+//! arity and declared reply type, available without building a call.
+//!
+//! # Deploying every script at start-up
+//!
+//! Every binding compiled into a binary, of every crate in it, is listed at
+//! run time by [`registry::scripts`], without a hand-kept list: each
+//! expansion adds its `SCRIPT` to a slice that the linker assembles. So one
+//! call loads them all on a server, or, through a cluster connection, on
+//! every node of a cluster, and reports what it loaded:
+//!
+//! ```no_run
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let client = redis::Client::open("redis://127.0.0.1/")?;
+//! let mut con = client.get_connection()?;
+//! let loaded = redis_script::load_all(&mut con)?;
+//! for script in &loaded.scripts {
+//!     println!("{} ({}) {}", script.name(), script.file(), script.sha1());
+//! }
+//! # Ok(()) }
+//! ```
+//!
+//! The list holds the bindings of this crate's own [`recipes`] too:
+//!
+//! ```
+//! use redis_script::redis_script;
+//!
+//! #[redis_script(file = "tests/lua/echo_argv.lua", keys = 1)]
+//! fn echo(queue: &str, #[variadic] values: &[&str]) -> Vec<String>;
+//!
+//! let paths: Vec<&str> = redis_script::registry::scripts().map(|s| s.binding_path()).collect();
+//! assert!(paths.iter().any(|path| path.ends_with("::echo")));
+//! assert!(paths.contains(&"redis_script::recipes::lock::acquire_lock_script"));
+//! ```
+//!
+//! [`load_all_async`] does the same on async connections. A subset is a
+//! filter away: `registry::scripts().filter(|s| s.binding_path().starts_with("my_app::jobs::"))`
+//! and [`Script::load`] on each ([`recipes::scripts`] is the recipes' subset).
 //!
 //! # Features
 //!
@@ -459,12 +495,12 @@ extern crate self as redis_script;
 
 /// Turns a Lua script on disk into a typed function; see the [crate docs](crate).
 pub use redis_script_macros::redis_script;
-#[cfg(feature = "aio")]
-pub use redis_script_runtime::kill_running_script_async;
 pub use redis_script_runtime::{
-    Applied, Arity, Error, ErrorKind, Invocation, NoScriptFallback, SLOTS, Script, ScriptKill,
-    ScriptPipeline, hash_tag, key_slot, kill_running_script,
+    Applied, Arity, Error, ErrorKind, Invocation, Loaded, NoScriptFallback, SLOTS, Script,
+    ScriptKill, ScriptPipeline, hash_tag, key_slot, kill_running_script, load_all, registry,
 };
+#[cfg(feature = "aio")]
+pub use redis_script_runtime::{kill_running_script_async, load_all_async};
 
 #[cfg(feature = "recipes")]
 pub mod recipes;

@@ -187,6 +187,10 @@ fn expand(
         )
     });
 
+    // Listed for `registry::scripts` and `load_all`; a stub runs nothing.
+    let registration =
+        matches!(source, Source::File { .. }).then(|| quote!(#private::register_script!(SCRIPT);));
+
     // The signature names the public path, which docs and errors show the
     // user; the body and the metadata reach the runtime through `__private`.
     quote! {
@@ -205,6 +209,7 @@ fn expand(
             #[doc = #script_doc]
             pub static SCRIPT: #private::Script = #private::Script::from_parts(#private::ScriptParts {
                 name: ::core::stringify!(#name),
+                binding_path: ::core::module_path!(),
                 file: #file_name,
                 source: #source_expr,
                 sha1: #sha1,
@@ -216,6 +221,8 @@ fn expand(
                 flags: &[#(#flags),*],
                 read_only: #read_only,
             });
+
+            #registration
         }
 
         #warnings

@@ -11,6 +11,7 @@ mod invocation;
 mod kill;
 mod packed;
 mod pipeline;
+pub mod registry;
 mod reply;
 mod script;
 mod slot;
@@ -21,13 +22,19 @@ pub use invocation::{Invocation, NoScriptFallback};
 pub use kill::kill_running_script_async;
 pub use kill::{ScriptKill, kill_running_script};
 pub use pipeline::ScriptPipeline;
+#[cfg(feature = "aio")]
+pub use registry::load_all_async;
+pub use registry::{Loaded, load_all};
 pub use script::{Arity, Script};
 pub use slot::{SLOTS, hash_tag, key_slot};
 
 /// What generated code names; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::__register_script as register_script;
     pub use crate::invocation::Invocation;
+    pub use crate::registry::SCRIPTS;
     pub use crate::reply::Shape;
     pub use crate::script::{Script, ScriptParts};
+    pub use linkme;
 }

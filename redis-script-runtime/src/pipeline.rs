@@ -206,6 +206,7 @@ mod tests {
     const fn script(name: &'static str, source: &'static str, sha1: &'static str) -> Script {
         Script::from_parts(ScriptParts {
             name,
+            binding_path: "tests::script",
             file: "test.lua",
             source,
             sha1,

@@ -331,6 +331,7 @@ mod tests {
         use crate::script::ScriptParts;
         static SCRIPT: Script = Script::from_parts(ScriptParts {
             name: "test",
+            binding_path: "tests::test",
             file: "test.lua",
             source: "return false",
             sha1: "",

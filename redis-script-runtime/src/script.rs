@@ -41,6 +41,7 @@ impl Arity {
 #[derive(Debug)]
 pub struct Script {
     name: &'static str,
+    binding_path: &'static str,
     file: &'static str,
     source: &'static str,
     sha1: &'static str,
@@ -58,6 +59,8 @@ pub struct Script {
 #[doc(hidden)]
 pub struct ScriptParts {
     pub name: &'static str,
+    /// `binding_path!()` where the binding is declared.
+    pub binding_path: &'static str,
     pub file: &'static str,
     pub source: &'static str,
     pub sha1: &'static str,
@@ -80,6 +83,7 @@ impl Script {
         let fixed = parts.arg_names.len();
         Script {
             name: parts.name,
+            binding_path: parts.binding_path,
             file: parts.file,
             source: parts.source,
             sha1: parts.sha1,
@@ -100,6 +104,13 @@ impl Script {
     /// The name of the Rust binding, used in every error about this script.
     pub const fn name(&self) -> &'static str {
         self.name
+    }
+
+    /// The module the binding is declared in, as `binding_path!()` names it
+    /// (`my_app::jobs`), e.g. to pick a crate's or a module's scripts out of
+    /// [`registry::scripts`](crate::registry::scripts).
+    pub const fn binding_path(&self) -> &'static str {
+        self.binding_path
     }
 
     /// The Lua file as written in the attribute, relative to the crate's manifest directory.
@@ -201,7 +212,10 @@ impl Script {
         self.check_loaded(reply)
     }
 
-    fn check_loaded(&self, reply: redis::RedisResult<redis::Value>) -> Result<(), Error> {
+    pub(crate) fn check_loaded(
+        &self,
+        reply: redis::RedisResult<redis::Value>,
+    ) -> Result<(), Error> {
         // Whatever fails here, the script has not run.
         let sha1: String =
             crate::reply::decode(self, "String", &Shape::Any, reply).map_err(Error::during_load)?;

@@ -50,7 +50,7 @@
 use redis::ConnectionLike;
 
 use crate::recipes::random_token;
-use crate::{Error, Invocation, Script, redis_script};
+use crate::{Error, Invocation, redis_script};
 
 /// The most names one search replies, as in the seed.
 pub const MAX_MATCHES: usize = 10;
@@ -140,6 +140,3 @@ pub fn autocomplete_on_prefix(
     names.retain(|name| !name.contains(AFTER_Z));
     Ok(names)
 }
-
-/// The scripts of this recipe.
-pub(crate) const SCRIPTS: &[&Script] = &[&autocomplete_script::SCRIPT, &add_members_script::SCRIPT];

@@ -49,7 +49,7 @@ use std::time::Duration;
 use redis::ConnectionLike;
 
 use crate::recipes::millis;
-use crate::{Error, Invocation, Script, redis_script};
+use crate::{Error, Invocation, redis_script};
 
 /// Sets the mark `key` for `ttl_ms` milliseconds unless it is set; replies
 /// whether this call set it (the caller is the first).
@@ -68,9 +68,6 @@ use crate::{Error, Invocation, Script, redis_script};
 /// ```
 #[redis_script(file = "scripts/dedup_claim.lua", keys = 1)]
 pub fn claim_id_script(key: &str, ttl_ms: u64) -> bool;
-
-/// The scripts of this recipe.
-pub(crate) const SCRIPTS: &[&Script] = &[&claim_id_script::SCRIPT];
 
 /// De-duplication of ids under one key prefix, each mark lasting one time
 /// to live.

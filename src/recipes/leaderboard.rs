@@ -60,7 +60,7 @@
 use redis::{ConnectionLike, FromRedisValue, ParsingError, Value};
 
 use crate::recipes::query;
-use crate::{Error, Invocation, Script, redis_script};
+use crate::{Error, Invocation, redis_script};
 
 /// What a submission did; see the [module docs](self) for the rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,6 +166,3 @@ impl Leaderboard {
         query("ZRANGE in Leaderboard::top", &zrange, con)
     }
 }
-
-/// The scripts of this recipe.
-pub(crate) const SCRIPTS: &[&Script] = &[&submit_script::SCRIPT];

@@ -79,7 +79,7 @@ use redis::ConnectionLike;
 
 use crate::recipes::retry::retry_until;
 use crate::recipes::{millis, random_token};
-use crate::{Error, Invocation, Script, redis_script};
+use crate::{Error, Invocation, redis_script};
 
 /// Takes the lock if nobody holds it, storing `token` with a time to live of
 /// `ttl_ms` milliseconds; replies `Some("OK")` when it did, `None` when the
@@ -112,13 +112,6 @@ pub fn release_lock_script(lock: &str, token: &str) -> bool;
 /// The binding behind [`HeldLock::extend`].
 #[redis_script(file = "scripts/lock_extend.lua", keys = 1)]
 pub fn extend_lock_script(lock: &str, ttl_ms: u64, token: &str) -> bool;
-
-/// The scripts of this recipe.
-pub(crate) const SCRIPTS: &[&Script] = &[
-    &acquire_lock_script::SCRIPT,
-    &release_lock_script::SCRIPT,
-    &extend_lock_script::SCRIPT,
-];
 
 /// A lock: its key and the time to live each acquisition gives it.
 ///

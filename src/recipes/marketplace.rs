@@ -53,7 +53,7 @@
 
 use redis::ConnectionLike;
 
-use crate::{Error, Invocation, Script, redis_script};
+use crate::{Error, Invocation, redis_script};
 
 /// The market: listings scored by price.
 pub const MARKET_KEY: &str = "{market}:listings";
@@ -140,6 +140,3 @@ pub fn list_item(
 ) -> Result<bool, Error> {
     list_item_call(item, seller, price).invoke(con)
 }
-
-/// The scripts of this recipe.
-pub(crate) const SCRIPTS: &[&Script] = &[&purchase_item_script::SCRIPT, &list_item_script::SCRIPT];

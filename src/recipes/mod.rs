@@ -45,22 +45,15 @@ pub mod status;
 
 mod retry;
 
-/// Every script the recipes use, e.g. to preload them all with [`Script::load`].
+/// Every script the recipes use, e.g. to preload them all with
+/// [`Script::load`]: the recipes' part of [`registry::scripts`](crate::registry::scripts).
 pub fn scripts() -> impl Iterator<Item = &'static Script> {
-    [
-        autocomplete::SCRIPTS,
-        dedup::SCRIPTS,
-        leaderboard::SCRIPTS,
-        lock::SCRIPTS,
-        marketplace::SCRIPTS,
-        red_envelope::SCRIPTS,
-        semaphore::SCRIPTS,
-        sharded_list::SCRIPTS,
-        status::SCRIPTS,
-    ]
-    .into_iter()
-    .flatten()
-    .copied()
+    crate::registry::scripts().filter(|script| {
+        script
+            .binding_path()
+            .strip_prefix(module_path!())
+            .is_some_and(|rest| rest.starts_with("::"))
+    })
 }
 
 /// A random 128-bit identifier as 32 hex digits, for lock and semaphore tokens.

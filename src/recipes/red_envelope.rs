@@ -72,7 +72,7 @@ use redis::{ConnectionLike, FromRedisValue, ParsingError, Value};
 use serde::{Deserialize, Serialize};
 
 use crate::recipes::{query, slot_tag};
-use crate::{Error, Invocation, Script, redis_script};
+use crate::{Error, Invocation, redis_script};
 
 /// One red envelope, as the scripts store it in JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -239,6 +239,3 @@ impl RedEnvelopes {
         Ok(removed.map_or(0, |records| records.len()))
     }
 }
-
-/// The scripts of this recipe.
-pub(crate) const SCRIPTS: &[&Script] = &[&load_script::SCRIPT, &grab_script::SCRIPT];

@@ -80,7 +80,7 @@ use redis::{ConnectionLike, RedisWrite, ToRedisArgs};
 use crate::recipes::millis;
 use crate::recipes::random_token;
 use crate::recipes::retry::retry_until;
-use crate::{Error, Invocation, Script, redis_script};
+use crate::{Error, Invocation, redis_script};
 
 /// Adds `token` as a holder if fewer than `limit` holders are in, after
 /// evicting those that have not refreshed for `timeout_ms`; replies whether
@@ -131,12 +131,6 @@ impl ToRedisArgs for Settle {
         });
     }
 }
-
-/// The scripts of this recipe.
-pub(crate) const SCRIPTS: &[&Script] = &[
-    &acquire_semaphore_script::SCRIPT,
-    &settle_semaphore_script::SCRIPT,
-];
 
 /// A counting semaphore: its key, how many holders it admits at once, and
 /// how long a holder stays in without refreshing.

@@ -117,7 +117,7 @@ use redis::{ConnectionLike, FromRedisValue, ParsingError, RedisWrite, ToRedisArg
 
 use crate::recipes::retry::Deadline;
 use crate::recipes::{query, refused, reply_error, slot_tag};
-use crate::{Error, ErrorKind, Invocation, Script, ScriptPipeline, redis_script};
+use crate::{Error, ErrorKind, Invocation, ScriptPipeline, redis_script};
 
 /// The reserved value that blocking pops push into a shard to wake
 /// themselves up. It can never be an item: pushing it is an `Err`, and every
@@ -221,13 +221,6 @@ pub fn sharded_list_guard_script(
     shard: &str,
     dummy: &str,
 ) -> bool;
-
-/// The scripts of this recipe.
-pub(crate) const SCRIPTS: &[&Script] = &[
-    &sharded_list_push_script::SCRIPT,
-    &sharded_list_pop_script::SCRIPT,
-    &sharded_list_guard_script::SCRIPT,
-];
 
 /// A list named `name`, stored in shards of at most `shard_size` items.
 ///

@@ -56,7 +56,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use redis::{ConnectionLike, ParsingError};
 
 use crate::recipes::{query, reply_error};
-use crate::{Error, Invocation, Script, redis_script};
+use crate::{Error, Invocation, redis_script};
 
 /// The counter of status ids.
 pub const STATUS_ID_KEY: &str = "{status}:id:";
@@ -177,6 +177,3 @@ fn parse_posted(posted: &str) -> Result<SystemTime, ParsingError> {
     let micros: u32 = micros.parse().map_err(|_| invalid())?;
     Ok(UNIX_EPOCH + Duration::new(secs, micros * 1_000))
 }
-
-/// The scripts of this recipe.
-pub(crate) const SCRIPTS: &[&Script] = &[&create_status_script::SCRIPT];

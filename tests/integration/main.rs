@@ -15,6 +15,7 @@ mod pools;
 mod probe;
 mod rebuild;
 mod recipes;
+mod registry;
 mod replicas;
 mod reply_mapping;
 mod restarts;

@@ -1,0 +1,149 @@
+//! Every binding linked into the program, found at run time without a
+//! hand-kept list, and [`load_all`], which puts them all on a server.
+//!
+//! Each `#[redis_script]` expansion adds its [`Script`] to a slice that the
+//! linker assembles (a `linkme` distributed slice): a binding is listed
+//! exactly when its code is in the binary, whichever crate declares it.
+
+use redis::{ConnectionLike, RedisResult, Value};
+
+use crate::error::Error;
+use crate::script::Script;
+
+/// The scripts of every `#[redis_script]` binding in the binary, in link
+/// order; read it through [`scripts`].
+#[doc(hidden)]
+#[linkme::distributed_slice]
+pub static SCRIPTS: [&'static Script];
+
+/// Adds a binding's `SCRIPT` to [`SCRIPTS`]; what `#[redis_script]`
+/// expansions call. A macro of this crate, so that the `linkme` attributes
+/// name it through `$crate`, whatever path the expansion reached it by.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __register_script {
+    ($script:path) => {
+        #[$crate::__private::linkme::distributed_slice($crate::__private::SCRIPTS)]
+        #[linkme(crate = $crate::__private::linkme)]
+        #[allow(deprecated)]
+        static REGISTERED: &$crate::__private::Script = &$script;
+    };
+}
+
+/// Every `#[redis_script]` binding linked into this program, of every crate,
+/// ordered by [`Script::binding_path`].
+///
+/// Two bindings of one file are two entries, with one SHA1; [`load_all`]
+/// loads such a script once.
+///
+/// ```ignore
+/// #[redis_script(file = "scripts/echo.lua", keys = 1)]
+/// fn echo(queue: &str, #[variadic] values: &[&str]) -> Vec<String>;
+///
+/// assert!(redis_script::registry::scripts().any(|script| std::ptr::eq(script, &echo::SCRIPT)));
+/// ```
+pub fn scripts() -> impl Iterator<Item = &'static Script> {
+    let mut scripts: Vec<&'static Script> = SCRIPTS.iter().copied().collect();
+    scripts.sort_by_key(|script| script.binding_path());
+    scripts.into_iter()
+}
+
+/// The distinct scripts among `scripts`, by SHA1, each first as met.
+fn distinct(scripts: impl Iterator<Item = &'static Script>) -> Vec<&'static Script> {
+    let mut seen = std::collections::HashSet::new();
+    scripts
+        .filter(|script| seen.insert(script.sha1()))
+        .collect()
+}
+
+/// What [`load_all`] put on the server.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Loaded {
+    /// Each distinct script loaded with `SCRIPT LOAD` (one of the bindings
+    /// that share its SHA1), in the order of [`scripts`].
+    pub scripts: Vec<&'static Script>,
+}
+
+/// Loads every script of the program ([`scripts`]) into the server's script
+/// cache with `SCRIPT LOAD`, each distinct script once, and reports them.
+///
+/// Call it at start-up, and after a failover or a `SCRIPT FLUSH` if you
+/// like: calls recover from NOSCRIPT on their own, but scripts added by
+/// SCRIPT LOAD are never evicted from the cache (see
+/// [`NoScriptFallback`](crate::NoScriptFallback)), and a server that has
+/// every script before the first request serves pipelines without a miss.
+///
+/// On one server, all the loads go in one pipelined round trip. On a
+/// `redis::cluster::ClusterConnection` (which does not pipeline), each
+/// SCRIPT LOAD is a command of its own, which redis-rs sends to every node
+/// of the cluster.
+///
+/// Fails with the error of the first script the server refused (e.g. a
+/// proxy that refuses SCRIPT LOAD), or whose SHA1 differs from the
+/// embedded one; the scripts before it are loaded.
+///
+/// ```no_run
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let client = redis::Client::open("redis://127.0.0.1/")?;
+/// let mut con = client.get_connection()?;
+/// let loaded = redis_script_runtime::load_all(&mut con)?; // `redis_script::` in the facade
+/// println!("{} scripts loaded", loaded.scripts.len());
+/// # Ok(()) }
+/// ```
+pub fn load_all(con: &mut dyn ConnectionLike) -> Result<Loaded, Error> {
+    let scripts = distinct(scripts());
+    if con.supports_pipelining() && !scripts.is_empty() {
+        let mut pipe = redis::pipe();
+        for script in &scripts {
+            pipe.add_command(script.load_cmd());
+        }
+        // Each script's failure is its own, told by the script it concerns.
+        pipe.ignore_errors();
+        let replies: RedisResult<Vec<Value>> = pipe.query(con);
+        check_replies(&scripts, replies)?;
+    } else {
+        for script in &scripts {
+            script.load(con)?;
+        }
+    }
+    Ok(Loaded { scripts })
+}
+
+/// The async form of [`load_all`], for `MultiplexedConnection`,
+/// `ConnectionManager`, the async cluster connection and any other
+/// `redis::aio::ConnectionLike`. It sends one `SCRIPT LOAD` after another,
+/// because an async cluster connection sends a pipeline to a single node
+/// and the trait does not tell a cluster connection apart.
+#[cfg(feature = "aio")]
+pub async fn load_all_async<C: redis::aio::ConnectionLike>(con: &mut C) -> Result<Loaded, Error> {
+    let scripts = distinct(scripts());
+    for script in &scripts {
+        script.load_async(con).await?;
+    }
+    Ok(Loaded { scripts })
+}
+
+/// Checks the replies of a pipeline of `SCRIPT LOAD`s, one per script.
+fn check_replies(
+    scripts: &[&'static Script],
+    replies: RedisResult<Vec<Value>>,
+) -> Result<(), Error> {
+    let Some(first) = scripts.first() else {
+        return Ok(());
+    };
+    let mut replies = match replies {
+        Ok(replies) => replies.into_iter(),
+        Err(error) => return Err(Error::redis(first, error).during_load()),
+    };
+    for script in scripts {
+        let reply = replies.next().ok_or_else(|| {
+            redis::RedisError::from((
+                redis::ErrorKind::UnexpectedReturnType,
+                "a pipeline of SCRIPT LOADs returned fewer replies than it sent",
+            ))
+        });
+        script.check_loaded(reply)?;
+    }
+    Ok(())
+}
