@@ -1,27 +1,27 @@
--- Submits a member's score to a capped leaderboard: a sorted set that keeps
--- at most N members, the best scores seen, each score between 0 and a ceiling.
---
--- KEYS[1]  the leaderboard, a sorted set
--- ARGV[1]  N, the most members it keeps (a whole number >= 0)
--- ARGV[2]  the score ceiling (>= 0; `inf` for none)
--- ARGV[3]  the score, from 0 to the ceiling
--- ARGV[4]  the member
---
--- In order:
--- 1. A score outside [0, ceiling], NaN, or a bad N or ceiling: error reply,
---    nothing changes.
--- 2. A set holding more than N members (N was lowered) loses its lowest
---    until it holds N.
--- 3. A member already in the set takes the new score, higher or lower:
---    replies {'updated'}.
--- 4. With fewer than N members, the member joins: replies {'added'}.
--- 5. Otherwise it must beat the lowest score strictly (ties keep the member
---    already in): the lowest member (among equal lowest scores, the first by
---    name, as Redis orders them) leaves and the new one joins: replies
---    {'added', <evicted member>}. If not: replies {'rejected'}.
---
--- (The seed never checked the ceiling, evicted several members for one, and
--- ignored updates of members already in the set unless they beat the lowest.)
+--- Submits a member's score to a capped leaderboard: a sorted set that keeps
+--- at most N members, the best scores seen, each score between 0 and a ceiling.
+---
+--- In order:
+--- 1. A score outside [0, ceiling], NaN, or a bad N or ceiling: error reply,
+---    nothing changes.
+--- 2. A set holding more than N members (N was lowered) loses its lowest
+---    until it holds N.
+--- 3. A member already in the set takes the new score, higher or lower:
+---    replies {'updated'}.
+--- 4. With fewer than N members, the member joins: replies {'added'}.
+--- 5. Otherwise it must beat the lowest score strictly (ties keep the member
+---    already in): the lowest member (among equal lowest scores, the first by
+---    name, as Redis orders them) leaves and the new one joins: replies
+---    {'added', <evicted member>}. If not: replies {'rejected'}.
+---
+--- (The seed never checked the ceiling, evicted several members for one, and
+--- ignored updates of members already in the set unless they beat the lowest.)
+---@key board string the leaderboard, a sorted set
+---@param capacity integer N, the most members it keeps (a whole number >= 0)
+---@param ceiling number the score ceiling (>= 0; `inf` for none)
+---@param score number the score, from 0 to the ceiling
+---@param member string the member
+---@return string[]
 local capacity = tonumber(ARGV[1])
 local ceiling = tonumber(ARGV[2])
 local score = tonumber(ARGV[3])

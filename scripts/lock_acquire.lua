@@ -1,14 +1,14 @@
--- Takes a lock if nobody holds it, always with an expiry.
---
--- KEYS[1]  the lock key
--- ARGV[1]  time to live in milliseconds (a positive integer)
--- ARGV[2]  the caller's token (a random 128-bit id), which release and extend check
---
--- Replies "OK" when the lock was taken, nil when somebody holds it. A time to
--- live that is not a positive integer is an error, and takes nothing.
---
--- One SET NX PX writes the lock and its expiry together, so no lock can exist
--- without an expiry. (The seed's Lua did EXISTS, then SETEX; its pre-Lua
--- version set the expiry in a second command and meant to repair a missing
--- one with `not conn.ttl(...)`, which never fires: TTL answers -1, not 0.)
+--- Takes a lock if nobody holds it, always with an expiry.
+---
+--- Replies "OK" when the lock was taken, nil when somebody holds it. A time to
+--- live that is not a positive integer is an error, and takes nothing.
+---
+--- One SET NX PX writes the lock and its expiry together, so no lock can exist
+--- without an expiry. (The seed's Lua did EXISTS, then SETEX; its pre-Lua
+--- version set the expiry in a second command and meant to repair a missing
+--- one with `not conn.ttl(...)`, which never fires: TTL answers -1, not 0.)
+---@key lock string the lock key
+---@param ttl_ms integer time to live in milliseconds (a positive integer)
+---@param token string the caller's token (a random 128-bit id), which release and extend check
+---@return string?
 return redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[1])

@@ -1,20 +1,20 @@
--- Buys an item on the market: checks the price against the buyer's funds and,
--- if they suffice, moves the funds to the seller and the item to the buyer,
--- all at once, without locks or WATCH.
---
--- KEYS[1]  the market, a sorted set of `<item>.<seller>` scored by price (`{market}:listings`)
--- KEYS[2]  the buyer's hash (`{market}:users:<buyer>`), with `funds`
--- KEYS[3]  the seller's hash (`{market}:users:<seller>`), with `funds`
--- KEYS[4]  the buyer's inventory, a set of item ids (`{market}:inventory:<buyer>`)
--- ARGV[1]  the market member, `<item>.<seller>`
--- ARGV[2]  the item id
---
--- Prices and funds are whole numbers from 0 to 2^53 - 1; a missing `funds`
--- field counts as 0. Replies true when the purchase happened, false when the
--- item is not on the market or the buyer's funds are short (nothing changes).
--- Errors, changing nothing, when a price or funds value is not such a number
--- or the seller's funds would exceed the range: every check comes before the
--- first write, since a script is not rolled back when a command fails.
+--- Buys an item on the market: checks the price against the buyer's funds and,
+--- if they suffice, moves the funds to the seller and the item to the buyer,
+--- all at once, without locks or WATCH.
+---
+--- Prices and funds are whole numbers from 0 to 2^53 - 1; a missing `funds`
+--- field counts as 0. Replies true when the purchase happened, false when the
+--- item is not on the market or the buyer's funds are short (nothing changes).
+--- Errors, changing nothing, when a price or funds value is not such a number
+--- or the seller's funds would exceed the range: every check comes before the
+--- first write, since a script is not rolled back when a command fails.
+---@key market string the market, a sorted set of `<item>.<seller>` scored by price (`{market}:listings`)
+---@key buyer string the buyer's hash (`{market}:users:<buyer>`), with `funds`
+---@key seller string the seller's hash (`{market}:users:<seller>`), with `funds`
+---@key inventory string the buyer's inventory, a set of item ids (`{market}:inventory:<buyer>`)
+---@param member string the market member, `<item>.<seller>`
+---@param item string the item id
+---@return boolean
 local LIMIT = 2 ^ 53
 
 local function amount(value)

@@ -1,19 +1,19 @@
--- Grabs a red envelope for a user: one envelope per user, each envelope to
--- one user, and a record of the grant queued for later persistence.
---
--- KEYS[1]  the list of envelopes not yet granted (JSON records)
--- KEYS[2]  the list of granted records, newest first, for persistence
--- KEYS[3]  the hash of grants: user id -> granted record
--- ARGV[1]  the user id
---
--- Replies {'granted', record} with the envelope's JSON record plus
--- `"userId"`, {'repeat', record} with the record this user was granted
--- before (nothing changes), or {'sold_out'} when no envelope is left (the
--- user is not recorded and can try again after more are loaded).
--- Errors, changing nothing, when the next envelope is not a JSON object.
--- (The seed decoded `luckMoney` after assigning `lunkMoney`, so it never
--- granted anything; it also passed the user id as a key, and stored 1
--- instead of the record, so a repeat could not be answered.)
+--- Grabs a red envelope for a user: one envelope per user, each envelope to
+--- one user, and a record of the grant queued for later persistence.
+---
+--- Replies {'granted', record} with the envelope's JSON record plus
+--- `"userId"`, {'repeat', record} with the record this user was granted
+--- before (nothing changes), or {'sold_out'} when no envelope is left (the
+--- user is not recorded and can try again after more are loaded).
+--- Errors, changing nothing, when the next envelope is not a JSON object.
+--- (The seed decoded `luckMoney` after assigning `lunkMoney`, so it never
+--- granted anything; it also passed the user id as a key, and stored 1
+--- instead of the record, so a repeat could not be answered.)
+---@key pending string the list of envelopes not yet granted (JSON records)
+---@key consumed string the list of granted records, newest first, for persistence
+---@key grants string the hash of grants: user id -> granted record
+---@param user string the user id
+---@return string[]
 local previous = redis.call('HGET', KEYS[3], ARGV[1])
 if previous then
     return {'repeat', previous}

@@ -1,15 +1,15 @@
--- Loads red envelopes (lottery prizes): gives each amount the next envelope
--- id and queues the records `{"id":<id>,"amount":<amount>}` for grabbing,
--- first amount first.
---
--- KEYS[1]  the list of envelopes not yet granted
--- KEYS[2]  the counter of envelope ids
--- ARGV...  the amounts, whole numbers from 0 to 10^14 - 1
---
--- Replies the id of the first new envelope; the others follow it in order.
--- With no amounts, replies the id the next envelope would get, writing
--- nothing. Errors, writing nothing, on an amount out of range or when ids
--- would reach 10^14 (cjson writes larger numbers in exponent form).
+--- Loads red envelopes (lottery prizes): gives each amount the next envelope
+--- id and queues the records `{"id":<id>,"amount":<amount>}` for grabbing,
+--- first amount first.
+---
+--- Replies the id of the first new envelope; the others follow it in order.
+--- With no amounts, replies the id the next envelope would get, writing
+--- nothing. Errors, writing nothing, on an amount out of range or when ids
+--- would reach 10^14 (cjson writes larger numbers in exponent form).
+---@key pending string the list of envelopes not yet granted
+---@key next_id string the counter of envelope ids
+---@param ... integer the amounts, whole numbers from 0 to 10^14 - 1
+---@return integer
 local LIMIT = 1e14
 for i, value in ipairs(ARGV) do
     local amount = tonumber(value)

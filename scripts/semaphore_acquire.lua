@@ -1,22 +1,20 @@
--- Acquires a slot of a counting semaphore if fewer than `limit` holders are
--- in, after evicting the holders that timed out.
---
--- KEYS[1]  the semaphore: a sorted set, member = holder token, score = the
---          server time (Unix microseconds) it acquired or last refreshed
--- ARGV[1]  the limit: how many holders at once (a positive integer)
--- ARGV[2]  the timeout in milliseconds (an integer from 1 to 1e12): a holder
---          that has not refreshed for that long is out
--- ARGV[3]  the caller's token (a random 128-bit id)
---
--- Replies 1 when the caller is now a holder, 0 when `limit` holders are in.
--- A limit or timeout out of range is an error, and changes nothing. The set
--- expires when its newest holder times out, so an abandoned semaphore leaves
--- no key behind.
---
--- Time comes from the server (TIME), never from the caller: a client with a
--- skewed clock can neither evict live holders nor stay in forever. (The seed
--- passed the client's clock, and compared `KEYS[1] < tonumber(ARGV[2])`, a
--- string with a number, inside ZCARD's arguments: an error on every call.)
+--- Acquires a slot of a counting semaphore if fewer than `limit` holders are
+--- in, after evicting the holders that timed out.
+---
+--- Replies 1 when the caller is now a holder, 0 when `limit` holders are in.
+--- A limit or timeout out of range is an error, and changes nothing. The set
+--- expires when its newest holder times out, so an abandoned semaphore leaves
+--- no key behind.
+---
+--- Time comes from the server (TIME), never from the caller: a client with a
+--- skewed clock can neither evict live holders nor stay in forever. (The seed
+--- passed the client's clock, and compared `KEYS[1] < tonumber(ARGV[2])`, a
+--- string with a number, inside ZCARD's arguments: an error on every call.)
+---@key semaphore string the semaphore: a sorted set, member = holder token, score = the server time (Unix microseconds) it acquired or last refreshed
+---@param limit integer the limit: how many holders at once (a positive integer)
+---@param timeout_ms integer the timeout in milliseconds (an integer from 1 to 1e12): a holder that has not refreshed for that long is out
+---@param token string the caller's token (a random 128-bit id)
+---@return boolean
 local limit = tonumber(ARGV[1])
 local timeout = tonumber(ARGV[2])
 if not (limit and limit >= 1 and limit % 1 == 0) then

@@ -1,19 +1,19 @@
--- Settles a holder of a counting semaphore: refreshes it (restarts its
--- timeout) or releases it (removes it), if it is still a holder.
---
--- KEYS[1]  the semaphore (see semaphore_acquire.lua)
--- ARGV[1]  the timeout in milliseconds, as acquired with
--- ARGV[2]  the holder's token
--- ARGV[3]  'refresh' or 'release'
---
--- Replies 1 when the token was a holder, not timed out: refreshed, its
--- timeout starts again now; released, it is gone. Replies 0 when it is not a
--- holder: released before, evicted, or timed out (then its slot may already
--- have gone to another client). A token that timed out is removed here, even
--- if no acquire evicted it yet: once timed out, a holder stays out. A timeout
--- out of range or another action is an error, and changes nothing.
--- (The seed refreshed any token still in the set, timed out or not, with the
--- client's clock.)
+--- Settles a holder of a counting semaphore: refreshes it (restarts its
+--- timeout) or releases it (removes it), if it is still a holder.
+---
+--- Replies 1 when the token was a holder, not timed out: refreshed, its
+--- timeout starts again now; released, it is gone. Replies 0 when it is not a
+--- holder: released before, evicted, or timed out (then its slot may already
+--- have gone to another client). A token that timed out is removed here, even
+--- if no acquire evicted it yet: once timed out, a holder stays out. A timeout
+--- out of range or another action is an error, and changes nothing.
+--- (The seed refreshed any token still in the set, timed out or not, with the
+--- client's clock.)
+---@key semaphore string the semaphore (see semaphore_acquire.lua)
+---@param timeout_ms integer the timeout in milliseconds, as given to acquire
+---@param token string the holder's token
+---@param action string 'refresh' or 'release'
+---@return boolean
 local timeout = tonumber(ARGV[1])
 if not (timeout and timeout >= 1 and timeout <= 1e12 and timeout % 1 == 0) then
     return redis.error_reply('ERR semaphore timeout must be whole milliseconds from 1 to 1e12')

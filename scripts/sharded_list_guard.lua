@@ -1,24 +1,24 @@
--- The guard of a blocking pop: run in the same pipeline just before BLPOP or
--- BRPOP on the shard the client read as the end shard. If that shard is no
--- longer the end, or is empty while other shards may hold items, it pushes the
--- dummy into it, so the blocking pop returns at once (with the dummy, which
--- the client discards) and the client retries on the right shard, instead of
--- waiting on a shard that no push will fill.
---
--- KEYS[1]  <list>:first, the id of the leftmost shard (absent means 0)
--- KEYS[2]  <list>:last, the id of the rightmost shard (absent means 0)
--- ARGV[1]  the shard key prefix "<list>:"; shard <id> is the list "<list>:<id>"
--- ARGV[2]  the end the client pops from: "left" (BLPOP) or "right" (BRPOP)
--- ARGV[3]  the shard id the client read from that end's key, an integer
--- ARGV[4]  the reserved dummy value
---
--- Replies 1 when it pushed the dummy, 0 when the client may block on the
--- shard. Replies an error for an unknown end or a shard id that is not an
--- integer.
---
--- The dummy is one value for every client, passed in by the caller: the
--- seed's per-process random dummy, left in a shard by one process, was
--- returned as an item to another.
+--- The guard of a blocking pop: run in the same pipeline just before BLPOP or
+--- BRPOP on the shard the client read as the end shard. If that shard is no
+--- longer the end, or is empty while other shards may hold items, it pushes the
+--- dummy into it, so the blocking pop returns at once (with the dummy, which
+--- the client discards) and the client retries on the right shard, instead of
+--- waiting on a shard that no push will fill.
+---
+--- Replies 1 when it pushed the dummy, 0 when the client may block on the
+--- shard. Replies an error for an unknown end or a shard id that is not an
+--- integer.
+---
+--- The dummy is one value for every client, passed in by the caller: the
+--- seed's per-process random dummy, left in a shard by one process, was
+--- returned as an item to another.
+---@key first string <list>:first, the id of the leftmost shard (absent means 0)
+---@key last string <list>:last, the id of the rightmost shard (absent means 0)
+---@param prefix string the shard key prefix "<list>:"; shard <id> is the list "<list>:<id>"
+---@param end string the end the client pops from: "left" (BLPOP) or "right" (BRPOP)
+---@param shard string the shard id the client read from that end's key, an integer
+---@param dummy string the reserved dummy value
+---@return boolean
 local prefix, side, shard, dummy = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local push, end_key, other_key
 if side == 'left' then

@@ -1,21 +1,21 @@
--- Pops one item from one end of a sharded list, skipping dummies and moving
--- the end past shards it finds empty.
---
--- KEYS[1]  <list>:first, the id of the leftmost shard (absent means 0)
--- KEYS[2]  <list>:last, the id of the rightmost shard (absent means 0)
--- ARGV[1]  the shard key prefix "<list>:"; shard <id> is the list "<list>:<id>"
--- ARGV[2]  the end: "left" (LPOP) or "right" (RPOP)
--- ARGV[3]  the reserved dummy value, which blocking pops push as a wake-up
---
--- Replies the item, or nil when the list is empty. Dummies met on the way are
--- removed and never replied. Replies an error for an unknown end.
---
--- Avoids the seed's bugs: it named the popping end for both `skey` and `okey`
--- (okey must be the OTHER end, or an empty end shard is taken for an empty
--- list), wrote `KEYS[1]...shard` (a syntax error; `..` concatenates), and
--- compared LLEN's number with the string '0' (never equal). It also returned
--- another process's dummy as an item; here there is one dummy for everyone,
--- and it is skipped.
+--- Pops one item from one end of a sharded list, skipping dummies and moving
+--- the end past shards it finds empty.
+---
+--- Replies the item, or nil when the list is empty. Dummies met on the way are
+--- removed and never replied. Replies an error for an unknown end.
+---
+--- Avoids the seed's bugs: it named the popping end for both `skey` and `okey`
+--- (okey must be the OTHER end, or an empty end shard is taken for an empty
+--- list), wrote `KEYS[1]...shard` (a syntax error; `..` concatenates), and
+--- compared LLEN's number with the string '0' (never equal). It also returned
+--- another process's dummy as an item; here there is one dummy for everyone,
+--- and it is skipped.
+---@key first string <list>:first, the id of the leftmost shard (absent means 0)
+---@key last string <list>:last, the id of the rightmost shard (absent means 0)
+---@param prefix string the shard key prefix "<list>:"; shard <id> is the list "<list>:<id>"
+---@param end string the end: "left" (LPOP) or "right" (RPOP)
+---@param dummy string the reserved dummy value, which blocking pops push as a wake-up
+---@return string?
 local prefix, side, dummy = ARGV[1], ARGV[2], ARGV[3]
 local pop, end_key, other_key, step
 if side == 'left' then

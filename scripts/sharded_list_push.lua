@@ -1,31 +1,30 @@
--- Pushes one chunk of items onto one end of a sharded list, opening new
--- shards beyond that end as the end shard fills up.
---
--- KEYS[1]  <list>:first, the id of the leftmost shard (absent means 0)
--- KEYS[2]  <list>:last, the id of the rightmost shard (absent means 0)
--- ARGV[1]  the shard key prefix "<list>:"; shard <id> is the list "<list>:<id>"
--- ARGV[2]  the end: "left" (LPUSH, new shards get smaller ids) or "right"
---          (RPUSH, new shards get larger ids)
--- ARGV[3]  the shard size: the most items one shard takes (an integer >= 1)
--- ARGV[4]  the reserved dummy value, which is refused as an item
--- ARGV[5..] the items, pushed one after the other as LPUSH/RPUSH would
---
--- Replies the number of items pushed: all of them. Replies an error, pushing
--- nothing, for an unknown end, a bad shard size, or an item equal to the
--- dummy (pops skip the dummy, so it would be lost).
---
--- The shard size is an argument: the seed read it with CONFIG GET
--- list-max-ziplist-entries, which Redis 7 refuses in scripts and which no
--- longer exists for lists; the seed also replied 0 for a size below 2, on
--- which its caller looped forever. It called `UNPACK` (Lua's is `unpack`).
--- Unlike the seed, no slot is kept free in each shard for the blocking pop's
--- dummy: the seed kept shards within the ziplist entry limit even with a
--- dummy, but Redis 7 limits list nodes by bytes, not entries, and a dummy
--- stays only for the blocking pop's round trip. This script also fills as
--- many shards as the chunk needs, rather than one per call.
---
--- Redis Cluster: the shard keys are computed here, not declared in KEYS; see
--- the module docs of redis_script::recipes::sharded_list.
+--- Pushes one chunk of items onto one end of a sharded list, opening new
+--- shards beyond that end as the end shard fills up.
+---
+--- Replies the number of items pushed: all of them. Replies an error, pushing
+--- nothing, for an unknown end, a bad shard size, or an item equal to the
+--- dummy (pops skip the dummy, so it would be lost).
+---
+--- The shard size is an argument: the seed read it with CONFIG GET
+--- list-max-ziplist-entries, which Redis 7 refuses in scripts and which no
+--- longer exists for lists; the seed also replied 0 for a size below 2, on
+--- which its caller looped forever. It called `UNPACK` (Lua's is `unpack`).
+--- Unlike the seed, no slot is kept free in each shard for the blocking pop's
+--- dummy: the seed kept shards within the ziplist entry limit even with a
+--- dummy, but Redis 7 limits list nodes by bytes, not entries, and a dummy
+--- stays only for the blocking pop's round trip. This script also fills as
+--- many shards as the chunk needs, rather than one per call.
+---
+--- Redis Cluster: the shard keys are computed here, not declared in KEYS; see
+--- the module docs of redis_script::recipes::sharded_list.
+---@key first string <list>:first, the id of the leftmost shard (absent means 0)
+---@key last string <list>:last, the id of the rightmost shard (absent means 0)
+---@param prefix string the shard key prefix "<list>:"; shard <id> is the list "<list>:<id>"
+---@param end string the end: "left" (LPUSH, new shards get smaller ids) or "right" (RPUSH, new shards get larger ids)
+---@param shard_size integer the shard size: the most items one shard takes (an integer >= 1)
+---@param dummy string the reserved dummy value, which is refused as an item
+---@param ... string the items, pushed one after the other as LPUSH/RPUSH would
+---@return integer
 local prefix, side, dummy = ARGV[1], ARGV[2], ARGV[4]
 local size = tonumber(ARGV[3])
 local push, end_key, step

@@ -1,25 +1,24 @@
--- Posts a status message for a user, in one round trip: reads the user's
--- login, takes the next status id, writes the status hash and counts the post.
---
--- KEYS[1]  the user's hash, `{status}:user:<uid>` (must have a `login` field)
--- KEYS[2]  the status id counter, `<prefix>id:` (`{status}:id:`); status
---          hashes are `<prefix><id>` (`{status}:<id>`)
--- ARGV[1]  the user id (stored as the status's `uid`)
--- ARGV[2]  the message
--- ARGV[3..] extra fields of the status as field/value pairs
---
--- Writes `<prefix><id>`, a hash with the extra fields and then `message`,
--- `posted` (the server's clock, Unix seconds with 6 decimals), `id`, `uid`
--- and `login`, so the extra fields can never overwrite those; increments
--- the user's `posts`.
--- Replies the new status id, or nil when the user has no login (then nothing
--- is written and no id is taken).
---
--- The status hash is not in KEYS (its name depends on the id taken here). On
--- a Redis Cluster the script may still write it because every key of the
--- system carries the hash tag `{status}`: all are in the slot of KEYS[2].
--- (The seed read `keys[1]`, an undefined global, and could let extra fields
--- overwrite `id` and `login`.)
+--- Posts a status message for a user, in one round trip: reads the user's
+--- login, takes the next status id, writes the status hash and counts the post.
+---
+--- Writes `<prefix><id>`, a hash with the extra fields and then `message`,
+--- `posted` (the server's clock, Unix seconds with 6 decimals), `id`, `uid`
+--- and `login`, so the extra fields can never overwrite those; increments
+--- the user's `posts`.
+--- Replies the new status id, or nil when the user has no login (then nothing
+--- is written and no id is taken).
+---
+--- The status hash is not in KEYS (its name depends on the id taken here). On
+--- a Redis Cluster the script may still write it because every key of the
+--- system carries the hash tag `{status}`: all are in the slot of KEYS[2].
+--- (The seed read `keys[1]`, an undefined global, and could let extra fields
+--- overwrite `id` and `login`.)
+---@key user string the user's hash, `{status}:user:<uid>` (must have a `login` field)
+---@key status_ids string the status id counter, `<prefix>id:` (`{status}:id:`); status hashes are `<prefix><id>` (`{status}:<id>`)
+---@param uid string the user id (stored as the status's `uid`)
+---@param message string the message
+---@param ... string extra fields of the status as field/value pairs
+---@return integer?
 if (#ARGV - 2) % 2 ~= 0 then
     return redis.error_reply('ERR extra status fields must come in field/value pairs')
 end

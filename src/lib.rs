@@ -495,6 +495,9 @@ extern crate self as redis_script;
 
 /// Turns a Lua script on disk into a typed function; see the [crate docs](crate).
 pub use redis_script_macros::redis_script;
+/// Binds every script of a folder, each by the signature in its header; see
+/// [Signatures in the Lua file](crate#signatures-in-the-lua-file).
+pub use redis_script_macros::scripts;
 pub use redis_script_runtime::{
     Applied, Arity, Error, ErrorKind, Invocation, Loaded, NoScriptFallback, SLOTS, Script,
     ScriptKill, ScriptPipeline, hash_tag, key_slot, kill_running_script, load_all, registry,

@@ -11,6 +11,8 @@ use crate::manifest::Manifest;
 use crate::reply_type::{self, Reading};
 use crate::script_check::{self, Checked};
 use crate::script_file::ScriptFile;
+use crate::signature;
+use redis_script_analyzer::header;
 
 /// `#[redis_script(args)] item`, as tokens in and out; errors become
 /// `compile_error!`s beside a stub of the function, so call sites do not add
@@ -31,6 +33,23 @@ pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
     binding.validate(keys, &mut errors);
     let file = args.as_ref().and_then(|args| args.file.as_ref());
     let script = file.and_then(|lit| errors.take(ScriptFile::read(lit)));
+    if let (Some(file), Some(script), Some(keys)) = (file, &script, keys) {
+        match header::parse(&script.source) {
+            Err(header_errors) => {
+                signature::header_errors(file, &script.source, header_errors, &mut errors)
+            }
+            // A declaration with errors of its own is not compared.
+            Ok(Some(header)) if errors.is_empty() => signature::check_agreement(
+                &binding,
+                keys,
+                file,
+                &script.source,
+                &header,
+                &mut errors,
+            ),
+            Ok(_) => {}
+        }
+    }
     let manifest = errors.take(Manifest::read(Span::call_site()));
     let checked = match (&args, file, keys, &script, &manifest) {
         (Some(args), Some(file), Some(keys), Some(script), Some(manifest)) => {

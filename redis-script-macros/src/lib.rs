@@ -13,10 +13,12 @@ mod ast;
 mod attr;
 mod errors;
 mod expand;
+mod folder;
 mod manifest;
 mod reply_type;
 mod script_check;
 mod script_file;
+mod signature;
 mod valid;
 
 use proc_macro::TokenStream;
@@ -26,4 +28,11 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::redis_script(args.into(), item.into()).into()
+}
+
+/// Binds every script of a folder by its header; see the `redis-script`
+/// crate for the guide.
+#[proc_macro]
+pub fn scripts(input: TokenStream) -> TokenStream {
+    folder::scripts(input.into()).into()
 }

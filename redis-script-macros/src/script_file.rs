@@ -19,25 +19,12 @@ impl ScriptFile {
     /// Reads `lit`'s path relative to the manifest directory of the crate
     /// being compiled, with every error pointing at the literal.
     pub fn read(lit: &LitStr) -> syn::Result<ScriptFile> {
-        let relative = lit.value();
-        if relative.is_empty() {
-            return Err(syn::Error::new_spanned(
-                lit,
-                "the script path is empty: name the Lua file relative to the crate's Cargo.toml, \
-                 e.g. `file = \"scripts/lock_acquire.lua\"`",
-            ));
-        }
-        if Path::new(&relative).is_absolute() {
-            return Err(syn::Error::new_spanned(
-                lit,
-                "the script path is absolute, so the crate builds only on this machine: \
-                 write it relative to the crate's Cargo.toml, e.g. `file = \"scripts/lock_acquire.lua\"`",
-            ));
-        }
-        let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").ok_or_else(|| {
-            syn::Error::new_spanned(lit, "CARGO_MANIFEST_DIR is not set: build with cargo")
-        })?;
-        let resolved = Path::new(&manifest_dir).join(&relative);
+        let (relative, resolved) = resolve(
+            lit,
+            "the script path",
+            "the Lua file",
+            "file = \"scripts/lock_acquire.lua\"",
+        )?;
         let bytes = std::fs::read(&resolved).map_err(|error| {
             let looked_for = real_path(&resolved);
             let looked_for = looked_for.display();
@@ -77,6 +64,78 @@ impl ScriptFile {
             .to_string();
         Ok(ScriptFile { path, source, sha1 })
     }
+}
+
+/// `lit`'s path, relative to the manifest directory of the crate being
+/// compiled, resolved there; `what`, `object` and `example` word the errors.
+fn resolve(
+    lit: &LitStr,
+    what: &str,
+    object: &str,
+    example: &str,
+) -> syn::Result<(String, PathBuf)> {
+    let relative = lit.value();
+    if relative.is_empty() {
+        return Err(syn::Error::new_spanned(
+            lit,
+            format!(
+                "{what} is empty: name {object} relative to the crate's Cargo.toml, e.g. `{example}`"
+            ),
+        ));
+    }
+    if Path::new(&relative).is_absolute() {
+        return Err(syn::Error::new_spanned(
+            lit,
+            format!(
+                "{what} is absolute, so the crate builds only on this machine: write it \
+                 relative to the crate's Cargo.toml, e.g. `{example}`"
+            ),
+        ));
+    }
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").ok_or_else(|| {
+        syn::Error::new_spanned(lit, "CARGO_MANIFEST_DIR is not set: build with cargo")
+    })?;
+    let resolved = Path::new(&manifest_dir).join(&relative);
+    Ok((relative, resolved))
+}
+
+/// The `.lua` files of the folder `lit` names (not of its subfolders),
+/// sorted by name, each as a path relative to the folder.
+pub fn resolve_dir(lit: &LitStr) -> syn::Result<Vec<PathBuf>> {
+    let (relative, resolved) = resolve(
+        lit,
+        "the folder path",
+        "the folder",
+        "scripts!(\"scripts/lock\")",
+    )?;
+    let entries = std::fs::read_dir(&resolved).map_err(|error| {
+        let reason = match error.kind() {
+            std::io::ErrorKind::NotFound => "no such folder".to_owned(),
+            _ => error.to_string(),
+        };
+        syn::Error::new_spanned(
+            lit,
+            format!(
+                "cannot read the folder `{relative}`: {reason}\n\
+                 looked for: {}\n\
+                 help: the path is relative to the directory of the crate's Cargo.toml",
+                real_path(&resolved).display()
+            ),
+        )
+    })?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| PathBuf::from(entry.file_name()))
+        .filter(|name| name.extension().is_some_and(|ext| ext == "lua"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(syn::Error::new_spanned(
+            lit,
+            format!("the folder `{relative}` holds no `.lua` file to bind"),
+        ));
+    }
+    Ok(files)
 }
 
 /// `path` with its longest existing ancestor made canonical: where the

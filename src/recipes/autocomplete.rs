@@ -50,7 +50,7 @@
 use redis::ConnectionLike;
 
 use crate::recipes::random_token;
-use crate::{Error, Invocation, redis_script};
+use crate::{Error, Invocation};
 
 /// The most names one search replies, as in the seed.
 pub const MAX_MATCHES: usize = 10;
@@ -91,15 +91,13 @@ pub fn find_prefix_range(prefix: &str) -> Option<(String, String)> {
     Some((start, format!("{prefix}{AFTER_Z}")))
 }
 
-/// Replies the first `limit` members of `members` between the sentinels
-/// `start` and `end`, which it adds and removes; see [`find_prefix_range`].
-#[redis_script(file = "scripts/autocomplete_prefix.lua", keys = 1)]
-pub fn autocomplete_script(members: &str, start: &str, end: &str, limit: usize) -> Vec<String>;
-
-/// Adds `names` (each one or more letters `a`-`z`) with score 0, all or
-/// none; replies how many were new.
-#[redis_script(file = "scripts/autocomplete_add.lua", keys = 1)]
-pub fn add_members_script(members: &str, #[variadic] names: &[&str]) -> usize;
+// The bindings, generated from the folder: each script declares its
+// signature in its header (`scripts/autocomplete/*.lua`).
+// `scripts::prefix_search` replies the first `limit` members between the
+// sentinels `start` and `end`, which it adds and removes (see
+// [`find_prefix_range`]); `scripts::add_members` adds names with score 0,
+// all or none, and replies how many were new.
+crate::scripts!(pub mod scripts = "scripts/autocomplete");
 
 /// Adds `names` to `guild`; returns how many were new. Fails, adding
 /// nothing, if a name is not one or more letters `a`-`z`.
@@ -107,8 +105,8 @@ pub fn add_members(
     con: &mut dyn ConnectionLike,
     guild: &str,
     names: &[&str],
-) -> Result<usize, Error> {
-    add_members_script(&members_key(guild), names).invoke(con)
+) -> Result<i64, Error> {
+    scripts::add_members(&members_key(guild), names).invoke(con)
 }
 
 /// The search [`autocomplete_on_prefix`] runs, with fresh sentinels, e.g. for
@@ -117,11 +115,11 @@ pub fn add_members(
 pub fn autocomplete_call(guild: &str, prefix: &str) -> Option<Invocation<Vec<String>>> {
     let (start, end) = find_prefix_range(prefix)?;
     let id = random_token();
-    Some(autocomplete_script(
+    Some(scripts::prefix_search(
         &members_key(guild),
         &format!("{start}{id}"),
         &format!("{end}{id}"),
-        MAX_MATCHES,
+        MAX_MATCHES as i64,
     ))
 }
 

@@ -120,16 +120,27 @@ fn embedded_sha1_equals_the_servers_for_every_shipped_script() {
         script.load(&mut con).unwrap();
     }
     // Every file in scripts/ has a binding in the recipes, so none escapes the check.
-    let mut on_disk: Vec<String> = std::fs::read_dir("scripts")
-        .unwrap()
-        .map(|entry| format!("scripts/{}", entry.unwrap().file_name().to_string_lossy()))
-        .filter(|path| path.ends_with(".lua"))
-        .collect();
+    let mut on_disk: Vec<String> = lua_files_under("scripts");
     on_disk.sort();
     let mut bound: Vec<String> = shipped.iter().map(|s| s.file().to_owned()).collect();
     bound.sort();
     bound.dedup();
     assert_eq!(on_disk, bound);
+}
+
+/// The `.lua` files under `dir`, its subfolders included, as paths from the
+/// crate's root.
+fn lua_files_under(dir: &str) -> Vec<String> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = format!("{dir}/{}", entry.unwrap().file_name().to_string_lossy());
+        if std::path::Path::new(&path).is_dir() {
+            files.extend(lua_files_under(&path));
+        } else if path.ends_with(".lua") {
+            files.push(path);
+        }
+    }
+    files
 }
 
 #[test]

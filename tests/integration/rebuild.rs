@@ -46,3 +46,46 @@ fn editing_the_script_rebuilds_and_changes_the_embedded_sha1() {
         previous = Some(embedded);
     }
 }
+
+const FOLDER_MAIN_RS: &str = r#"
+redis_script::scripts!(mod lua = "lua");
+
+fn main() {
+    for script in redis_script::registry::scripts() {
+        println!("{}", script.name());
+    }
+}
+"#;
+
+/// What `scripts!`'s documentation asks of a crate: a build script that
+/// makes Cargo watch the folder, since a macro cannot.
+const FOLDER_BUILD_RS: &str = r#"
+fn main() {
+    println!("cargo:rerun-if-changed=lua");
+}
+"#;
+
+#[test]
+fn adding_a_script_to_a_bound_folder_rebuilds_and_binds_it() {
+    let probe = ProbeCrate::new("folder-probe", FOLDER_MAIN_RS);
+    probe.write("build.rs", FOLDER_BUILD_RS);
+    probe.write("lua/first.lua", "---@return integer\nreturn 1\n");
+    let names = |probe: &ProbeCrate| {
+        let output = probe.cargo("run");
+        assert!(
+            output.status.success(),
+            "building the probe crate failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    assert_eq!(names(&probe).lines().collect::<Vec<_>>(), ["first"]);
+    probe.write(
+        "lua/second.lua",
+        "---@key k string\n---@return string?\nreturn redis.call('GET', KEYS[1])\n",
+    );
+    assert_eq!(
+        names(&probe).lines().collect::<Vec<_>>(),
+        ["first", "second"]
+    );
+}

@@ -30,6 +30,7 @@ mod ast;
 mod check;
 pub mod commands;
 mod diagnostic;
+pub mod header;
 mod lexer;
 mod parser;
 pub mod report;

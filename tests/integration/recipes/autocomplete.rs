@@ -4,9 +4,9 @@
 use std::thread;
 
 use redis::Connection;
+use redis_script::recipes::autocomplete::scripts::prefix_search;
 use redis_script::recipes::autocomplete::{
-    MAX_MATCHES, add_members, autocomplete_on_prefix, autocomplete_script, find_prefix_range,
-    members_key,
+    MAX_MATCHES, add_members, autocomplete_on_prefix, find_prefix_range, members_key,
 };
 
 use crate::server::RedisServer;
@@ -61,7 +61,7 @@ fn setup(server: &RedisServer) -> (Connection, Vec<String>) {
     let mut con = server.connection();
     let names = names();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    assert_eq!(add_members(&mut con, GUILD, &refs).unwrap(), names.len());
+    assert_eq!(add_members(&mut con, GUILD, &refs).unwrap(), names.len() as i64);
     (con, names)
 }
 
@@ -165,7 +165,7 @@ fn leftover_sentinels_are_skipped_and_the_limit_still_filled() {
             .unwrap();
     }
     let (start, end) = find_prefix_range("a").unwrap();
-    let raw = autocomplete_script(
+    let raw = prefix_search(
         &members_key(GUILD),
         &format!("{start}x"),
         &format!("{end}x"),
@@ -186,7 +186,7 @@ fn the_script_refuses_sentinels_it_must_not_remove() {
     let (mut con, names) = setup(&server);
     let key = members_key(GUILD);
     // Without `{`, a "sentinel" could be a real name, which the script would remove.
-    let error = autocomplete_script(&key, "aa", "ab{x", 10)
+    let error = prefix_search(&key, "aa", "ab{x", 10)
         .invoke(&mut con)
         .unwrap_err();
     assert!(error.to_string().contains("must contain {"), "{error}");
@@ -197,7 +197,7 @@ fn the_script_refuses_sentinels_it_must_not_remove() {
         .arg("ab{other")
         .exec(&mut con)
         .unwrap();
-    let error = autocomplete_script(&key, "aa{mine", "ab{other", 10)
+    let error = prefix_search(&key, "aa{mine", "ab{other", 10)
         .invoke(&mut con)
         .unwrap_err();
     assert!(error.to_string().contains("already present"), "{error}");

@@ -1,19 +1,18 @@
--- Autocomplete on a prefix: the members of a sorted set (all with score 0,
--- so ordered by name) that start with the prefix, without WATCH retries.
---
--- KEYS[1]  the sorted set of names, `members:<guild>`
--- ARGV[1]  the start sentinel: the prefix with its last character replaced
---          by the one before it, then `{` and a random id
--- ARGV[2]  the end sentinel: the prefix, then `{` and the same random id
--- ARGV[3]  the most names to reply
---
--- Names use the letters a-z only, so `{` (after `z`) makes each sentinel sort
--- right after every name it should follow. The script adds both sentinels,
--- reads the names between them, and removes them again, all atomically.
--- Replies the matching names in order, at most ARGV[3] of them. Members that
--- contain `{` (sentinels a failed caller left behind) are never replied.
--- Errors, changing nothing, when a sentinel lacks `{` (it could be a real
--- name, which the script would then remove) or is already in the set.
+--- Autocomplete on a prefix: the members of a sorted set (all with score 0,
+--- so ordered by name) that start with the prefix, without WATCH retries.
+---
+--- Names use the letters a-z only, so `{` (after `z`) makes each sentinel sort
+--- right after every name it should follow. The script adds both sentinels,
+--- reads the names between them, and removes them again, all atomically.
+--- Replies the matching names in order, at most ARGV[3] of them. Members that
+--- contain `{` (sentinels a failed caller left behind) are never replied.
+--- Errors, changing nothing, when a sentinel lacks `{` (it could be a real
+--- name, which the script would then remove) or is already in the set.
+---@key members string the sorted set of names, `members:<guild>`
+---@param start string the start sentinel: the prefix with its last character replaced by the one before it, then `{` and a random id
+---@param end string the end sentinel: the prefix, then `{` and the same random id
+---@param limit integer the most names to reply
+---@return string[]
 if not string.find(ARGV[1], '{', 1, true) or not string.find(ARGV[2], '{', 1, true) then
     return redis.error_reply('ERR autocomplete sentinels must contain {')
 end

@@ -1,13 +1,13 @@
--- Adds names to an autocomplete set, all or none.
---
--- KEYS[1]  the sorted set of names, `members:<guild>`
--- ARGV...  the names: each one or more letters a-z
---
--- Every name gets score 0, so the set orders names alphabetically, which the
--- prefix search relies on. Replies how many names were new. Errors, adding
--- nothing, if any name is empty or has a character outside a-z (a `{` would
--- be taken for a sentinel, other characters would sort outside the ranges
--- the prefix search computes).
+--- Adds names to an autocomplete set, all or none.
+---
+--- Every name gets score 0, so the set orders names alphabetically, which the
+--- prefix search relies on. Replies how many names were new. Errors, adding
+--- nothing, if any name is empty or has a character outside a-z (a `{` would
+--- be taken for a sentinel, other characters would sort outside the ranges
+--- the prefix search computes).
+---@key members string the sorted set of names, `members:<guild>`
+---@param ... string the names: each one or more letters a-z
+---@return integer
 for i, name in ipairs(ARGV) do
     if not string.find(name, '^[a-z]+$') then
         return redis.error_reply('ERR autocomplete name #' .. i .. ' is not one or more letters a-z')

@@ -1,0 +1,343 @@
+//! A script's header signature ([`redis_script_analyzer::header`]) seen from
+//! Rust: the types it maps to, the declaration it generates for
+//! `scripts!`, and whether a hand-written `#[redis_script]` declaration
+//! agrees with it.
+//!
+//! | header type | parameter | reply |
+//! |---|---|---|
+//! | `string` | `&str` | `String` |
+//! | `integer` | `i64` | `i64` |
+//! | `number` | `f64` | `f64` |
+//! | `boolean` | `bool` | `bool` |
+//! | `nil` | - | `()` |
+//! | `any` | - | `redis::Value` |
+//! | `T?`, `T\|nil` | - | `Option<T>` |
+//! | `T[]` | - | `Vec<T>` |
+//! | `table<string,T>` | - | `HashMap<String, T>` |
+//! | `...` of `T` | `&[T]` (`#[variadic]`) | - |
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::spanned::Spanned;
+use syn::{LitStr, Type};
+
+use redis_script_analyzer::header::{Header, HeaderError, LuaType, Value};
+use redis_script_analyzer::report;
+
+use crate::ast::{Binding, Param};
+use crate::attr::Keys;
+use crate::errors::Errors;
+use crate::reply_type::{self, INTEGERS, Reading};
+
+/// The Rust type of a key or argument declared `ty` (one value).
+fn param_type(ty: &LuaType) -> TokenStream {
+    match ty {
+        LuaType::Integer => quote!(i64),
+        LuaType::Number => quote!(f64),
+        LuaType::Boolean => quote!(bool),
+        // The header refuses other types for keys and arguments.
+        _ => quote!(&str),
+    }
+}
+
+/// The Rust type of a reply declared `ty`; `krate` is the facade's path.
+fn reply_type(ty: &LuaType, krate: &TokenStream) -> TokenStream {
+    match ty {
+        LuaType::String => quote!(::std::string::String),
+        LuaType::Integer => quote!(i64),
+        LuaType::Number => quote!(f64),
+        LuaType::Boolean => quote!(bool),
+        LuaType::Nil => quote!(()),
+        LuaType::Any => quote!(#krate::redis::Value),
+        LuaType::Optional(inner) => {
+            let inner = reply_type(inner, krate);
+            quote!(::std::option::Option<#inner>)
+        }
+        LuaType::Array(inner) => {
+            let inner = reply_type(inner, krate);
+            quote!(::std::vec::Vec<#inner>)
+        }
+        LuaType::Map(inner) => {
+            let inner = reply_type(inner, krate);
+            quote!(::std::collections::HashMap<::std::string::String, #inner>)
+        }
+    }
+}
+
+/// The declaration `scripts!` binds a headed script with: its description
+/// and each value's as docs, the names and types the header gives, all at
+/// `span` (the folder literal, where errors about them show).
+pub fn declaration(
+    name: &syn::Ident,
+    header: &Header,
+    krate: &TokenStream,
+    span: Span,
+) -> TokenStream {
+    let mut docs: Vec<String> = header
+        .description
+        .iter()
+        .map(|line| format!(" {line}"))
+        .collect();
+    let described: Vec<&Value> = header
+        .keys
+        .iter()
+        .chain(&header.args)
+        .chain(&header.variadic)
+        .filter(|value| !value.description.is_empty())
+        .collect();
+    if !described.is_empty() {
+        docs.push(String::new());
+        for value in described {
+            let name = if value.name == "..." {
+                "rest"
+            } else {
+                &value.name
+            };
+            docs.push(format!(" - `{name}`: {}", value.description));
+        }
+    }
+    if let Some(reply) = header
+        .reply
+        .as_ref()
+        .filter(|reply| !reply.description.is_empty())
+    {
+        docs.push(String::new());
+        docs.push(format!(" Replies {}", reply.description));
+    }
+    let params = header.keys.iter().chain(&header.args).map(|value| {
+        let ident = syn::Ident::new(&value.name, span);
+        let ty = param_type(&value.ty);
+        quote!(#ident: #ty)
+    });
+    let tail = header.variadic.as_ref().map(|value| {
+        let ty = param_type(&value.ty);
+        let ident = format_ident!("rest", span = span);
+        quote!(#[variadic] #ident: &[#ty])
+    });
+    let params = params.chain(tail);
+    let reply = header
+        .reply
+        .as_ref()
+        .map_or_else(|| quote!(()), |reply| reply_type(&reply.ty, krate));
+    quote! {
+        #(#[doc = #docs])*
+        pub fn #name(#(#params),*) -> #reply;
+    }
+}
+
+/// What a declared Rust type is, as far as its name tells.
+enum Kind<'a> {
+    Text,
+    Integer,
+    Float,
+    Bool,
+    Option(Option<&'a Type>),
+    Seq(Option<&'a Type>),
+    Map(Option<&'a Type>),
+    /// `redis::Value` and `()`, which take any reply.
+    Anything,
+    /// A user type, a generic, a smart pointer: not checked.
+    Unknown,
+}
+
+fn kind(ty: &Type) -> Kind<'_> {
+    match ty {
+        Type::Reference(reference) => return kind(&reference.elem),
+        // `&[u8]`: a byte string.
+        Type::Slice(slice) if matches!(reply_type::read(&slice.elem), Reading::Named(name, None) if name == "u8") =>
+        {
+            return Kind::Text;
+        }
+        _ => {}
+    }
+    let (name, inner) = match reply_type::read(ty) {
+        Reading::Named(name, inner) => (name, inner),
+        Reading::Unit => return Kind::Anything,
+        Reading::Tuple(_) | Reading::Other => return Kind::Unknown,
+    };
+    match name.as_str() {
+        "str" | "String" => Kind::Text,
+        "Vec" if is_bytes(ty) => Kind::Text,
+        "f32" | "f64" => Kind::Float,
+        "bool" => Kind::Bool,
+        "Value" => Kind::Anything,
+        "Option" => Kind::Option(inner),
+        "Vec" | "VecDeque" | "HashSet" | "BTreeSet" => Kind::Seq(inner),
+        "HashMap" | "BTreeMap" => Kind::Map(reply_type::arguments(ty).get(1).copied()),
+        name if INTEGERS.contains(&name) => Kind::Integer,
+        _ => Kind::Unknown,
+    }
+}
+
+/// Whether a declared Rust type can stand for a header type; a type whose
+/// name does not tell (a user type, a generic) agrees.
+fn agrees(rust: &Type, lua: &LuaType) -> bool {
+    let inner_agrees =
+        |inner: Option<&Type>, lua: &LuaType| inner.is_none_or(|inner| agrees(inner, lua));
+    match (kind(rust), lua) {
+        (Kind::Unknown | Kind::Anything, _) | (_, LuaType::Any) => true,
+        (Kind::Text, LuaType::String)
+        | (Kind::Integer, LuaType::Integer)
+        | (Kind::Float | Kind::Integer, LuaType::Number)
+        | (Kind::Bool, LuaType::Boolean)
+        | (Kind::Option(_), LuaType::Nil) => true,
+        // An `Option` holds what its content holds, and nil besides.
+        (Kind::Option(inner), LuaType::Optional(lua)) => inner_agrees(inner, lua),
+        (Kind::Option(inner), lua) => inner_agrees(inner, lua),
+        (Kind::Seq(inner), LuaType::Array(lua)) => inner_agrees(inner, lua),
+        (Kind::Map(value), LuaType::Map(lua)) => inner_agrees(value, lua),
+        _ => false,
+    }
+}
+
+/// `Vec<u8>`: a byte string, one value.
+fn is_bytes(ty: &Type) -> bool {
+    reply_type::arguments(ty).first().is_some_and(
+        |elem| matches!(reply_type::read(elem), Reading::Named(name, None) if name == "u8"),
+    )
+}
+
+/// Where a hand-written declaration and the script's header differ, each as
+/// an error at the Rust token, quoting the header's line.
+pub fn check_agreement(
+    binding: &Binding,
+    keys: &Keys,
+    file: &LitStr,
+    source: &str,
+    header: &Header,
+    errors: &mut Errors,
+) {
+    let path = file.value();
+    let quote_line = |span: Span, value_span, message: String, note: &str| {
+        syn::Error::new(
+            span,
+            report::render(&path, source, value_span, &message, Some(note)),
+        )
+    };
+    if header.keys.len() != keys.count {
+        let names: Vec<&str> = header.keys.iter().map(|key| key.name.as_str()).collect();
+        errors.push(quote_line(
+            keys.lit.span(),
+            header.span,
+            format!(
+                "`keys = {}`, but the header of `{path}` declares {} key{} ({})",
+                keys.count,
+                header.keys.len(),
+                if header.keys.len() == 1 { "" } else { "s" },
+                if names.is_empty() {
+                    "none".to_owned()
+                } else {
+                    names.join(", ")
+                },
+            ),
+            "the header and the declaration must agree: change one of them",
+        ));
+        return;
+    }
+    let split = binding.split(keys.count);
+    let mut compare = |kind: &str, rust: &[Param], lua: &[Value]| {
+        for (index, (param, value)) in rust.iter().zip(lua).enumerate() {
+            if param.ident != value.name {
+                errors.push(quote_line(
+                    param.ident.span(),
+                    value.span,
+                    format!(
+                        "`{}` is {kind} {} of `{path}`, which its header names `{}`",
+                        param.ident,
+                        index + 1,
+                        value.name
+                    ),
+                    "the header and the declaration must agree: rename one of them",
+                ));
+            } else if !agrees(&param.ty, &value.ty) {
+                errors.push(quote_line(
+                    param.ty.span(),
+                    value.span,
+                    format!(
+                        "`{}` is declared `{}` in the header of `{path}`, which this type does not hold",
+                        value.name, value.ty
+                    ),
+                    &format!("declare it `{}`, or change the header", param_type(&value.ty)),
+                ));
+            }
+        }
+        if rust.len() != lua.len() {
+            let (span, value_span) = match (rust.get(lua.len()), lua.get(rust.len())) {
+                (Some(param), _) => (param.ident.span(), header.span),
+                (None, Some(value)) => (binding.sig.ident.span(), value.span),
+                (None, None) => (binding.sig.ident.span(), header.span),
+            };
+            errors.push(quote_line(
+                span,
+                value_span,
+                format!(
+                    "the declaration has {} {kind} value{}, the header of `{path}` {}",
+                    rust.len(),
+                    if rust.len() == 1 { "" } else { "s" },
+                    lua.len()
+                ),
+                "the header and the declaration must agree: add or remove one",
+            ));
+        }
+    };
+    compare("KEYS", split.keys, &header.keys);
+    compare("ARGV", split.args, &header.args);
+    match (split.variadic, &header.variadic) {
+        (Some(param), None) => errors.push(quote_line(
+            param.ident.span(),
+            header.span,
+            format!(
+                "`{}` is `#[variadic]`, but the header of `{path}` declares no `---@param ...`",
+                param.ident
+            ),
+            "declare the tail in the header, e.g. `---@param ... string`, or remove #[variadic]",
+        )),
+        (None, Some(value)) => errors.push(quote_line(
+            binding.sig.ident.span(),
+            value.span,
+            format!("the header of `{path}` declares a variadic tail, which the declaration lacks"),
+            "add a last parameter `#[variadic] rest: &[&str]`, or remove `---@param ...`",
+        )),
+        _ => {}
+    }
+    if let Some(reply) = &header.reply {
+        let rust = binding.reply_type();
+        if !agrees(&rust, &reply.ty) {
+            errors.push(quote_line(
+                match &binding.sig.output {
+                    syn::ReturnType::Type(_, ty) => ty.span(),
+                    syn::ReturnType::Default => binding.sig.ident.span(),
+                },
+                reply.span,
+                format!(
+                    "the header of `{path}` declares the reply `{}`, which the declared return type does not hold",
+                    reply.ty
+                ),
+                &format!(
+                    "declare `-> {}`, or change the header",
+                    reply_type(&reply.ty, &quote!(redis_script)).to_string().replace(' ', "")
+                ),
+            ));
+        }
+    }
+}
+
+/// A header that does not parse, as errors on the `file` literal quoting
+/// each line.
+pub fn header_errors(
+    file: &LitStr,
+    source: &str,
+    header_errors: Vec<HeaderError>,
+    errors: &mut Errors,
+) {
+    for error in header_errors {
+        let message = report::render(
+            &file.value(),
+            source,
+            error.span,
+            &format!("in the script's header: {}", error.message),
+            error.note.as_deref(),
+        );
+        errors.push(syn::Error::new(file.span(), message));
+    }
+}
