@@ -23,6 +23,7 @@ fn ui() {
     t.compile_fail("tests/ui/*.rs");
     t.compile_fail("tests/ui/checks/*.rs");
     t.compile_fail("tests/ui/seeds/*.rs");
+    t.compile_fail("tests/ui/headers/*.rs");
     t.pass("tests/ui/pass/*.rs");
 }
 

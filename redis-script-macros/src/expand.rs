@@ -1,7 +1,7 @@
 //! Code generation: the typed function and its `SCRIPT` metadata module.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{ToTokens, quote};
+use quote::quote;
 use syn::{Ident, LitStr, Type};
 
 use crate::ast::{Binding, Param, Split};
@@ -121,7 +121,7 @@ fn expand(
     let name = &binding.sig.ident;
     let vis = &binding.vis;
     let reply = binding.reply_type();
-    let reply_name = type_name(&reply);
+    let reply_name = reply_type::type_name(&reply);
     let shape = reply_shape(&reply, &private);
     let Split {
         keys: key_params,
@@ -347,27 +347,5 @@ fn reply_shape(ty: &Type, private: &TokenStream) -> TokenStream {
             ))
         }
         _ => quote!(#private::Shape::Any),
-    }
-}
-
-/// A type as a person writes it: `Option<String>`, not `Option < String >`.
-fn type_name(ty: &Type) -> String {
-    let compact: String = ty
-        .to_token_stream()
-        .to_string()
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect();
-    compact.replace(',', ", ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::type_name;
-
-    #[test]
-    fn type_names_read_as_written() {
-        let ty: syn::Type = syn::parse_quote!(Option<Vec<(String, i64)>>);
-        assert_eq!(type_name(&ty), "Option<Vec<(String, i64)>>");
     }
 }

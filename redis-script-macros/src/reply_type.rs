@@ -2,6 +2,7 @@
 //! to know about the declared return type, and the parameter rules about a
 //! parameter's type (`Vec<T>`, `u8`).
 
+use quote::ToTokens;
 use syn::{GenericArgument, PathArguments, Type};
 
 /// The integer types, whose replies are range-checked.
@@ -69,5 +70,40 @@ pub fn arguments(ty: &Type) -> Vec<&Type> {
             None => Vec::new(),
         },
         _ => Vec::new(),
+    }
+}
+
+/// A type as a person writes it: `Option<String>`, not `Option < String >`,
+/// nor the `::std::option::Option` of generated declarations.
+pub fn type_name(ty: &Type) -> String {
+    let compact: String = ty
+        .to_token_stream()
+        .to_string()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    [
+        "::std::option::",
+        "::std::string::",
+        "::std::vec::",
+        "::std::collections::",
+    ]
+    .iter()
+    .fold(compact, |name, prefix| name.replace(prefix, ""))
+    .replace(',', ", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::type_name;
+
+    #[test]
+    fn type_names_read_as_written() {
+        let ty: syn::Type = syn::parse_quote!(Option<Vec<(String, i64)>>);
+        assert_eq!(type_name(&ty), "Option<Vec<(String, i64)>>");
+        let ty: syn::Type = syn::parse_quote!(
+            ::std::collections::HashMap<::std::string::String, ::std::option::Option<i64>>
+        );
+        assert_eq!(type_name(&ty), "HashMap<String, Option<i64>>");
     }
 }

@@ -64,6 +64,18 @@ fn reply_type(ty: &LuaType, krate: &TokenStream) -> TokenStream {
     }
 }
 
+/// [`param_type`] as a person writes it, for messages.
+fn param_type_name(ty: &LuaType) -> String {
+    let tokens = param_type(ty);
+    reply_type::type_name(&syn::parse_quote!(#tokens))
+}
+
+/// [`reply_type`] as a person writes it, for messages.
+fn reply_type_name(ty: &LuaType) -> String {
+    let tokens = reply_type(ty, &quote!(redis));
+    reply_type::type_name(&syn::parse_quote!(#tokens))
+}
+
 /// The declaration `scripts!` binds a headed script with: its description
 /// and each value's as docs, the names and types the header gives, all at
 /// `span` (the folder literal, where errors about them show).
@@ -218,7 +230,7 @@ pub fn check_agreement(
         let names: Vec<&str> = header.keys.iter().map(|key| key.name.as_str()).collect();
         errors.push(quote_line(
             keys.lit.span(),
-            header.span,
+            header.keys.first().map_or(header.span, |key| key.span),
             format!(
                 "`keys = {}`, but the header of `{path}` declares {} key{} ({})",
                 keys.count,
@@ -249,7 +261,8 @@ pub fn check_agreement(
                     ),
                     "the header and the declaration must agree: rename one of them",
                 ));
-            } else if !agrees(&param.ty, &value.ty) {
+            }
+            if !agrees(&param.ty, &value.ty) {
                 errors.push(quote_line(
                     param.ty.span(),
                     value.span,
@@ -257,7 +270,7 @@ pub fn check_agreement(
                         "`{}` is declared `{}` in the header of `{path}`, which this type does not hold",
                         value.name, value.ty
                     ),
-                    &format!("declare it `{}`, or change the header", param_type(&value.ty)),
+                    &format!("declare it `{}`, or change the header", param_type_name(&value.ty)),
                 ));
             }
         }
@@ -313,10 +326,7 @@ pub fn check_agreement(
                     "the header of `{path}` declares the reply `{}`, which the declared return type does not hold",
                     reply.ty
                 ),
-                &format!(
-                    "declare `-> {}`, or change the header",
-                    reply_type(&reply.ty, &quote!(redis_script)).to_string().replace(' ', "")
-                ),
+                &format!("declare `-> {}`, or change the header", reply_type_name(&reply.ty)),
             ));
         }
     }

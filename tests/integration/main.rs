@@ -9,6 +9,7 @@ mod bad_input;
 mod cluster;
 mod counter;
 mod faults;
+mod headers;
 mod idiomatic;
 mod invocation;
 mod pools;

@@ -242,7 +242,7 @@ impl Header {
                 .map(|name| format!(" (did you mean `@{name}`?)"))
                 .unwrap_or_default();
             return Err(error(
-                format!("unknown tag `@{tag}` in the script's header{hint}"),
+                format!("unknown tag `@{tag}`{hint}"),
                 Some(
                     "a header declares `---@key name type`, `---@param name type` and `---@return type`",
                 ),

@@ -61,7 +61,10 @@ fn setup(server: &RedisServer) -> (Connection, Vec<String>) {
     let mut con = server.connection();
     let names = names();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    assert_eq!(add_members(&mut con, GUILD, &refs).unwrap(), names.len() as i64);
+    assert_eq!(
+        add_members(&mut con, GUILD, &refs).unwrap(),
+        names.len() as i64
+    );
     (con, names)
 }
 

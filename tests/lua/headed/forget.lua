@@ -1,0 +1,4 @@
+--- Deletes a key and replies nothing.
+---@key key string
+---@return nil
+redis.call('DEL', KEYS[1])

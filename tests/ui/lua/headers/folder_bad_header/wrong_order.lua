@@ -1,0 +1,4 @@
+---@param amount integer
+---@key counter string
+---@return integer
+return redis.call('INCRBY', KEYS[1], ARGV[1])

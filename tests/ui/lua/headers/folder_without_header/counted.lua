@@ -1,0 +1,3 @@
+---@key counter string
+---@return integer
+return redis.call('INCR', KEYS[1])
