@@ -151,6 +151,83 @@
 //! server; a script that relies on a command or global that no targeted
 //! server has is reported as unknown.
 //!
+//! # Signatures in the Lua file
+//!
+//! A script can declare its interface in a header of doc comments, in the
+//! style Lua's language server reads, so that the Lua file is the one place
+//! that says what the script takes and replies:
+//!
+//! ```lua
+//! --- Takes a lock if nobody holds it, always with an expiry.
+//! ---@key lock string the lock key
+//! ---@param ttl_ms integer time to live in milliseconds
+//! ---@param token string the caller's token
+//! ---@return string? "OK" when taken, nil when somebody holds it
+//! return redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[1])
+//! ```
+//!
+//! The header is the run of `---` lines that opens the file (after a `#!lua`
+//! line): `---@key name type [description]` for each of `KEYS[1..]` in
+//! order, `---@param name type [description]` for each of `ARGV[1..]`,
+//! `---@param ... type [description]` last for any number of further values,
+//! `---@return type [description]` once; other lines are the description.
+//! Types map to Rust as follows:
+//!
+//! | header type | parameter | reply |
+//! |---|---|---|
+//! | `string` | `&str` | `String` |
+//! | `integer` | `i64` | `i64` |
+//! | `number` | `f64` | `f64` |
+//! | `boolean` | `bool` (sent as `1` or `0`) | `bool` |
+//! | `nil` | | `()` |
+//! | `any` | | [`redis::Value`] |
+//! | `T?` or `T\|nil` | | `Option<T>` |
+//! | `T[]` | | `Vec<T>` |
+//! | `table<string,T>` | | `HashMap<String, T>` |
+//! | `...` of `T` | `&[T]`, `#[variadic]` | |
+//!
+//! One line binds every script of a folder: [`scripts!`] generates a module
+//! with one function per script, named after its file, with the header's
+//! names, types and description (as docs), each a binding like
+//! `#[redis_script]` makes, with every check below:
+//!
+//! ```
+//! redis_script::scripts!(mod headed = "tests/lua/headed");
+//!
+//! // tests/lua/headed/read_field.lua: `---@key record string`,
+//! // `---@param field string`, `---@return string?`.
+//! let call: redis_script::Invocation<Option<String>> = headed::read_field("user:1", "name");
+//! assert_eq!(headed::read_field::SCRIPT.key_names(), ["record"]);
+//! # drop(call);
+//! ```
+//!
+//! `scripts!(pub mod lua = "scripts/lock")` names the module; without a name
+//! it is named after the folder. A script in the folder without a header,
+//! with a header that does not parse (a misspelt tag, an unknown type, a key
+//! after an argument) or without `---@return` is a compile error that quotes
+//! its file and line. Only the folder's own `.lua` files are bound, not
+//! those of its subfolders.
+//!
+//! A macro cannot ask Cargo to watch a folder, so a file added to it is seen
+//! at the next build that re-runs the macro. Have Cargo re-run it whenever
+//! the folder changes with a build script (`build.rs`) in the crate:
+//!
+//! ```no_run
+//! fn main() {
+//!     println!("cargo:rerun-if-changed=scripts/lock");
+//! }
+//! ```
+//!
+//! A script with a header can still be bound by hand with `#[redis_script]`;
+//! then the header and the declaration must agree, and where they differ (a
+//! `keys` count, a parameter's name or position, a type the header's type
+//! does not map to, a `#[variadic]` tail, the reply) the error points at the
+//! Rust token and quotes the header's line. Types the check cannot judge by
+//! name (your own types, generics) are accepted. The header is checked
+//! against the script's body by the checks below: a declared key or
+//! argument the script never reads is a warning, an index the header does
+//! not declare is an error, and so is a reply the declared type cannot hold.
+//!
 //! # Target servers
 //!
 //! Every check above holds for each server the crate targets: a global, a
