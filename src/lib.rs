@@ -151,6 +151,39 @@
 //! server; a script that relies on a command or global that no targeted
 //! server has is reported as unknown.
 //!
+//! # Shared Lua (includes)
+//!
+//! Scripts of one suite often share helpers. A script may include other Lua
+//! files, in the convention BullMQ's scripts use, resolved at compile time:
+//!
+//! ```lua
+//! --- @include "includes/counters"
+//! return bump(KEYS[1], ARGV[1], 1)
+//! ```
+//!
+//! The line is replaced by the text of `includes/counters.lua`, relative to
+//! the including file's folder (`.lua` is added to a path without an
+//! extension; paths are plain, no globs). Included files may include others;
+//! each file is included once per script, so two helpers can both include a
+//! third. The composed text is what the script sends, and its SHA1 is the
+//! one the binding carries. Every included file is watched: editing one
+//! rebuilds the crate. Every check runs on the composed text, and a finding
+//! inside an included file quotes that file and its own line, with the
+//! include that brought it in:
+//!
+//! ```text
+//! error: Lua syntax error: 'then' expected near 'return'
+//!         --> tests/ui/lua/includes/lib/broken.lua:4:9
+//!          |
+//!        4 |         return 1
+//!          |         ^^^^^^
+//!          = included from tests/ui/lua/includes/syntax_error_inside.lua:2
+//! ```
+//!
+//! A missing file, an include cycle, a malformed directive (the path must be
+//! quoted), an absolute path and an included file with a `#!` shebang are
+//! compile errors at the directive's line.
+//!
 //! # Signatures in the Lua file
 //!
 //! A script can declare its interface in a header of doc comments, in the
@@ -212,7 +245,8 @@
 //! at the next build that re-runs the macro. Have Cargo re-run it whenever
 //! the folder changes with a build script (`build.rs`) in the crate:
 //!
-//! ```no_run
+//! ```ignore
+//! // build.rs
 //! fn main() {
 //!     println!("cargo:rerun-if-changed=scripts/lock");
 //! }

@@ -34,16 +34,16 @@ pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
     let file = args.as_ref().and_then(|args| args.file.as_ref());
     let script = file.and_then(|lit| errors.take(ScriptFile::read(lit)));
     if let (Some(file), Some(script), Some(keys)) = (file, &script, keys) {
-        match header::parse(&script.source) {
+        match header::parse(script.own_source()) {
             Err(header_errors) => {
-                signature::header_errors(file, &script.source, header_errors, &mut errors)
+                signature::header_errors(file, script.own_source(), header_errors, &mut errors)
             }
             // A declaration with errors of its own is not compared.
             Ok(Some(header)) if errors.is_empty() => signature::check_agreement(
                 &binding,
                 keys,
                 file,
-                &script.source,
+                script.own_source(),
                 &header,
                 &mut errors,
             ),
@@ -151,9 +151,23 @@ fn expand(
             checked,
         } => {
             let path = script.path.to_string_lossy().into_owned();
+            // A composed script is sent as composed; each file it is made
+            // of is included for Cargo to watch.
+            let source = if script.composed.has_includes() {
+                let text = &script.source;
+                let watched = std::iter::once(script.path.clone())
+                    .chain(script.included_paths())
+                    .map(|path| path.to_string_lossy().into_owned());
+                quote!({
+                    #(const _: &[u8] = ::core::include_bytes!(#watched);)*
+                    #text
+                })
+            } else {
+                quote!(::core::include_str!(#path))
+            };
             (
                 lit.value(),
-                quote!(::core::include_str!(#path)),
+                source,
                 script.sha1.clone(),
                 quote! {
                     // The binding's own metadata, deprecated with it if it is.

@@ -78,7 +78,7 @@ pub fn scripts(input: TokenStream) -> TokenStream {
         let Some(ident) = binding_name(name, &lit, &mut errors) else {
             continue;
         };
-        let header = match header::parse(&script.source) {
+        let header = match header::parse(script.own_source()) {
             Ok(Some(header)) => header,
             Ok(None) => {
                 errors.push(syn::Error::new(
@@ -93,7 +93,7 @@ pub fn scripts(input: TokenStream) -> TokenStream {
                 continue;
             }
             Err(header_errors) => {
-                signature::header_errors(&lit, &script.source, header_errors, &mut errors);
+                signature::header_errors(&lit, script.own_source(), header_errors, &mut errors);
                 continue;
             }
         };

@@ -10,7 +10,7 @@ use syn::{LitStr, ReturnType, Type};
 use redis_script_analyzer::servers::Servers;
 use redis_script_analyzer::shebang::Shebang;
 use redis_script_analyzer::{
-    self as analyzer, Allowed, Declared, Diagnostic, ReplyKind, Severity, Target, report,
+    self as analyzer, Allowed, Declared, Diagnostic, ReplyKind, Severity, Target,
 };
 
 use crate::ast::Binding;
@@ -64,7 +64,11 @@ pub fn check(
             Severity::Error if shown_errors == SHOWN_ERRORS => hidden_errors += 1,
             Severity::Error => {
                 shown_errors += 1;
-                let message = render(&file.value(), &script.source, diagnostic);
+                let message = script.render(
+                    diagnostic.span,
+                    &diagnostic.message,
+                    diagnostic.note.as_deref(),
+                );
                 errors.push(syn::Error::new(span, message));
             }
             Severity::Warning => {
@@ -158,16 +162,6 @@ fn target_span(binding: &Binding, keys: &Keys, file: &LitStr, target: Target) ->
             ReturnType::Default => binding.sig.ident.span(),
         },
     }
-}
-
-fn render(file: &str, source: &str, diagnostic: &Diagnostic) -> String {
-    report::render(
-        file,
-        source,
-        diagnostic.span,
-        &diagnostic.message,
-        diagnostic.note.as_deref(),
-    )
 }
 
 /// The warning's text names the file and the parameter, since it shows

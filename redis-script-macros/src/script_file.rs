@@ -1,7 +1,10 @@
-//! Reading the Lua file named by `file = "..."`.
+//! Reading the Lua file named by `file = "..."`, and the files it includes.
 
 use std::path::{Path, PathBuf};
 
+use redis_script_analyzer::Span;
+use redis_script_analyzer::compose::{self, Composed};
+use redis_script_analyzer::report;
 use syn::LitStr;
 
 /// A script read at compile time.
@@ -9,10 +12,13 @@ pub struct ScriptFile {
     /// The canonical absolute path; the expansion `include_str!`s it, which
     /// is what makes Cargo rebuild the crate when the file changes.
     pub path: PathBuf,
-    /// The source, byte for byte as it will be sent.
+    /// The source, byte for byte as it will be sent: the file with its
+    /// `--- @include` lines replaced by the included files.
     pub source: String,
     /// Lowercase hex SHA1 of `source`, as Redis computes it.
     pub sha1: String,
+    /// The files `source` is made of, and where each part of it comes from.
+    pub composed: Composed,
 }
 
 impl ScriptFile {
@@ -59,10 +65,62 @@ impl ScriptFile {
             )
         })?;
         let path = resolved.canonicalize().unwrap_or(resolved);
+        let composed = compose::compose(&relative, &path, source, &mut |included| {
+            std::fs::read(included)
+        })
+        .map_err(|error| {
+            let message = report::render(
+                &error.display,
+                &error.source,
+                error.span,
+                &error.message,
+                error.note.as_deref(),
+            );
+            syn::Error::new_spanned(lit, message)
+        })?;
+        let source = composed.text.clone();
         let sha1 = sha1_smol::Sha1::from(source.as_bytes())
             .digest()
             .to_string();
-        Ok(ScriptFile { path, source, sha1 })
+        Ok(ScriptFile {
+            path,
+            source,
+            sha1,
+            composed,
+        })
+    }
+
+    /// The script file's own text, without its includes.
+    pub fn own_source(&self) -> &str {
+        &self.composed.files[0].source
+    }
+
+    /// The canonical paths of the files it includes, for rebuild tracking.
+    pub fn included_paths(&self) -> impl Iterator<Item = PathBuf> + '_ {
+        self.composed.files[1..].iter().map(|file| {
+            file.path
+                .canonicalize()
+                .unwrap_or_else(|_| file.path.clone())
+        })
+    }
+
+    /// A finding at `span` of [`source`](Self::source), shown in the file
+    /// and at the line where its text really is; in an included file, with
+    /// the includes that brought the file in.
+    pub fn render(&self, span: Span, message: &str, note: Option<&str>) -> String {
+        let (file, file_span) = self.composed.locate(span);
+        let mut rendered = report::render(&file.display, &file.source, file_span, message, note);
+        // Aligned with the note `render` writes under the quoted line.
+        let (line, _) = line_and_column(file.source.as_bytes(), file_span.start);
+        let gutter = " ".repeat(line.to_string().len());
+        for (includer, directive) in self.composed.include_chain(self.composed.index_of(file)) {
+            let (line, _) = line_and_column(includer.source.as_bytes(), directive.start);
+            rendered.push_str(&format!(
+                "\n{gutter} = included from {}:{line}",
+                includer.display
+            ));
+        }
+        rendered
     }
 }
 

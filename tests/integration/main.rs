@@ -11,6 +11,7 @@ mod counter;
 mod faults;
 mod headers;
 mod idiomatic;
+mod includes;
 mod invocation;
 mod pools;
 mod probe;

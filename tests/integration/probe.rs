@@ -39,6 +39,11 @@ impl ProbeCrate {
         probe
     }
 
+    /// `relative` inside the crate's directory.
+    pub fn path(&self, relative: &str) -> PathBuf {
+        self.dir.join(relative)
+    }
+
     /// The manifest as [`new`](Self::new) wrote it.
     pub fn manifest(&self) -> &str {
         &self.manifest

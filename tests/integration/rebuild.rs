@@ -89,3 +89,53 @@ fn adding_a_script_to_a_bound_folder_rebuilds_and_binds_it() {
         ["first", "second"]
     );
 }
+
+const INCLUDING_MAIN_RS: &str = r#"
+#[redis_script::redis_script(file = "lua/probe.lua", keys = 0)]
+fn probe() -> i64;
+
+fn main() {
+    println!("{}", probe::SCRIPT.sha1());
+}
+"#;
+
+#[test]
+fn editing_an_included_file_rebuilds_and_changes_the_embedded_sha1() {
+    let probe = ProbeCrate::new("include-probe", INCLUDING_MAIN_RS);
+    probe.write(
+        "lua/probe.lua",
+        "--- @include \"lib/value\"\nreturn value()\n",
+    );
+    std::fs::create_dir_all(probe.path("lua/lib")).unwrap();
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let mut previous = None;
+    for value in ["1", "2"] {
+        let helper = format!("local function value() return {value} end\n");
+        probe.write("lua/lib/value.lua", &helper);
+        let output = probe.cargo("run");
+        assert!(
+            output.status.success(),
+            "building the probe crate failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let embedded = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+        // The composed text: the include's line replaced by the helper.
+        let composed = format!("{}\nreturn value()\n", helper.trim_end());
+        let expected: String = redis::cmd("SCRIPT")
+            .arg("LOAD")
+            .arg(&composed)
+            .query(&mut con)
+            .unwrap();
+        assert_eq!(
+            embedded, expected,
+            "binary built with the helper {helper:?}"
+        );
+        assert_ne!(
+            Some(&embedded),
+            previous.as_ref(),
+            "the edit must change the binary"
+        );
+        previous = Some(embedded);
+    }
+}

@@ -29,6 +29,7 @@
 mod ast;
 mod check;
 pub mod commands;
+pub mod compose;
 mod diagnostic;
 pub mod header;
 mod lexer;

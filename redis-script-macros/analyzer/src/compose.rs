@@ -1,0 +1,550 @@
+//! Scripts composed from shared Lua files, in the convention BullMQ's
+//! scripts use: a line
+//!
+//! ```lua
+//! --- @include "includes/addJob"
+//! ```
+//!
+//! is replaced by the text of that file, resolved relative to the file the
+//! line is in, `.lua` added when the path has no extension. Included files
+//! may include others. Each file is included at most once per script: a
+//! later include of a file already included is replaced by nothing, so two
+//! helpers may both include a third. Including a file that is being
+//! included (a cycle) is an error. A directive is a whole line: two or
+//! three dashes, blanks, `@include`, blanks, the path in double or single
+//! quotes, then at most blanks or `;`. Paths are plain (no globs); a line
+//! that looks like a directive but is not one, an absolute path, a missing
+//! file, a file that is not UTF-8 or one with a `#!` shebang (only the
+//! script itself may have one) are errors.
+//!
+//! [`compose`] returns the composed text, which is what a script sends and
+//! what its SHA1 is of, with the map back to each file ([`Composed::locate`])
+//! so that findings on the composed text are shown in the file, and at the
+//! line, where the text really is.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::ast::Span;
+
+/// One file of a composed script: the script itself (index 0) or an
+/// included file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    /// The path as shown to people: the script's as given, an included
+    /// file's joined onto its includer's folder (`scripts/includes/x.lua`).
+    pub display: String,
+    /// The path on disk, as given to the reader.
+    pub path: PathBuf,
+    /// The file's own text.
+    pub source: String,
+    /// Which file included it, and the directive's span in that file;
+    /// `None` for the script itself.
+    pub included_from: Option<(usize, Span)>,
+}
+
+/// A composed script.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Composed {
+    /// The text sent to the server.
+    pub text: String,
+    /// Every file the text is made of, the script first, then each included
+    /// file in the order it was first included.
+    pub files: Vec<SourceFile>,
+    /// Where each run of the text comes from, in order of the text.
+    pieces: Vec<Piece>,
+}
+
+/// A run of the composed text copied from one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Piece {
+    /// Where it starts in the composed text.
+    at: usize,
+    len: usize,
+    file: usize,
+    /// Where it starts in that file.
+    from: usize,
+}
+
+/// A composition that failed: the file and span of the offending directive
+/// (or of the file's first line), and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComposeError {
+    /// The file the error is in, as shown to people.
+    pub display: String,
+    /// That file's text, to quote the line.
+    pub source: String,
+    /// The offending line.
+    pub span: Span,
+    /// What is wrong.
+    pub message: String,
+    /// How to fix it.
+    pub note: Option<String>,
+}
+
+impl Composed {
+    /// Whether the script includes anything.
+    pub fn has_includes(&self) -> bool {
+        self.files.len() > 1
+    }
+
+    /// The file and the span in it of `span` of the composed text: where a
+    /// finding really is. A span that crosses from one file into another is
+    /// cut at the end of the first.
+    pub fn locate(&self, span: Span) -> (&SourceFile, Span) {
+        let index = self
+            .pieces
+            .partition_point(|piece| piece.at + piece.len <= span.start)
+            .min(self.pieces.len().saturating_sub(1));
+        let Some(piece) = self.pieces.get(index) else {
+            return (&self.files[0], span);
+        };
+        let start = span.start.saturating_sub(piece.at).min(piece.len) + piece.from;
+        let end = span.end.min(piece.at + piece.len).saturating_sub(piece.at) + piece.from;
+        (&self.files[piece.file], Span::new(start, end.max(start)))
+    }
+
+    /// The chain of includes that brought `file` in, nearest first, as
+    /// `(includer, directive span)` pairs.
+    pub fn include_chain(&self, mut file: usize) -> Vec<(&SourceFile, Span)> {
+        let mut chain = Vec::new();
+        while let Some((includer, span)) = self.files.get(file).and_then(|f| f.included_from) {
+            chain.push((&self.files[includer], span));
+            file = includer;
+        }
+        chain
+    }
+
+    /// The index of `file` in [`files`](Self::files).
+    pub fn index_of(&self, file: &SourceFile) -> usize {
+        self.files
+            .iter()
+            .position(|candidate| std::ptr::eq(candidate, file))
+            .unwrap_or(0)
+    }
+}
+
+/// Composes the script `display` (read from `path`, whose text is
+/// `source`), reading included files with `read`.
+pub fn compose(
+    display: &str,
+    path: &Path,
+    source: String,
+    read: &mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
+) -> Result<Composed, ComposeError> {
+    let mut composer = Composer {
+        composed: Composed {
+            text: String::with_capacity(source.len()),
+            files: vec![SourceFile {
+                display: display.to_owned(),
+                path: path.to_path_buf(),
+                source,
+                included_from: None,
+            }],
+            pieces: Vec::new(),
+        },
+        stack: Vec::new(),
+        read,
+    };
+    composer.expand(0)?;
+    Ok(composer.composed)
+}
+
+struct Composer<'r> {
+    composed: Composed,
+    /// The files being expanded, outermost first: a cycle is an include of one of them.
+    stack: Vec<usize>,
+    read: &'r mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
+}
+
+impl Composer<'_> {
+    /// Appends file `index` to the text, expanding its directives.
+    fn expand(&mut self, index: usize) -> Result<(), ComposeError> {
+        self.stack.push(index);
+        let source = self.composed.files[index].source.clone();
+        let mut copied_to = 0;
+        let mut at = 0;
+        for line in source.split_inclusive('\n') {
+            let line_start = at;
+            at += line.len();
+            let text = line.trim_end_matches(['\n', '\r']);
+            let Some(directive) = directive(text) else {
+                continue;
+            };
+            let span = Span::new(line_start, line_start + text.len());
+            let target =
+                directive.map_err(|(message, note)| self.error(index, span, message, note))?;
+            self.copy(index, copied_to, line_start);
+            copied_to = line_start + text.len();
+            self.include(index, span, target)?;
+        }
+        self.copy(index, copied_to, source.len());
+        self.stack.pop();
+        Ok(())
+    }
+
+    /// Appends `from..to` of file `index` to the text.
+    fn copy(&mut self, index: usize, from: usize, to: usize) {
+        if from >= to {
+            return;
+        }
+        let text = &self.composed.files[index].source[from..to];
+        self.composed.pieces.push(Piece {
+            at: self.composed.text.len(),
+            len: to - from,
+            file: index,
+            from,
+        });
+        self.composed.text.push_str(text);
+    }
+
+    /// Expands the directive at `span` of file `includer`, naming `target`.
+    fn include(&mut self, includer: usize, span: Span, target: &str) -> Result<(), ComposeError> {
+        let including = &self.composed.files[includer];
+        if Path::new(target).is_absolute() {
+            return Err(self.error(
+                includer,
+                span,
+                format!("the include path `{target}` is absolute"),
+                Some("write it relative to the including file's folder".to_owned()),
+            ));
+        }
+        let with_extension = if Path::new(target).extension().is_some() {
+            target.to_owned()
+        } else {
+            format!("{target}.lua")
+        };
+        let folder = |path: &Path| path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let path = normalize(&folder(&including.path).join(&with_extension));
+        let display = normalize(&folder(Path::new(&including.display)).join(&with_extension))
+            .to_string_lossy()
+            .replace('\\', "/");
+        if let Some(open) = self
+            .stack
+            .iter()
+            .position(|&file| self.composed.files[file].path == path)
+        {
+            let mut chain: Vec<&str> = self.stack[open..]
+                .iter()
+                .map(|&file| self.composed.files[file].display.as_str())
+                .collect();
+            chain.push(&display);
+            return Err(self.error(
+                includer,
+                span,
+                format!("include cycle: {}", chain.join(" -> ")),
+                Some("a file cannot include itself, directly or through others: move what both need into a third file".to_owned()),
+            ));
+        }
+        if self.composed.files.iter().any(|file| file.path == path) {
+            // Included once per script: a later include adds nothing.
+            return Ok(());
+        }
+        let bytes = (self.read)(&path).map_err(|error| {
+            let reason = match error.kind() {
+                std::io::ErrorKind::NotFound => "no such file".to_owned(),
+                _ => error.to_string(),
+            };
+            self.error(
+                includer,
+                span,
+                format!("cannot include `{display}`: {reason}"),
+                Some(format!(
+                    "looked for {}; the path is relative to the folder of `{}`",
+                    path.display(),
+                    self.composed.files[includer].display
+                )),
+            )
+        })?;
+        let source = String::from_utf8(bytes).map_err(|_| {
+            self.error(
+                includer,
+                span,
+                format!("cannot include `{display}`: it is not valid UTF-8"),
+                Some("save it as UTF-8".to_owned()),
+            )
+        })?;
+        if source.starts_with("#!") {
+            return Err(self.error(
+                includer,
+                span,
+                format!(
+                    "`{display}` starts with a `#!` shebang, which only the script itself may have"
+                ),
+                Some("remove the shebang line from the included file".to_owned()),
+            ));
+        }
+        let index = self.composed.files.len();
+        self.composed.files.push(SourceFile {
+            display,
+            path,
+            source,
+            included_from: Some((includer, span)),
+        });
+        let before = self.composed.text.len();
+        self.expand(index)?;
+        // The directive's line break follows: an included file's last one
+        // would leave an empty line.
+        if self.composed.text.len() > before {
+            self.drop_final_line_break();
+        }
+        Ok(())
+    }
+
+    /// Removes a line break (`\n` or `\r\n`) that ends the text, when the
+    /// last piece holds all of it.
+    fn drop_final_line_break(&mut self) {
+        let Some(piece) = self.composed.pieces.last_mut() else {
+            return;
+        };
+        let text = &self.composed.text[piece.at..];
+        let width = if text.ends_with("\r\n") {
+            2
+        } else if text.ends_with('\n') {
+            1
+        } else {
+            0
+        };
+        piece.len -= width;
+        let len = self.composed.text.len() - width;
+        self.composed.text.truncate(len);
+        if piece.len == 0 {
+            self.composed.pieces.pop();
+        }
+    }
+
+    fn error(
+        &self,
+        file: usize,
+        span: Span,
+        message: String,
+        note: Option<String>,
+    ) -> ComposeError {
+        let file = &self.composed.files[file];
+        ComposeError {
+            display: file.display.clone(),
+            source: file.source.clone(),
+            span,
+            message,
+            note,
+        }
+    }
+}
+
+/// `Some(Ok(path))` for a directive line, `Some(Err(..))` for a line that
+/// starts like one but is malformed, `None` for any other line.
+#[allow(clippy::type_complexity)]
+fn directive(line: &str) -> Option<Result<&str, (String, Option<String>)>> {
+    let rest = line.strip_prefix("--")?;
+    let rest = rest.strip_prefix('-').unwrap_or(rest);
+    let rest = rest
+        .trim_start_matches([' ', '\t'])
+        .strip_prefix("@include")?;
+    let malformed = || {
+        Err((
+            format!("malformed include: `{}`", line.trim()),
+            Some("write the path in quotes, e.g. `--- @include \"includes/helpers\"`".to_owned()),
+        ))
+    };
+    if !rest.starts_with([' ', '\t']) {
+        return Some(malformed());
+    }
+    let rest = rest.trim_start_matches([' ', '\t']);
+    let Some(quote) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+        return Some(malformed());
+    };
+    let inner = &rest[1..];
+    let Some(end) = inner.find(quote) else {
+        return Some(malformed());
+    };
+    let (path, after) = (&inner[..end], &inner[end + 1..]);
+    if path.is_empty() || !after.chars().all(|c| matches!(c, ' ' | '\t' | ';')) {
+        return Some(malformed());
+    }
+    Some(Ok(path))
+}
+
+/// `path` with `.` and `..` resolved lexically (an include's path is about
+/// the folder named, not about symbolic links on the way).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    fn files(list: &[(&str, &str)]) -> HashMap<PathBuf, Vec<u8>> {
+        list.iter()
+            .map(|(path, text)| (PathBuf::from(path), text.as_bytes().to_vec()))
+            .collect()
+    }
+
+    fn run(root: &str, list: &[(&str, &str)]) -> Result<Composed, ComposeError> {
+        let disk = files(list);
+        let source = String::from_utf8(disk[Path::new(root)].clone()).unwrap();
+        let mut read = |path: &Path| {
+            disk.get(path)
+                .cloned()
+                .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+        };
+        compose(root, Path::new(root), source, &mut read)
+    }
+
+    #[test]
+    fn includes_are_replaced_in_place_nested_and_once() {
+        let composed = run(
+            "s/main.lua",
+            &[
+                (
+                    "s/main.lua",
+                    "--- @include \"inc/a\"\n--- @include 'inc/b.lua';\nreturn a() + b()\n",
+                ),
+                (
+                    "s/inc/a.lua",
+                    "--- @include \"common\"\nlocal function a() return one() end\n",
+                ),
+                (
+                    "s/inc/b.lua",
+                    "-- @include \"common\"\nlocal function b() return one() end\n",
+                ),
+                ("s/inc/common.lua", "local function one() return 1 end\n"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            composed.text,
+            "local function one() return 1 end\nlocal function a() return one() end\n\
+             \nlocal function b() return one() end\nreturn a() + b()\n"
+        );
+        let names: Vec<&str> = composed.files.iter().map(|f| f.display.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "s/main.lua",
+                "s/inc/a.lua",
+                "s/inc/common.lua",
+                "s/inc/b.lua"
+            ]
+        );
+        assert!(composed.has_includes());
+    }
+
+    #[test]
+    fn a_span_of_the_composed_text_maps_to_its_file() {
+        let composed = run(
+            "main.lua",
+            &[
+                (
+                    "main.lua",
+                    "-- top\n--- @include \"lib\"\nreturn helper()\n",
+                ),
+                (
+                    "lib.lua",
+                    "local x = 1\nlocal function helper() return x end\n",
+                ),
+            ],
+        )
+        .unwrap();
+        let at = composed.text.find("helper() return").unwrap();
+        let (file, span) = composed.locate(Span::new(at, at + 6));
+        assert_eq!(file.display, "lib.lua");
+        assert_eq!(&file.source[span.start..span.end], "helper");
+        let at = composed.text.find("return helper").unwrap();
+        let (file, span) = composed.locate(Span::new(at, at + 6));
+        assert_eq!(file.display, "main.lua");
+        assert_eq!(&file.source[span.start..span.end], "return");
+        let chain = composed.include_chain(1);
+        assert_eq!(chain.len(), 1);
+        assert_eq!(
+            &chain[0].0.source[chain[0].1.start..chain[0].1.end],
+            "--- @include \"lib\""
+        );
+    }
+
+    #[test]
+    fn a_script_without_includes_is_itself() {
+        let composed = run("x.lua", &[("x.lua", "return 1\n")]).unwrap();
+        assert_eq!(composed.text, "return 1\n");
+        assert!(!composed.has_includes());
+    }
+
+    #[test]
+    fn every_mistake_names_the_file_and_line_of_its_directive() {
+        let error = run(
+            "a.lua",
+            &[
+                ("a.lua", "\n--- @include \"b\"\n"),
+                ("b.lua", "--- @include \"a\"\n"),
+            ],
+        )
+        .unwrap_err();
+        assert_eq!(error.display, "b.lua");
+        assert!(
+            error
+                .message
+                .contains("include cycle: a.lua -> b.lua -> a.lua"),
+            "{error:?}"
+        );
+
+        let error = run("a.lua", &[("a.lua", "-- x\n--- @include \"gone\"\n")]).unwrap_err();
+        assert_eq!((error.display.as_str(), error.span.start), ("a.lua", 5));
+        assert!(
+            error
+                .message
+                .contains("cannot include `gone.lua`: no such file")
+        );
+
+        for line in [
+            "--- @include helpers",
+            "--- @include \"x",
+            "--- @includex \"y\"",
+            "--- @include \"x\" extra",
+        ] {
+            let error = run("a.lua", &[("a.lua", line)]).unwrap_err();
+            assert!(
+                error.message.starts_with("malformed include"),
+                "{line}: {error:?}"
+            );
+        }
+        let error = run("a.lua", &[("a.lua", "--- @include \"/abs\"")]).unwrap_err();
+        assert!(error.message.contains("absolute"));
+        let error = run(
+            "a.lua",
+            &[
+                ("a.lua", "--- @include \"b\""),
+                ("b.lua", "#!lua\nreturn 1\n"),
+            ],
+        )
+        .unwrap_err();
+        assert!(error.message.contains("shebang"));
+    }
+
+    #[test]
+    fn paths_resolve_from_the_including_file() {
+        let composed = run(
+            "s/x/main.lua",
+            &[
+                ("s/x/main.lua", "--- @include \"../lib/one\"\n"),
+                ("s/lib/one.lua", "--- @include \"./two\"\n"),
+                ("s/lib/two.lua", "return 2\n"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(composed.text, "return 2\n");
+        assert_eq!(composed.files[2].display, "s/lib/two.lua");
+    }
+}

@@ -1,0 +1,3 @@
+-- Includes a helper that reads KEYS[2].
+--- @include "lib/reads_keys"
+return both()

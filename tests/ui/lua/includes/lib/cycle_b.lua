@@ -1,0 +1,2 @@
+local b = 2
+--- @include "cycle_a"

@@ -1,0 +1,2 @@
+#!lua flags=no-writes
+local x = 1

@@ -1,0 +1,3 @@
+-- Includes a file that does not exist.
+--- @include "lib/nowhere"
+return 1

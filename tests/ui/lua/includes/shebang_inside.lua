@@ -1,0 +1,2 @@
+--- @include "lib/with_shebang"
+return 1

@@ -1,0 +1,3 @@
+-- An include path without quotes.
+--- @include lib/helpers
+return 1
