@@ -33,6 +33,7 @@ pub mod compose;
 mod diagnostic;
 pub mod header;
 mod lexer;
+pub mod library;
 mod parser;
 pub mod report;
 mod sandbox;

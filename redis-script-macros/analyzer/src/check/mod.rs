@@ -12,7 +12,7 @@ mod command_calls;
 mod nil_return;
 mod scope;
 
-use crate::ast::Chunk;
+use crate::ast::{Chunk, FuncBody, Span};
 use crate::diagnostic::{Allowed, Diagnostic};
 use crate::servers::{Server, Servers};
 
@@ -75,6 +75,34 @@ pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
     let (mut diagnostics, uses) = scope::walk(chunk, declared);
     arity::check(&uses, declared, &mut diagnostics);
     nil_return::check(chunk, declared, &mut diagnostics);
+    allowed_out(diagnostics, declared)
+}
+
+/// The checks of a Redis Functions library `chunk` with its functions'
+/// environment, and of `callback`, the body of the function a binding
+/// calls, against `declared`: its first parameter is KEYS, its second ARGV.
+/// Without a callback (the text does not settle it), only the names.
+pub fn check_function(
+    chunk: &Chunk,
+    callback: Option<&FuncBody>,
+    declared: &Declared,
+) -> Vec<Diagnostic> {
+    let env = scope::FunctionEnv {
+        callback: callback.map_or(Span::new(usize::MAX, usize::MAX), |func| func.span),
+    };
+    let (mut diagnostics, uses) = scope::walk_in(chunk, declared, Some(env));
+    if let Some(callback) = callback {
+        arity::check(&uses, declared, &mut diagnostics);
+        let body = Chunk {
+            block: callback.block.clone(),
+        };
+        nil_return::check(&body, declared, &mut diagnostics);
+    }
+    allowed_out(diagnostics, declared)
+}
+
+/// `diagnostics` without the findings `declared` allows.
+fn allowed_out(mut diagnostics: Vec<Diagnostic>, declared: &Declared) -> Vec<Diagnostic> {
     diagnostics.retain(|diagnostic| {
         !diagnostic
             .lint

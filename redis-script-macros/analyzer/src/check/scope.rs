@@ -15,8 +15,31 @@ use crate::suggest::{did_you_mean, suggest};
 
 /// Walks `chunk`: the findings on its names, and how it uses KEYS and ARGV.
 pub(super) fn walk(chunk: &Chunk, declared: &Declared) -> (Vec<Diagnostic>, Uses) {
+    walk_in(chunk, declared, None)
+}
+
+/// A Redis Functions library, as its functions run: no KEYS or ARGV
+/// globals; the callback whose body is at `callback` is the one checked
+/// against `declared` (its first parameter is KEYS, its second ARGV, and
+/// `declared.read_only` holds inside it alone).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FunctionEnv {
+    pub callback: Span,
+}
+
+/// [`walk`], in a script's environment or (`function`) a library's.
+pub(super) fn walk_in(
+    chunk: &Chunk,
+    declared: &Declared,
+    function: Option<FunctionEnv>,
+) -> (Vec<Diagnostic>, Uses) {
     let mut walker = Walker {
-        declared,
+        declared: Declared {
+            read_only: declared.read_only && function.is_none(),
+            ..*declared
+        },
+        function,
+        target_read_only: declared.read_only,
         scopes: vec![Vec::new()],
         seen_locals: Vec::new(),
         uses: Uses::default(),
@@ -30,10 +53,17 @@ pub(super) fn walk(chunk: &Chunk, declared: &Declared) -> (Vec<Diagnostic>, Uses
 
 struct Local {
     name: String,
+    /// A callback's parameter that holds the keys or the arguments.
+    role: Option<Table>,
 }
 
-struct Walker<'a> {
-    declared: &'a Declared,
+struct Walker {
+    /// The declaration; its `read_only` is the one in force where the walk is.
+    declared: Declared,
+    /// In a library: where the checked callback is.
+    function: Option<FunctionEnv>,
+    /// Whether the checked callback is registered `no-writes`.
+    target_read_only: bool,
     /// Locals in scope, innermost block last.
     scopes: Vec<Vec<Local>>,
     /// Every local declared so far, for "did you mean" suggestions.
@@ -50,7 +80,7 @@ struct Walker<'a> {
     optional: bool,
 }
 
-impl Walker<'_> {
+impl Walker {
     /// Whether `name` is reported for the first time (and notes it).
     fn first_report(&mut self, name: &str) -> bool {
         if self.reported.iter().any(|reported| reported == name) {
@@ -64,17 +94,41 @@ impl Walker<'_> {
         self.scopes.iter().flatten().any(|local| local.name == name)
     }
 
-    /// A global (not shadowed by a local) named `name`.
-    fn is_global_ref(&self, expr: &Expr, name: &str) -> bool {
-        matches!(expr, Expr::Name(n) if n.text == name && !self.is_local(name))
+    fn declare(&mut self, name: &Name) {
+        self.declare_as(name, None);
     }
 
-    fn declare(&mut self, name: &Name) {
+    fn declare_as(&mut self, name: &Name, role: Option<Table>) {
         self.seen_locals.push(name.text.clone());
         if let Some(scope) = self.scopes.last_mut() {
             scope.push(Local {
                 name: name.text.clone(),
+                role,
             });
+        }
+    }
+
+    /// The innermost local named `name`.
+    fn local(&self, name: &str) -> Option<&Local> {
+        self.scopes
+            .iter()
+            .flatten()
+            .rev()
+            .find(|local| local.name == name)
+    }
+
+    /// Whether `expr` is KEYS or ARGV: the global in a script, the
+    /// callback's parameter in a library.
+    fn table_ref(&self, expr: &Expr) -> Option<Table> {
+        let Expr::Name(name) = expr else {
+            return None;
+        };
+        match self.local(&name.text) {
+            Some(local) => local.role,
+            None if self.function.is_some() => None,
+            None => [Table::Keys, Table::Argv]
+                .into_iter()
+                .find(|table| table.name() == name.text),
         }
     }
 
@@ -195,10 +249,22 @@ impl Walker<'_> {
                     span: func.span,
                 });
             }
-            for param in &func.params {
-                walker.declare(param);
+            let target = walker.function.is_some_and(|env| env.callback == func.span);
+            let roles = [Some(Table::Keys), Some(Table::Argv)];
+            for (index, param) in func.params.iter().enumerate() {
+                let role = if target {
+                    roles.get(index).copied().flatten()
+                } else {
+                    None
+                };
+                walker.declare_as(param, role);
+            }
+            let read_only = walker.declared.read_only;
+            if target {
+                walker.declared.read_only = walker.target_read_only;
             }
             walker.block(&func.block);
+            walker.declared.read_only = read_only;
         });
         self.optional = outer;
     }
@@ -384,14 +450,45 @@ impl Walker<'_> {
     }
 
     fn name_read(&mut self, name: &Name) {
-        if self.is_local(&name.text) {
+        if let Some(local) = self.local(&name.text) {
+            // A callback's keys or arguments passed on or counted.
+            if let Some(role) = local.role {
+                self.uses.of(role).dynamic = true;
+            }
             return;
         }
         match name.text.as_str() {
+            "KEYS" | "ARGV" if self.function.is_some() => self.table_in_function(name),
             "KEYS" => self.uses.of(Table::Keys).dynamic = true,
             "ARGV" => self.uses.of(Table::Argv).dynamic = true,
             _ => self.global_read(name),
         }
+    }
+
+    /// `KEYS` or `ARGV` in a library, where functions get them as parameters.
+    fn table_in_function(&mut self, name: &Name) {
+        if !self.first_report(&name.text) {
+            return;
+        }
+        let (position, example) = if name.text == "KEYS" {
+            ("first", "keys[1]")
+        } else {
+            ("second", "args[1]")
+        };
+        self.diagnostics.push(
+            Diagnostic::error(
+                Target::File,
+                name.span,
+                format!(
+                    "`{}` is not a global in a Redis Functions library, so reading it fails at run time",
+                    name.text
+                ),
+            )
+            .with_note(format!(
+                "a function gets its {} as its callback's {position} parameter:                  `function(keys, args) ... {example} ... end`",
+                if name.text == "KEYS" { "keys" } else { "arguments" }
+            )),
+        );
     }
 
     fn global_read(&mut self, name: &Name) {
@@ -427,13 +524,11 @@ impl Walker<'_> {
     }
 
     fn index(&mut self, obj: &Expr, key: &Expr, dot: Option<&Name>, whole: Span) {
-        for table in [Table::Keys, Table::Argv] {
-            if self.is_global_ref(obj, table.name()) {
-                let optional = self.optional;
-                self.uses.of(table).record(key, whole, optional);
-                self.expr(key);
-                return;
-            }
+        if let Some(table) = self.table_ref(obj) {
+            let optional = self.optional;
+            self.uses.of(table).record(key, whole, optional);
+            self.expr(key);
+            return;
         }
         if let (Expr::Name(library), Expr::String(member, span)) = (obj, key)
             && !self.is_local(&library.text)
@@ -445,9 +540,13 @@ impl Walker<'_> {
                 return;
             }
             let member = String::from_utf8_lossy(member);
-            let present = lib
-                .member(&member)
-                .is_some_and(|m| m.is_on(self.declared.servers));
+            // A library registers its functions; a script has no such member.
+            let registers =
+                self.function.is_some() && library.text == "redis" && member == "register_function";
+            let present = registers
+                || lib
+                    .member(&member)
+                    .is_some_and(|m| m.is_on(self.declared.servers));
             if !present && !self.optional {
                 let span = dot.map_or(*span, |name| name.span);
                 self.unknown_member(&library.text, &member, lib, span);
@@ -491,7 +590,7 @@ impl Walker<'_> {
         if let Some(call) = command_calls::redis_call(func, args)
             && !self.is_local(call.library)
         {
-            command_calls::check(&call, args, self.declared, &mut self.diagnostics);
+            command_calls::check(&call, args, &self.declared, &mut self.diagnostics);
         }
     }
 }
