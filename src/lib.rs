@@ -604,14 +604,18 @@
 // Generated code names `::redis_script::__private`, also inside this crate.
 extern crate self as redis_script;
 
+/// Turns a function of a Redis Functions library on disk into a typed
+/// function; see [Redis Functions](crate#redis-functions).
+pub use redis_script_macros::redis_function;
 /// Turns a Lua script on disk into a typed function; see the [crate docs](crate).
 pub use redis_script_macros::redis_script;
 /// Binds every script of a folder, each by the signature in its header; see
 /// [Signatures in the Lua file](crate#signatures-in-the-lua-file).
 pub use redis_script_macros::scripts;
 pub use redis_script_runtime::{
-    Applied, Arity, Error, ErrorKind, Invocation, Loaded, NoScriptFallback, SLOTS, Script,
-    ScriptKill, ScriptPipeline, hash_tag, key_slot, kill_running_script, load_all, registry,
+    Applied, Arity, Error, ErrorKind, Invocation, Library, LibraryStatus, Loaded, NoScriptFallback,
+    SLOTS, Script, ScriptKill, ScriptPipeline, hash_tag, key_slot, kill_running_script, load_all,
+    registry,
 };
 #[cfg(feature = "aio")]
 pub use redis_script_runtime::{kill_running_script_async, load_all_async};

@@ -24,6 +24,7 @@ fn ui() {
     t.compile_fail("tests/ui/checks/*.rs");
     t.compile_fail("tests/ui/seeds/*.rs");
     t.compile_fail("tests/ui/headers/*.rs");
+    t.compile_fail("tests/ui/functions/*.rs");
     t.compile_fail("tests/ui/includes/*.rs");
     t.pass("tests/ui/pass/*.rs");
 }

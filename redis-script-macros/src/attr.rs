@@ -1,4 +1,5 @@
-//! The attribute's arguments: `#[redis_script(file = "scripts/x.lua", keys = 1)]`.
+//! The attributes' arguments: `#[redis_script(file = "scripts/x.lua", keys = 1)]`
+//! and `#[redis_function(library = "scripts/lib.lua", name = "f", keys = 1)]`.
 
 use proc_macro2::Span;
 use syn::parse::{Parse, ParseStream};
@@ -8,6 +9,10 @@ use syn::{Expr, ExprLit, Ident, Lit, LitInt, LitStr, Meta, MetaList, Token};
 use crate::errors::Errors;
 
 const FILE: &str = "file";
+/// `library = "..."`, the file of `#[redis_function]`.
+const LIBRARY: &str = "library";
+/// `name = "..."`: the registered function, for `#[redis_function]`.
+const NAME: &str = "name";
 const KEYS: &str = "keys";
 const ALLOW: &str = "allow";
 /// `crate = "path"`: where the facade is, when not at `::redis_script`.
@@ -18,9 +23,46 @@ const UNREAD: &str = "unread";
 /// know, for servers newer than it.
 const UNKNOWN_COMMANDS: &str = "unknown_commands";
 
+/// Which attribute the arguments are of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `#[redis_script]`: a script, called with EVALSHA.
+    Script,
+    /// `#[redis_function]`: a function of a library, called with FCALL.
+    Function,
+}
+
+impl Kind {
+    /// The attribute as written, for messages.
+    pub fn attribute(self) -> &'static str {
+        match self {
+            Kind::Script => "#[redis_script]",
+            Kind::Function => "#[redis_function]",
+        }
+    }
+
+    /// The argument naming the Lua file.
+    fn file_key(self) -> &'static str {
+        match self {
+            Kind::Script => FILE,
+            Kind::Function => LIBRARY,
+        }
+    }
+
+    fn example(self) -> &'static str {
+        match self {
+            Kind::Script => "scripts/lock_acquire.lua",
+            Kind::Function => "scripts/functions/stock.lua",
+        }
+    }
+}
+
 /// The attribute's arguments, each still pointing at its tokens.
 pub struct Args {
+    pub kind: Kind,
     pub file: Option<LitStr>,
+    /// `name = "..."` of `#[redis_function]`.
+    pub name: Option<LitStr>,
     pub keys: Option<Keys>,
     /// Whether `file` and `keys` were written at all: one with a bad value
     /// has an error of its own and is not also missing.
@@ -54,8 +96,10 @@ impl Parse for RawArgs {
 impl Args {
     /// Reads every pair, recording each problem in `errors` rather than
     /// stopping at the first, so the user sees all of them at once.
-    pub fn from_raw(raw: RawArgs, errors: &mut Errors) -> Args {
+    pub fn from_raw(raw: RawArgs, kind: Kind, errors: &mut Errors) -> Args {
         let mut args = Args {
+            kind,
+            name: None,
             file: None,
             keys: None,
             file_written: false,
@@ -75,25 +119,30 @@ impl Args {
                 }
                 other => {
                     let name = path_name(other.path());
-                    errors.push(syn::Error::new_spanned(other, unknown_key_message(&name)));
+                    errors.push(syn::Error::new_spanned(
+                        other,
+                        unknown_key_message(kind, &name),
+                    ));
                     continue;
                 }
             };
             let Some(name) = pair.path.get_ident().map(ToString::to_string) else {
                 errors.push(syn::Error::new_spanned(
                     &pair.path,
-                    unknown_key_message(&path_name(&pair.path)),
+                    unknown_key_message(kind, &path_name(&pair.path)),
                 ));
                 continue;
             };
+            let mut name_written = args.name.is_some();
             let written = match name.as_str() {
-                FILE => &mut args.file_written,
+                key if key == kind.file_key() => &mut args.file_written,
                 KEYS => &mut args.keys_written,
                 CRATE => &mut args.krate_written,
+                NAME if kind == Kind::Function => &mut name_written,
                 _ => {
                     errors.push(syn::Error::new_spanned(
                         &pair.path,
-                        unknown_key_message(&name),
+                        unknown_key_message(kind, &name),
                     ));
                     continue;
                 }
@@ -102,19 +151,33 @@ impl Args {
                 errors.push(syn::Error::new_spanned(
                     &pair.path,
                     format!(
-                        "`{name}` is given twice: #[redis_script] takes it once, so remove one of them"
+                        "`{name}` is given twice: {} takes it once, so remove one of them",
+                        kind.attribute()
                     ),
                 ));
                 continue;
             }
-            if name == FILE {
+            if name == kind.file_key() {
                 // #[redis_script(file = "scripts/lock_acquire.lua")]
                 match string_literal(&pair.value) {
                     Some(lit) => args.file = Some(lit),
                     None => errors.push(syn::Error::new_spanned(
                         &pair.value,
-                        "`file` takes a string literal: the Lua file's path relative to \
-                         Cargo.toml, e.g. `file = \"scripts/lock_acquire.lua\"`",
+                        format!(
+                            "`{name}` takes a string literal: the Lua file's path relative to \
+                             Cargo.toml, e.g. `{name} = \"{}\"`",
+                            kind.example()
+                        ),
+                    )),
+                }
+            } else if name == NAME {
+                // #[redis_function(library = "...", name = "add_stock")]
+                match string_literal(&pair.value) {
+                    Some(lit) => args.name = Some(lit),
+                    None => errors.push(syn::Error::new_spanned(
+                        &pair.value,
+                        "`name` takes a string literal: the function's name as the library \
+                         registers it, e.g. `name = \"add_stock\"`",
                     )),
                 }
             } else if name == CRATE {
@@ -155,8 +218,8 @@ impl Args {
                 errors.push(syn::Error::new_spanned(
                     &name,
                     format!(
-                        "unknown name `{name}`: #[redis_script] can allow `{UNREAD}` and \
-                         `{UNKNOWN_COMMANDS}`"
+                        "unknown name `{name}`: {} can allow `{UNREAD}` and `{UNKNOWN_COMMANDS}`",
+                        self.kind.attribute()
                     ),
                 ));
             }
@@ -165,28 +228,49 @@ impl Args {
 
     /// Reports each required argument that is missing, at the attribute.
     pub fn check_required(&self, errors: &mut Errors) {
+        let (attribute, file) = (self.kind.attribute(), self.kind.file_key());
+        let attribute = attribute.trim_start_matches("#[").trim_end_matches(']');
         if !self.file_written {
+            let what = match self.kind {
+                Kind::Script => "the Lua script",
+                Kind::Function => "the Lua library",
+            };
             errors.push(syn::Error::new(
                 Span::call_site(),
-                "missing `file`: name the Lua script, e.g. \
-                 #[redis_script(file = \"scripts/lock_acquire.lua\", keys = 1)]",
+                format!(
+                    "missing `{file}`: name {what}, e.g. \
+                     #[{attribute}({file} = \"{}\", keys = 1)]",
+                    self.kind.example()
+                ),
             ));
         }
         if !self.keys_written {
             errors.push(syn::Error::new(
                 Span::call_site(),
-                "missing `keys`: say how many leading parameters are KEYS, e.g. \
-                 #[redis_script(file = \"...\", keys = 1)]; use `keys = 0` for a script without keys",
+                format!(
+                    "missing `keys`: say how many leading parameters are KEYS, e.g. \
+                     #[{attribute}({file} = \"...\", keys = 1)]; use `keys = 0` for a {} without keys",
+                    match self.kind {
+                        Kind::Script => "script",
+                        Kind::Function => "function",
+                    }
+                ),
             ));
         }
     }
 }
 
-fn unknown_key_message(name: &str) -> String {
-    format!(
-        "unknown argument `{name}`: #[redis_script] takes only `{FILE} = \"...\"`, \
-         `{KEYS} = N`, `{ALLOW}(...)` and `{CRATE} = \"...\"`"
-    )
+fn unknown_key_message(kind: Kind, name: &str) -> String {
+    match kind {
+        Kind::Script => format!(
+            "unknown argument `{name}`: #[redis_script] takes only `{FILE} = \"...\"`, \
+             `{KEYS} = N`, `{ALLOW}(...)` and `{CRATE} = \"...\"`"
+        ),
+        Kind::Function => format!(
+            "unknown argument `{name}`: #[redis_function] takes only `{LIBRARY} = \"...\"`, \
+             `{NAME} = \"...\"`, `{KEYS} = N`, `{ALLOW}(...)` and `{CRATE} = \"...\"`"
+        ),
+    }
 }
 
 /// `a::b` for a path written `a :: b`.

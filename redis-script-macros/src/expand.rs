@@ -5,7 +5,7 @@ use quote::quote;
 use syn::{Ident, LitStr, Type};
 
 use crate::ast::{Binding, Param, Split};
-use crate::attr::{Args, RawArgs};
+use crate::attr::{Args, Kind, RawArgs};
 use crate::errors::Errors;
 use crate::manifest::Manifest;
 use crate::reply_type::{self, Reading};
@@ -18,6 +18,15 @@ use redis_script_analyzer::header;
 /// `compile_error!`s beside a stub of the function, so call sites do not add
 /// errors of their own.
 pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
+    binding(Kind::Script, args, item)
+}
+
+/// `#[redis_function(args)] item`: the same, for a function of a library.
+pub fn redis_function(args: TokenStream, item: TokenStream) -> TokenStream {
+    binding(Kind::Function, args, item)
+}
+
+fn binding(kind: Kind, args: TokenStream, item: TokenStream) -> TokenStream {
     let binding = match syn::parse2::<Binding>(item) {
         Ok(binding) => binding,
         Err(error) => return error.to_compile_error(),
@@ -25,7 +34,7 @@ pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
     let args = errors
         .take(syn::parse2::<RawArgs>(args))
-        .map(|raw| Args::from_raw(raw, &mut errors));
+        .map(|raw| Args::from_raw(raw, kind, &mut errors));
     if let Some(args) = &args {
         args.check_required(&mut errors);
     }
@@ -60,14 +69,20 @@ pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
                 declaration_ok: errors.is_empty(),
                 servers: manifest.servers,
             };
-            Some(script_check::check(
-                &binding,
-                keys,
-                file,
-                script,
-                options,
-                &mut errors,
-            ))
+            Some(match kind {
+                Kind::Script => {
+                    script_check::check(&binding, keys, file, script, options, &mut errors)
+                }
+                Kind::Function => script_check::check_function(
+                    &binding,
+                    keys,
+                    file,
+                    &function_name(&binding, args),
+                    script,
+                    options,
+                    &mut errors,
+                ),
+            })
         }
         _ => None,
     };
@@ -84,6 +99,9 @@ pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
                 lit: file,
                 script: &script,
                 checked: &checked,
+                function: (kind == Kind::Function)
+                    .then(|| args.as_ref().map(|args| function_name(&binding, args)))
+                    .flatten(),
             },
             keys.count,
             manifest.as_ref(),
@@ -98,12 +116,22 @@ pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
+/// The function a `#[redis_function]` binding calls: `name = "..."`, or
+/// the binding's own name.
+fn function_name(binding: &Binding, args: &Args) -> String {
+    args.name
+        .as_ref()
+        .map_or_else(|| binding.sig.ident.to_string(), LitStr::value)
+}
+
 /// Where the expansion's script comes from.
 enum Source<'a> {
     File {
         lit: &'a LitStr,
         script: &'a ScriptFile,
         checked: &'a Checked,
+        /// For `#[redis_function]`: the function it calls.
+        function: Option<String>,
     },
     /// Beside a compile error: nothing to read, and nothing will run.
     Stub,
@@ -149,6 +177,7 @@ fn expand(
             lit,
             script,
             checked,
+            ..
         } => {
             let path = script.path.to_string_lossy().into_owned();
             // A composed script is sent as composed; each file it is made
@@ -177,8 +206,8 @@ fn expand(
                     #tail
                     #call
                 },
-                checked.shebang.flags.clone(),
-                checked.shebang.is_read_only(),
+                checked.flags.clone(),
+                checked.read_only,
                 checked.warnings.clone(),
             )
         }
@@ -200,7 +229,9 @@ fn expand(
         attr.path().is_ident("deprecated")
             || (attr.path().is_ident("doc") && !matches!(attr.meta, syn::Meta::NameValue(_)))
     });
-    let generated_doc = generated_doc(binding, &file_name, &sha1, key_params, fixed_args, variadic);
+    let generated_doc = generated_doc(
+        binding, source, &file_name, &sha1, key_params, fixed_args, variadic,
+    );
     let module_doc = format!("The script behind [`{name}()`](fn@{name}).");
     let script_doc =
         format!("Static metadata of `{file_name}`, the script behind [`{name}()`](fn@{name}).");
@@ -220,6 +251,37 @@ fn expand(
         )
     });
 
+    // A function's library: its code is the source, and FCALL names the
+    // function instead of a SHA1.
+    let (library_items, function_field, source_expr, sha1) = match source {
+        Source::File {
+            function: Some(function),
+            checked,
+            ..
+        } => {
+            let library = checked.library.clone().unwrap_or_default();
+            let library_doc = format!(
+                "The Lua library `{library}` (`{file_name}`), which [`{name}()`](fn@{name}) calls a function of."
+            );
+            (
+                quote! {
+                    const CODE: &str = #source_expr;
+                    #[doc = #library_doc]
+                    pub static LIBRARY: #private::Library = #private::Library::new(#library, #file_name, CODE);
+                },
+                quote!(::core::option::Option::Some((&LIBRARY, #function))),
+                quote!(CODE),
+                String::new(),
+            )
+        }
+        _ => (
+            TokenStream::new(),
+            quote!(::core::option::Option::None),
+            source_expr,
+            sha1,
+        ),
+    };
+
     // Listed for `registry::scripts` and `load_all`; a stub runs nothing.
     let registration =
         matches!(source, Source::File { .. }).then(|| quote!(#private::register_script!(SCRIPT);));
@@ -238,6 +300,7 @@ fn expand(
         #[doc = #module_doc]
         #vis mod #name {
             #track_manifest
+            #library_items
 
             #[doc = #script_doc]
             pub static SCRIPT: #private::Script = #private::Script::from_parts(#private::ScriptParts {
@@ -253,6 +316,7 @@ fn expand(
                 reply_shape: &#shape,
                 flags: &[#(#flags),*],
                 read_only: #read_only,
+                function: #function_field,
             });
 
             #registration
@@ -266,6 +330,7 @@ fn expand(
 /// parameters map onto KEYS and ARGV.
 fn generated_doc(
     binding: &Binding,
+    source: &Source,
     file: &str,
     sha1: &str,
     keys: &[Param],
@@ -285,9 +350,20 @@ fn generated_doc(
     if binding.attrs.iter().any(|attr| attr.path().is_ident("doc")) {
         lines.push(String::new());
     }
-    lines.push(format!(
-        " Runs the Lua script `{file}` (SHA1 `{sha1}`); its metadata is [`{name}::SCRIPT`]."
-    ));
+    lines.push(match source {
+        Source::File {
+            function: Some(function),
+            checked,
+            ..
+        } => format!(
+            " Calls the function `{function}` of the Lua library `{}` (`{file}`) with FCALL; \
+             its metadata is [`{name}::SCRIPT`], its library [`{name}::LIBRARY`].",
+            checked.library.as_deref().unwrap_or_default()
+        ),
+        _ => format!(
+            " Runs the Lua script `{file}` (SHA1 `{sha1}`); its metadata is [`{name}::SCRIPT`]."
+        ),
+    });
     lines.push(String::new());
     if !keys.is_empty() {
         lines.push(format!(" KEYS: {}.", list(keys, "KEYS")));

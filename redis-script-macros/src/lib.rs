@@ -36,3 +36,10 @@ pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
 pub fn scripts(input: TokenStream) -> TokenStream {
     folder::scripts(input.into()).into()
 }
+
+/// Turns a function of a Redis Functions library on disk into a typed Rust
+/// function; see the `redis-script` crate for the guide.
+#[proc_macro_attribute]
+pub fn redis_function(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand::redis_function(args.into(), item.into()).into()
+}

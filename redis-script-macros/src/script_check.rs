@@ -8,7 +8,6 @@ use syn::spanned::Spanned;
 use syn::{LitStr, ReturnType, Type};
 
 use redis_script_analyzer::servers::Servers;
-use redis_script_analyzer::shebang::Shebang;
 use redis_script_analyzer::{
     self as analyzer, Allowed, Declared, Diagnostic, ReplyKind, Severity, Target,
 };
@@ -21,7 +20,12 @@ use crate::script_file::ScriptFile;
 
 /// What the checks found that the expansion uses.
 pub struct Checked {
-    pub shebang: Shebang,
+    /// The script's shebang flags, or the function's registered flags.
+    pub flags: Vec<String>,
+    /// Whether the flags hold `no-writes`: calls use the `_RO` commands.
+    pub read_only: bool,
+    /// For a function: the name of its library.
+    pub library: Option<String>,
     /// Warnings, as items that make rustc warn at the right token.
     pub warnings: TokenStream,
 }
@@ -50,10 +54,80 @@ pub fn check(
     errors: &mut Errors,
 ) -> Checked {
     let declared = declared(binding, keys.count, &options);
-    let analysis = analyze_with_room(&script.source, declared);
+    let analysis = analyze_with_room(|| analyzer::analyze(&script.source, declared));
+    let warnings = report_findings(
+        binding,
+        keys,
+        file,
+        script,
+        &options,
+        &analysis.diagnostics,
+        errors,
+    );
+    Checked {
+        flags: analysis
+            .shebang
+            .flags
+            .iter()
+            .map(|flag| (*flag).to_owned())
+            .collect(),
+        read_only: analysis.shebang.is_read_only(),
+        library: None,
+        warnings,
+    }
+}
+
+/// Checks the function `function` of the library `script` against
+/// `binding`, pushing every error into `errors`.
+pub fn check_function(
+    binding: &Binding,
+    keys: &Keys,
+    file: &LitStr,
+    function: &str,
+    script: &ScriptFile,
+    options: Options,
+    errors: &mut Errors,
+) -> Checked {
+    let declared = declared(binding, keys.count, &options);
+    let analysis = analyze_with_room(|| {
+        analyzer::library::analyze_function(&script.source, function, declared)
+    });
+    let warnings = report_findings(
+        binding,
+        keys,
+        file,
+        script,
+        &options,
+        &analysis.diagnostics,
+        errors,
+    );
+    let (flags, read_only) = analysis
+        .function
+        .as_ref()
+        .map_or((Vec::new(), false), |registered| {
+            (registered.flags.clone(), registered.is_read_only())
+        });
+    Checked {
+        flags,
+        read_only,
+        library: Some(analysis.library),
+        warnings,
+    }
+}
+
+/// Each finding as an error in `errors` or a warning (returned as items),
+/// at the Rust token it concerns.
+fn report_findings(
+    binding: &Binding,
+    keys: &Keys,
+    file: &LitStr,
+    script: &ScriptFile,
+    options: &Options,
+    diagnostics: &[Diagnostic],
+    errors: &mut Errors,
+) -> TokenStream {
     let mut warnings = TokenStream::new();
-    let relevant = analysis
-        .diagnostics
+    let relevant = diagnostics
         .iter()
         .filter(|diagnostic| options.declaration_ok || diagnostic.target == Target::File);
     let mut shown_errors = 0;
@@ -88,10 +162,7 @@ pub fn check(
             ),
         ));
     }
-    Checked {
-        shebang: analysis.shebang,
-        warnings,
-    }
+    warnings
 }
 
 /// Errors shown per script, at most: each quotes a line of the script, and
@@ -102,17 +173,17 @@ const SHOWN_ERRORS: usize = 20;
 /// 200 levels (chains such as a generated `a + b + ...` of any length are
 /// walked in loops), which in an unoptimized build may be more than the
 /// compiler's own stack leaves a macro; so they run on a thread with room.
-fn analyze_with_room(source: &str, declared: Declared) -> analyzer::Analysis {
+fn analyze_with_room<A: Send>(analyze: impl Fn() -> A + Send + Sync) -> A {
     const STACK: usize = 256 << 20;
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("redis-script-lua".to_owned())
             .stack_size(STACK)
-            .spawn_scoped(scope, || analyzer::analyze(source, declared))
+            .spawn_scoped(scope, &analyze)
             .ok()
             .and_then(|thread| thread.join().ok())
             // Without a thread (a platform that has none), analyze in place.
-            .unwrap_or_else(|| analyzer::analyze(source, declared))
+            .unwrap_or_else(&analyze)
     })
 }
 

@@ -115,6 +115,17 @@ impl Error {
         self
     }
 
+    /// An error of loading or checking a Redis Functions library, named by
+    /// the library; no function ran.
+    pub(crate) fn of_library(library: &crate::library::Library, kind: ErrorKind) -> Error {
+        Error {
+            script: library.name(),
+            file: library.file(),
+            kind,
+            during_load: true,
+        }
+    }
+
     pub(crate) fn redis(script: &Script, error: RedisError) -> Error {
         Error::new(script, ErrorKind::Redis(error))
     }

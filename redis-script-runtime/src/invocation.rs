@@ -194,37 +194,61 @@ impl<T> Invocation<T> {
         }
     }
 
-    /// `SCRIPT LOAD source` and this call's EVALSHA, packed together to go
-    /// in one round trip.
-    fn load_then_evalsha(&self) -> Vec<u8> {
-        let load: [&[u8]; 3] = [b"SCRIPT", b"LOAD", self.script.source().as_bytes()];
-        let evalsha = self.evalsha.command();
-        let mut bytes = packed::pack(&load, evalsha.len());
-        bytes.extend_from_slice(evalsha);
+    /// The command that puts this call's script or library on the server:
+    /// `SCRIPT LOAD source`, or `FUNCTION LOAD REPLACE code`.
+    fn load_args(&self) -> Vec<&'static [u8]> {
+        match self.script.library() {
+            Some(library) => vec![b"FUNCTION", b"LOAD", b"REPLACE", library.code().as_bytes()],
+            None => vec![b"SCRIPT", b"LOAD", self.script.source().as_bytes()],
+        }
+    }
+
+    /// The load of [`load_args`](Self::load_args) and this call, packed
+    /// together to go in one round trip.
+    fn load_then_call(&self) -> Vec<u8> {
+        let call = self.evalsha.command();
+        let mut bytes = packed::pack(&self.load_args(), call.len());
+        bytes.extend_from_slice(call);
         bytes
     }
 
-    /// The EVALSHA reply of a `SCRIPT LOAD` + `EVALSHA` pipeline; if SCRIPT
-    /// LOAD itself failed (a proxy may refuse it), its error, which explains
-    /// more than the NOSCRIPT that follows from it, and after which the
-    /// script has certainly not run.
+    /// The load of [`load_args`](Self::load_args) and this call, as a
+    /// redis-rs pipeline for async connections.
+    #[cfg(feature = "aio")]
+    fn load_then_call_pipeline(&self) -> redis::Pipeline {
+        let mut load = redis::Cmd::new();
+        for arg in self.load_args() {
+            load.arg(arg);
+        }
+        let mut pipe = redis::pipe();
+        pipe.add_command(load)
+            .add_command(self.evalsha.to_cmd(&evalsha_head(self.script)))
+            .ignore_errors();
+        pipe
+    }
+
+    /// The call's reply from a load + call pipeline; if the load itself
+    /// failed (a proxy may refuse SCRIPT LOAD, a server may refuse a
+    /// library), its error, which explains more than the NOSCRIPT or
+    /// "Function not found" that follows from it, and after which nothing
+    /// has run.
     fn loaded_reply(&self, replies: RedisResult<Vec<Value>>) -> Result<RedisResult<Value>, Error> {
         let mut replies = match replies {
             Ok(replies) => replies.into_iter(),
             Err(error) => return Ok(Err(error)),
         };
-        let (Some(load), Some(evalsha)) = (replies.next(), replies.next()) else {
+        let (Some(load), Some(call)) = (replies.next(), replies.next()) else {
             return Ok(Err(RedisError::from((
                 redis::ErrorKind::UnexpectedReturnType,
-                "SCRIPT LOAD + EVALSHA pipeline returned fewer than two replies",
+                "a load + call pipeline returned fewer than two replies",
             ))));
         };
-        let evalsha = Ok(evalsha);
+        let call = Ok(call);
         match load {
-            Value::ServerError(error) if is_noscript(&evalsha) => {
+            Value::ServerError(error) if is_missing(self.script, &call) => {
                 Err(Error::redis(self.script, error.into()).during_load())
             }
-            _ => Ok(evalsha),
+            _ => Ok(call),
         }
     }
 }
@@ -236,14 +260,25 @@ impl<T: FromRedisValue> Invocation<T> {
         self.check_parameters()?;
         // Sent as packed when the call was built: nothing to allocate.
         let mut reply = con.req_packed_command(self.evalsha.command());
-        if is_noscript(&reply) {
-            reply = match self.fallback {
-                // A sync cluster connection cannot pipeline: EVAL stands in.
-                NoScriptFallback::Load if con.supports_pipelining() => {
-                    let replies = con.req_packed_commands(&self.load_then_evalsha(), 0, 2);
+        if is_missing(self.script, &reply) {
+            let load_first =
+                self.script.library().is_some() || self.fallback == NoScriptFallback::Load;
+            reply = match load_first {
+                // A sync cluster connection cannot pipeline: a script's EVAL
+                // stands in, a library is loaded before the call is sent again.
+                true if con.supports_pipelining() => {
+                    let replies = con.req_packed_commands(&self.load_then_call(), 0, 2);
                     self.loaded_reply(replies)?
                 }
-                _ => con.req_packed_command(&self.evalsha.with_head(&eval_head(self.script))),
+                _ => match self.script.library() {
+                    Some(library) => {
+                        library.load(con)?;
+                        con.req_packed_command(self.evalsha.command())
+                    }
+                    None => {
+                        con.req_packed_command(&self.evalsha.with_head(&eval_head(self.script)))
+                    }
+                },
             };
         }
         self.finish(reply)
@@ -258,21 +293,16 @@ impl<T: FromRedisValue> Invocation<T> {
     ) -> Result<T, Error> {
         self.check_parameters()?;
         // redis-rs's async connections take a `Cmd`, not packed bytes.
-        let evalsha = self.evalsha.to_cmd(&evalsha_head(self.script));
-        let mut reply = con.req_packed_command(&evalsha).await;
-        if is_noscript(&reply) {
-            reply = match self.fallback {
-                NoScriptFallback::Load => {
-                    let mut pipe = redis::pipe();
-                    pipe.add_command(self.script.load_cmd())
-                        .add_command(evalsha)
-                        .ignore_errors();
-                    self.loaded_reply(pipe.query_async(con).await)?
-                }
-                _ => {
-                    let eval = self.evalsha.to_cmd(&eval_head(self.script));
-                    con.req_packed_command(&eval).await
-                }
+        let call = self.evalsha.to_cmd(&evalsha_head(self.script));
+        let mut reply = con.req_packed_command(&call).await;
+        if is_missing(self.script, &reply) {
+            let load_first =
+                self.script.library().is_some() || self.fallback == NoScriptFallback::Load;
+            reply = if load_first {
+                self.loaded_reply(self.load_then_call_pipeline().query_async(con).await)?
+            } else {
+                let eval = self.evalsha.to_cmd(&eval_head(self.script));
+                con.req_packed_command(&eval).await
             };
         }
         self.finish(reply)
@@ -313,16 +343,32 @@ impl<T> fmt::Debug for Invocation<T> {
     }
 }
 
-/// The leading arguments `EVALSHA sha1` (or `EVALSHA_RO`).
+/// The leading arguments `EVALSHA sha1` (or `EVALSHA_RO`, or `FCALL name`).
 fn evalsha_head(script: &'static Script) -> [&'static [u8]; 2] {
-    [script.commands().0.as_bytes(), script.sha1().as_bytes()]
+    script.call_head()
 }
 
 /// The leading arguments `EVAL source` (or `EVAL_RO`) that replace
 /// `EVALSHA sha1` in the EVAL form.
 fn eval_head(script: &'static Script) -> [&'static [u8]; 2] {
-    [script.commands().1.as_bytes(), script.source().as_bytes()]
+    script.eval_head()
 }
+
+/// Whether the server lacks what the call runs: the script (NOSCRIPT), or
+/// for a function, the function ("Function not found": its library is
+/// missing, or there in a version without it).
+fn is_missing(script: &Script, reply: &RedisResult<Value>) -> bool {
+    match script.library() {
+        Some(_) => {
+            error_code(reply) == Some("ERR")
+                && error_detail(reply).is_some_and(|detail| detail.trim() == FUNCTION_NOT_FOUND)
+        }
+        None => is_noscript(reply),
+    }
+}
+
+/// The servers' message when FCALL names no loaded function.
+const FUNCTION_NOT_FOUND: &str = "Function not found";
 
 /// Whether the server did not know the script. Matched on the server's own
 /// message, not only on the code: a script may fail with an error whose code

@@ -9,6 +9,7 @@
 mod error;
 mod invocation;
 mod kill;
+mod library;
 mod packed;
 mod pipeline;
 pub mod registry;
@@ -21,6 +22,7 @@ pub use invocation::{Invocation, NoScriptFallback};
 #[cfg(feature = "aio")]
 pub use kill::kill_running_script_async;
 pub use kill::{ScriptKill, kill_running_script};
+pub use library::{Library, LibraryStatus};
 pub use pipeline::ScriptPipeline;
 #[cfg(feature = "aio")]
 pub use registry::load_all_async;
@@ -33,6 +35,7 @@ pub use slot::{SLOTS, hash_tag, key_slot};
 pub mod __private {
     pub use crate::__register_script as register_script;
     pub use crate::invocation::Invocation;
+    pub use crate::library::Library;
     pub use crate::registry::SCRIPTS;
     pub use crate::reply::Shape;
     pub use crate::script::{Script, ScriptParts};

@@ -50,6 +50,15 @@ use crate::script::Script;
 /// SCRIPT LOAD and an EVALSHA of a plain pipeline and shows that call
 /// failing with NOSCRIPT.
 ///
+/// A call of a Redis Functions binding (`#[redis_function]`) is queued as
+/// FCALL (or FCALL_RO) by both methods, without loading its library: a
+/// library is compiled on every FUNCTION LOAD, and a load in an ignored slot
+/// that fails ("already exists") would fail the whole query. Functions
+/// persist on the server (RDB, AOF, replicas) and no SCRIPT FLUSH drops
+/// them; load them at start-up with [`load_all`](crate::load_all). On a
+/// server without the library, such a call's reply is the error "Function
+/// not found", in its place: the function did not run.
+///
 /// Script calls and ordinary commands mix freely; their replies come back in
 /// order and convert as usual for `Pipeline::query`, or one by one with
 /// [`Invocation::decode`] from a `Vec<redis::Value>`.
@@ -113,7 +122,8 @@ impl ScriptPipeline for Pipeline {
     fn evalsha_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error> {
         let evalsha = call.evalsha_cmd()?;
         let script = call.script();
-        if !loads(self, script) {
+        // A function's library is not loaded per pipeline: see the trait docs.
+        if script.library().is_none() && !loads(self, script) {
             self.add_command(script.load_cmd()).ignore();
         }
         Ok(self.add_command(evalsha))
@@ -207,6 +217,7 @@ mod tests {
         Script::from_parts(ScriptParts {
             name,
             binding_path: "tests::script",
+            function: None,
             file: "test.lua",
             source,
             sha1,

@@ -8,6 +8,7 @@
 use redis::{ConnectionLike, RedisResult, Value};
 
 use crate::error::Error;
+use crate::library::Library;
 use crate::script::Script;
 
 /// The scripts of every `#[redis_script]` binding in the binary, in link
@@ -56,6 +57,39 @@ fn distinct(scripts: impl Iterator<Item = &'static Script>) -> Vec<&'static Scri
         .collect()
 }
 
+/// The distinct libraries of the `#[redis_function]` bindings among
+/// `scripts`, each first as met; two different codes under one library
+/// name are an error, since loading both would leave whichever came last.
+fn distinct_libraries(
+    scripts: impl Iterator<Item = &'static Script>,
+) -> Result<Vec<&'static Library>, Error> {
+    let mut libraries: Vec<&'static Library> = Vec::new();
+    for library in scripts.filter_map(Script::library) {
+        match libraries
+            .iter()
+            .find(|known| known.name() == library.name())
+        {
+            Some(known) if known.code() == library.code() => {}
+            Some(known) => {
+                return Err(
+                    library.error(crate::ErrorKind::Redis(redis::RedisError::from((
+                        redis::ErrorKind::Client,
+                        "two different libraries of one name are compiled in",
+                        format!(
+                            "`{}` and `{}` both declare the library `{}`; give each its own name",
+                            known.file(),
+                            library.file(),
+                            library.name()
+                        ),
+                    )))),
+                );
+            }
+            None => libraries.push(library),
+        }
+    }
+    Ok(libraries)
+}
+
 /// What [`load_all`] put on the server.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
@@ -63,10 +97,16 @@ pub struct Loaded {
     /// Each distinct script loaded with `SCRIPT LOAD` (one of the bindings
     /// that share its SHA1), in the order of [`scripts`].
     pub scripts: Vec<&'static Script>,
+    /// Each distinct library of the `#[redis_function]` bindings, loaded
+    /// with `FUNCTION LOAD REPLACE`.
+    pub libraries: Vec<&'static Library>,
 }
 
-/// Loads every script of the program ([`scripts`]) into the server's script
-/// cache with `SCRIPT LOAD`, each distinct script once, and reports them.
+/// Loads every library of the program's `#[redis_function]` bindings with
+/// `FUNCTION LOAD REPLACE`, then every script ([`scripts`]) into the
+/// server's script cache with `SCRIPT LOAD`, each distinct one once, and
+/// reports them. (On a cluster connection redis-rs sends FUNCTION LOAD to
+/// every primary, which replicate it.)
 ///
 /// Call it at start-up, and after a failover or a `SCRIPT FLUSH` if you
 /// like: calls recover from NOSCRIPT on their own, but scripts added by
@@ -92,7 +132,11 @@ pub struct Loaded {
 /// # Ok(()) }
 /// ```
 pub fn load_all(con: &mut dyn ConnectionLike) -> Result<Loaded, Error> {
-    let scripts = distinct(scripts());
+    let libraries = distinct_libraries(scripts())?;
+    for library in &libraries {
+        library.load(con)?;
+    }
+    let scripts = distinct(scripts().filter(|script| script.library().is_none()));
     if con.supports_pipelining() && !scripts.is_empty() {
         let mut pipe = redis::pipe();
         for script in &scripts {
@@ -107,7 +151,7 @@ pub fn load_all(con: &mut dyn ConnectionLike) -> Result<Loaded, Error> {
             script.load(con)?;
         }
     }
-    Ok(Loaded { scripts })
+    Ok(Loaded { scripts, libraries })
 }
 
 /// The async form of [`load_all`], for `MultiplexedConnection`,
@@ -117,11 +161,15 @@ pub fn load_all(con: &mut dyn ConnectionLike) -> Result<Loaded, Error> {
 /// and the trait does not tell a cluster connection apart.
 #[cfg(feature = "aio")]
 pub async fn load_all_async<C: redis::aio::ConnectionLike>(con: &mut C) -> Result<Loaded, Error> {
-    let scripts = distinct(scripts());
+    let libraries = distinct_libraries(scripts())?;
+    for library in &libraries {
+        library.load_async(con).await?;
+    }
+    let scripts = distinct(scripts().filter(|script| script.library().is_none()));
     for script in &scripts {
         script.load_async(con).await?;
     }
-    Ok(Loaded { scripts })
+    Ok(Loaded { scripts, libraries })
 }
 
 /// Checks the replies of a pipeline of `SCRIPT LOAD`s, one per script.
@@ -146,4 +194,49 @@ fn check_replies(
         script.check_loaded(reply)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::script::ScriptParts;
+
+    static V1: Library = Library::new("lib", "v1.lua", "#!lua name=lib\n-- v1\n");
+    static V1_AGAIN: Library = Library::new("lib", "v1.lua", "#!lua name=lib\n-- v1\n");
+    static V2: Library = Library::new("lib", "v2.lua", "#!lua name=lib\n-- v2\n");
+
+    const fn function_of(library: &'static Library) -> Script {
+        Script::from_parts(ScriptParts {
+            name: "f",
+            binding_path: "tests::f",
+            file: library.file(),
+            source: library.code(),
+            sha1: "",
+            key_names: &[],
+            arg_names: &[],
+            variadic: false,
+            reply_type: "()",
+            reply_shape: &crate::reply::Shape::Any,
+            flags: &[],
+            read_only: false,
+            function: Some((library, "f")),
+        })
+    }
+
+    static F1: Script = function_of(&V1);
+    static F1_AGAIN: Script = function_of(&V1_AGAIN);
+    static F2: Script = function_of(&V2);
+
+    #[test]
+    fn one_library_is_loaded_once_and_two_of_one_name_are_refused() {
+        let one = distinct_libraries([&F1, &F1_AGAIN].into_iter()).unwrap();
+        assert_eq!(one.len(), 1);
+        let error = distinct_libraries([&F1, &F2].into_iter()).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("`v1.lua` and `v2.lua` both declare the library `lib`"),
+            "{error}"
+        );
+    }
 }

@@ -332,6 +332,7 @@ mod tests {
         static SCRIPT: Script = Script::from_parts(ScriptParts {
             name: "test",
             binding_path: "tests::test",
+            function: None,
             file: "test.lua",
             source: "return false",
             sha1: "",

@@ -3,6 +3,7 @@
 use redis::{Cmd, ConnectionLike};
 
 use crate::error::Error;
+use crate::library::Library;
 use crate::reply::Shape;
 
 /// How many ARGV values a script takes.
@@ -52,6 +53,8 @@ pub struct Script {
     reply_shape: &'static Shape,
     flags: &'static [&'static str],
     read_only: bool,
+    /// For a `#[redis_function]` binding: its library and function name.
+    function: Option<(&'static Library, &'static str)>,
 }
 
 /// The parts of a [`Script`], named, so the macro's output reads clearly and
@@ -74,6 +77,9 @@ pub struct ScriptParts {
     pub flags: &'static [&'static str],
     /// Whether `flags` holds `no-writes`.
     pub read_only: bool,
+    /// For a function of a library: the library and the function's name;
+    /// then `source` is the library's code and `sha1` is empty.
+    pub function: Option<(&'static Library, &'static str)>,
 }
 
 impl Script {
@@ -98,6 +104,7 @@ impl Script {
             reply_shape: parts.reply_shape,
             flags: parts.flags,
             read_only: parts.read_only,
+            function: parts.function,
         }
     }
 
@@ -171,13 +178,41 @@ impl Script {
         self.read_only
     }
 
-    /// The command names a call of this script uses: `(EVALSHA, EVAL)`, or
-    /// their `_RO` forms for a read-only script.
-    pub(crate) const fn commands(&self) -> (&'static str, &'static str) {
-        if self.read_only {
-            ("EVALSHA_RO", "EVAL_RO")
-        } else {
-            ("EVALSHA", "EVAL")
+    /// For a `#[redis_function]` binding, the library it calls a function
+    /// of; `None` for a script.
+    pub const fn library(&self) -> Option<&'static Library> {
+        match self.function {
+            Some((library, _)) => Some(library),
+            None => None,
+        }
+    }
+
+    /// For a `#[redis_function]` binding, the name of the function it calls.
+    pub const fn function_name(&self) -> Option<&'static str> {
+        match self.function {
+            Some((_, name)) => Some(name),
+            None => None,
+        }
+    }
+
+    /// The leading arguments of a call: `EVALSHA sha1` (`EVALSHA_RO` for a
+    /// read-only script), or `FCALL name` (`FCALL_RO`) for a function.
+    pub(crate) fn call_head(&self) -> [&'static [u8]; 2] {
+        match (self.function, self.read_only) {
+            (Some((_, name)), true) => [b"FCALL_RO", name.as_bytes()],
+            (Some((_, name)), false) => [b"FCALL", name.as_bytes()],
+            (None, true) => [b"EVALSHA_RO", self.sha1.as_bytes()],
+            (None, false) => [b"EVALSHA", self.sha1.as_bytes()],
+        }
+    }
+
+    /// The leading arguments of a call with the full source: `EVAL source`
+    /// (`EVAL_RO`); a function has no such form, and is called as always.
+    pub(crate) fn eval_head(&self) -> [&'static [u8]; 2] {
+        match (self.function, self.read_only) {
+            (Some(_), _) => self.call_head(),
+            (None, true) => [b"EVAL_RO", self.source.as_bytes()],
+            (None, false) => [b"EVAL", self.source.as_bytes()],
         }
     }
 

@@ -26,14 +26,14 @@ fn echo_one<K: redis::ToRedisArgs>(key: K, arg: Option<i64>) -> Vec<String>;
 
 /// A real connection that counts its round trips, and can refuse pipelines
 /// as a sync cluster connection does.
-struct Counting<'a> {
+pub(crate) struct Counting<'a> {
     inner: &'a mut redis::Connection,
-    round_trips: usize,
-    pipelining: bool,
+    pub(crate) round_trips: usize,
+    pub(crate) pipelining: bool,
 }
 
 impl<'a> Counting<'a> {
-    fn new(inner: &'a mut redis::Connection) -> Self {
+    pub(crate) fn new(inner: &'a mut redis::Connection) -> Self {
         Counting {
             inner,
             round_trips: 0,

@@ -9,6 +9,7 @@ mod bad_input;
 mod cluster;
 mod counter;
 mod faults;
+mod functions;
 mod headers;
 mod idiomatic;
 mod includes;

@@ -212,7 +212,7 @@ fn on_targets(
                 Target::File,
                 span,
                 format!(
-                    "`{}` {}, but the script declares `flags=no-writes` \
+                    "`{}` {}, but the script is declared `no-writes` \
                      (\"Write commands are not allowed from read-only scripts\")",
                     found.name(),
                     if found.is_write() {
@@ -222,7 +222,10 @@ fn on_targets(
                     }
                 ),
             )
-            .with_note("remove `no-writes` from the shebang, or the write from the script"),
+            .with_note(
+                "remove the `no-writes` flag (from the shebang, or from the function's \
+                 registration), or the write from the script",
+            ),
         );
     }
 }

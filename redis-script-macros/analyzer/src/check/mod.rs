@@ -199,7 +199,7 @@ mod tests {
             read_only,
         );
         assert_eq!(found.len(), 1, "{found:?}");
-        assert!(found[0].contains("flags=no-writes"), "{found:?}");
+        assert!(found[0].contains("declared `no-writes`"), "{found:?}");
     }
 
     #[test]

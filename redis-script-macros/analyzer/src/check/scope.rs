@@ -485,7 +485,8 @@ impl Walker {
                 ),
             )
             .with_note(format!(
-                "a function gets its {} as its callback's {position} parameter:                  `function(keys, args) ... {example} ... end`",
+                "a function gets its {} as its callback's {position} parameter: \
+                 `function(keys, args) ... {example} ... end`",
                 if name.text == "KEYS" { "keys" } else { "arguments" }
             )),
         );
