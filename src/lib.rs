@@ -151,6 +151,64 @@
 //! server; a script that relies on a command or global that no targeted
 //! server has is reported as unknown.
 //!
+//! # Redis Functions
+//!
+//! A function of a Redis Functions library (`FUNCTION LOAD`, Redis 7 and
+//! Valkey) binds the same way, with `#[redis_function]`:
+//!
+//! ```
+//! use redis_script::redis_function;
+//!
+//! /// Books a seat; replies the seats left, or `None` when sold out.
+//! #[redis_function(library = "examples/lua/inventory.lua", name = "inventory_book", keys = 1)]
+//! fn book_seat(seats: &str, event: &str) -> Option<i64>;
+//!
+//! assert_eq!(book_seat::SCRIPT.function_name(), Some("inventory_book"));
+//! assert_eq!(book_seat::LIBRARY.name(), "inventory");
+//! ```
+//!
+//! - `library`: the library's Lua file, whose first line is `#!lua
+//!   name=<library>`; `name`: the function as the library registers it
+//!   (default: the Rust function's name); `keys`, `allow(...)` and `crate`
+//!   as for `#[redis_script]`.
+//! - At compile time the library is read as FUNCTION LOAD reads it: its
+//!   `#!lua name=` line; the functions it registers, with
+//!   `redis.register_function('name', callback)` or the table form
+//!   (`function_name`, `callback`, `flags`, `description`), unknown flags and
+//!   arguments refused; its top-level code, which runs while it loads, where
+//!   only `redis.register_function`, `redis.log`, `redis.LOG_*` and
+//!   `redis.REDIS_VERSION(_NUM)` exist (reading anything else, `redis.call`
+//!   included, fails the load). The binding's function must be registered
+//!   (else the error suggests the closest name), and its callback gets every
+//!   check a script gets, in the environment functions have: no `KEYS` or
+//!   `ARGV` globals, the callback's first parameter is KEYS and its second
+//!   ARGV, and a function registered `no-writes` may not write.
+//! - A call is `FCALL`, or `FCALL_RO` for a `no-writes` function (which
+//!   replicas serve). When the server answers "Function not found" (a new
+//!   server, a `FUNCTION FLUSH`, or a version of the library without the
+//!   function), the call loads its library with `FUNCTION LOAD REPLACE` and
+//!   retries, pipelined: one more round trip. If the server refuses the
+//!   library (another library registers a function of the same name), the
+//!   call fails with that error, and nothing ran.
+//! - `foo::LIBRARY` is the [`Library`]; [`Library::status`] tells in one
+//!   round trip whether the server has exactly this version
+//!   ([`LibraryStatus::Current`]), none ([`LibraryStatus::Missing`]) or
+//!   another ([`LibraryStatus::Other`]), by comparing the code.
+//! - [`load_all`] loads every library compiled in (on a cluster, through
+//!   redis-rs, on every primary), and refuses two different libraries of one
+//!   name. In a pipeline a function call is queued as FCALL without loading
+//!   its library (see [`ScriptPipeline`]): deploy with `load_all` first.
+//!
+//! A rolling deploy of two versions: while both builds run, the server holds
+//! whichever version was loaded last. A call of a function that version
+//! has runs it, whichever build calls (the tests show a function changed
+//! between versions answering with the server's version); a call of a
+//! function it lacks loads the caller's version, which then replaces the
+//! other for everyone. So keep functions that both versions have
+//! compatible, add new functions rather than changing old ones, and give a
+//! library with incompatible changes a new name (`#!lua name=shop_v2`), so
+//! that both versions live side by side until the old build is gone.
+//!
 //! # Shared Lua (includes)
 //!
 //! Scripts of one suite often share helpers. A script may include other Lua
