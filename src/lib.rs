@@ -519,6 +519,27 @@
 //! `false` reaches a RESP2 connection as integer `0`, so `Option<i64>` sees
 //! `Some(0)` (and `bool` correctly sees `false`).
 //!
+//! # Typed JSON
+//!
+//! Scripts often exchange JSON with `cjson`. [`Json<T>`](Json) (feature
+//! `json`, on by default) lets a parameter or a reply be a serde type that
+//! travels as JSON text, one Redis value:
+//!
+//! ```
+//! use redis_script::{Json, redis_script};
+//!
+//! #[derive(serde::Serialize, serde::Deserialize)]
+//! struct Order { id: u64, items: Vec<String> }
+//!
+//! /// `cjson.decode(ARGV[1])`, one more item, `return cjson.encode(order)`.
+//! #[redis_script(file = "tests/lua/json_order.lua", keys = 1)]
+//! fn add_item(key: &str, order: &Json<Order>, item: &str) -> Json<Order>;
+//! ```
+//!
+//! A reply that is not JSON for `T` fails the call with
+//! [`ErrorKind::Reply`] naming the script and what did not fit; nil is such
+//! a reply unless the type is `Option<Json<T>>`.
+//!
 //! # Errors
 //!
 //! Every failure is an [`Error`] whose [`script`](Error::script) names the
@@ -648,6 +669,7 @@
 //! - `cluster`: script calls in `redis::cluster::ClusterPipeline`. Bindings
 //!   run on cluster connections without it (turn on redis-rs's own `cluster`
 //!   or `cluster-async` for those).
+//! - `json` (default): [`Json<T>`](Json), with serde_json.
 //! - `recipes` (default): the ready-made systems in [`recipes`], which bring
 //!   serde and serde_json (for the red envelope's records): five more crates
 //!   in a first build, compiled beside redis-rs. Without them:
@@ -670,6 +692,8 @@ pub use redis_script_macros::redis_script;
 /// Binds every script of a folder, each by the signature in its header; see
 /// [Signatures in the Lua file](crate#signatures-in-the-lua-file).
 pub use redis_script_macros::scripts;
+#[cfg(feature = "json")]
+pub use redis_script_runtime::Json;
 pub use redis_script_runtime::{
     Applied, Arity, Error, ErrorKind, Invocation, Library, LibraryStatus, Loaded, NoScriptFallback,
     SLOTS, Script, ScriptKill, ScriptPipeline, hash_tag, key_slot, kill_running_script, load_all,

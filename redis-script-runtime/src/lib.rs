@@ -8,6 +8,8 @@
 
 mod error;
 mod invocation;
+#[cfg(feature = "json")]
+mod json;
 mod kill;
 mod library;
 mod packed;
@@ -19,6 +21,8 @@ mod slot;
 
 pub use error::{Applied, Error, ErrorKind};
 pub use invocation::{Invocation, NoScriptFallback};
+#[cfg(feature = "json")]
+pub use json::Json;
 #[cfg(feature = "aio")]
 pub use kill::kill_running_script_async;
 pub use kill::{ScriptKill, kill_running_script};

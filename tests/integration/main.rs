@@ -14,6 +14,7 @@ mod headers;
 mod idiomatic;
 mod includes;
 mod invocation;
+mod json;
 mod pools;
 mod probe;
 mod rebuild;
