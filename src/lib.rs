@@ -145,6 +145,48 @@
 //!      --> scripts/mget.lua:2:33
 //!       = note: Lua 5.1: use the global unpack
 //!    ```
+
+//! 8. **Reply shapes**: the shapes a script can reply (an integer, a
+//!    string, a status, an array, nil, a double), when every `return` of
+//!    the script settles one, against what the declared type holds as
+//!    redis-rs converts it. Refused only when the type holds none of them:
+//!
+//!    | declared type | holds |
+//!    |---|---|
+//!    | integers, floats, `String` | an integer, a string, a status, a double |
+//!    | `bool` | an integer, a string, a status, nil |
+//!    | `Vec<T>` | an array, a string (one element), nil |
+//!    | `HashSet`, `BTreeSet`, `HashMap`, `BTreeMap` | an array, nil |
+//!    | `Json<T>` | a string, a status |
+//!    | `Option<T>` | nil, and what `T` holds |
+//!    | `()`, `redis::Value`, tuples, your own types, generics | anything (not checked) |
+//!
+//!    What settles a shape: literals (`1`, `'x'`, `true` is 1, `false` and
+//!    `nil` are nil), tables (`{ok = ...}` a status, `{err = ...}` an error,
+//!    `{double = ...}` a double, any other an array, also when built in a
+//!    local and filled with `table.insert`), Redis commands with a fixed
+//!    reply returned directly (`INCR` an integer, `GET` a string or nil,
+//!    `HGETALL` an array, `SET` a status or nil, ...), `tonumber`,
+//!    `tostring`, `cjson.encode`, `string.*`, `..`, `#t`, arithmetic and
+//!    comparisons, and locals declared once and never assigned again.
+//!    Anything else (a function's result, `a and b`, a command whose reply
+//!    depends on its arguments) leaves the shapes open, and the check is
+//!    silent; errors (`error()`, `redis.error_reply`) are no replies to
+//!    hold. Accepted: `return redis.call('GET', KEYS[1])` as `Vec<String>`
+//!    (a string is one element), `return {}` or `return 1` as `i64` (one of
+//!    them fits). Refused:
+//!    ```text
+//!    error: the script replies an integer, which the declared return type cannot hold
+//!      --> tests/ui/lua/shapes/counter.lua:2:1
+//!     2 | return redis.call('INCR', KEYS[1])
+//!       | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+//!       = note: declare a type that holds it, e.g. `i64`
+//!    ```
+//!    and "the script replies an array, which the declared return type
+//!    cannot hold" for `-> i64` over `HGETALL`, "the script replies an
+//!    integer or a status, ..." for a map over `return 0` / `return {ok = 'DONE'}`.
+//!    Every binding of `scripts/`, `tests/lua/` and the idiomatic corpus
+//!    (`tests/integration/idiomatic.rs`) compiles with it.
 //!
 //! The sandbox and command tables come from redis-server 7.0.15 and
 //! valkey-server 8.1.8, and the test suite checks each against the real

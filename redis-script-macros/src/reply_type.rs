@@ -3,6 +3,7 @@
 //! parameter's type (`Vec<T>`, `u8`).
 
 use quote::ToTokens;
+use redis_script_analyzer::Shapes;
 use syn::{GenericArgument, PathArguments, Type};
 
 /// The integer types, whose replies are range-checked.
@@ -70,6 +71,33 @@ pub fn arguments(ty: &Type) -> Vec<&Type> {
             None => Vec::new(),
         },
         _ => Vec::new(),
+    }
+}
+
+/// The reply shapes a declared return type can hold, as redis-rs converts
+/// replies (1.8): judged by the type's name, `Shapes::ALL` for any type
+/// the name does not settle (user types, generics, tuples, `redis::Value`).
+pub fn accepted_shapes(ty: &Type) -> Shapes {
+    let scalar = Shapes::INTEGER
+        .union(Shapes::STRING)
+        .union(Shapes::STATUS)
+        .union(Shapes::DOUBLE);
+    match read(ty) {
+        Reading::Named(name, inner) => match name.as_str() {
+            "Option" => Shapes::NIL.union(inner.map_or(Shapes::ALL, accepted_shapes)),
+            "String" | "f32" | "f64" => scalar,
+            name if INTEGERS.contains(&name) => scalar,
+            "bool" => Shapes::NIL
+                .union(Shapes::INTEGER)
+                .union(Shapes::STRING)
+                .union(Shapes::STATUS),
+            // A bulk string is a one-element vector (or, for `u8`, its bytes).
+            "Vec" => Shapes::ARRAY.union(Shapes::STRING).union(Shapes::NIL),
+            "HashSet" | "BTreeSet" | "HashMap" | "BTreeMap" => Shapes::ARRAY.union(Shapes::NIL),
+            "Json" => Shapes::STRING.union(Shapes::STATUS),
+            _ => Shapes::ALL,
+        },
+        Reading::Unit | Reading::Tuple(_) | Reading::Other => Shapes::ALL,
     }
 }
 

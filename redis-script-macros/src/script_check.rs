@@ -194,6 +194,7 @@ fn declared(binding: &Binding, keys: usize, options: &Options) -> Declared {
         args: split.args.len(),
         variadic: split.variadic.is_some(),
         reply: reply_kind(&binding.reply_type()),
+        accepts: reply_type::accepted_shapes(&binding.reply_type()),
         // The shebang decides, once it is read.
         read_only: false,
         allowed: Allowed {

@@ -44,7 +44,7 @@ mod suggest;
 pub mod testing;
 
 pub use ast::Span;
-pub use check::{Declared, ReplyKind};
+pub use check::{Declared, ReplyKind, Shapes};
 pub use diagnostic::{Allowed, Diagnostic, Lint, Severity, Target};
 pub use parser::SyntaxError;
 

@@ -578,6 +578,7 @@ mod tests {
         args: 1,
         variadic: false,
         reply: ReplyKind::NonNull,
+        accepts: crate::check::Shapes::ALL,
         read_only: false,
         allowed: crate::diagnostic::Allowed {
             unread: false,

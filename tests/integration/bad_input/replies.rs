@@ -26,11 +26,11 @@ use super::property_config;
 /// Cases per run: about two seconds of a debug build on this 2-core machine.
 const CASES: u32 = 1_000;
 
-/// One binding of `echo_argv.lua` per reply type. The script never runs
+/// One binding of `any_reply.lua` per reply type. The script never runs
 /// here; only the declared type matters.
 macro_rules! reply_bindings {
     ($($name:ident -> $ty:ty;)*) => {$(
-        #[redis_script(file = "tests/lua/echo_argv.lua", keys = 0)]
+        #[redis_script(file = "tests/lua/any_reply.lua", keys = 0)]
         fn $name() -> $ty;
     )*};
 }

@@ -10,6 +10,7 @@
 mod arity;
 mod command_calls;
 mod nil_return;
+mod reply_shape;
 mod scope;
 
 use crate::ast::{Chunk, FuncBody, Span};
@@ -27,6 +28,9 @@ pub struct Declared {
     pub variadic: bool,
     /// What the declared return type makes of a Lua `nil` or `false`.
     pub reply: ReplyKind,
+    /// The reply shapes the declared return type can hold
+    /// ([`Shapes::ALL`] when the type does not tell).
+    pub accepts: Shapes,
     /// `#!lua flags=no-writes` ([`crate::analyze`] takes it from the shebang).
     pub read_only: bool,
     /// The findings not to report.
@@ -50,10 +54,77 @@ impl Default for Declared {
             args: 0,
             variadic: false,
             reply: ReplyKind::Unknown,
+            accepts: Shapes::ALL,
             read_only: false,
             allowed: Allowed::default(),
             servers: Servers::ALL,
         }
+    }
+}
+
+/// A set of reply shapes: what a script can reply, or what a declared
+/// return type can hold (RESP2 shapes; RESP3 replies are read as their
+/// RESP2 counterparts, with `Double` on its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Shapes(u8);
+
+impl Shapes {
+    /// None at all (a script that only raises errors).
+    pub const NONE: Shapes = Shapes(0);
+    /// An integer reply (`:1`).
+    pub const INTEGER: Shapes = Shapes(1);
+    /// A bulk string (`$3 abc`).
+    pub const STRING: Shapes = Shapes(1 << 1);
+    /// A status (`+OK`).
+    pub const STATUS: Shapes = Shapes(1 << 2);
+    /// An array.
+    pub const ARRAY: Shapes = Shapes(1 << 3);
+    /// Nil.
+    pub const NIL: Shapes = Shapes(1 << 4);
+    /// A RESP3 double (`{double = n}`).
+    pub const DOUBLE: Shapes = Shapes(1 << 5);
+    /// Every shape: a type that holds anything, or one the check cannot judge.
+    pub const ALL: Shapes = Shapes(0b11_1111);
+
+    /// Both sets.
+    pub const fn union(self, other: Shapes) -> Shapes {
+        Shapes(self.0 | other.0)
+    }
+
+    /// Whether the sets share a shape.
+    pub const fn intersects(self, other: Shapes) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    const NAMES: [(Shapes, &'static str, &'static str); 6] = [
+        (Shapes::INTEGER, "an integer", "i64"),
+        (Shapes::STRING, "a string", "String"),
+        (Shapes::STATUS, "a status", "String"),
+        (Shapes::ARRAY, "an array", "Vec<redis::Value>"),
+        (Shapes::DOUBLE, "a double", "f64"),
+        (Shapes::NIL, "nil", "Option<...>"),
+    ];
+
+    /// The shapes in words: "an integer or nil".
+    pub fn describe(self) -> String {
+        let names: Vec<&str> = Shapes::NAMES
+            .iter()
+            .filter(|(shape, ..)| self.intersects(*shape))
+            .map(|(_, name, _)| *name)
+            .collect();
+        match names.split_last() {
+            Some((last, [])) => (*last).to_owned(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => "nothing".to_owned(),
+        }
+    }
+
+    /// A Rust type that holds the first of the shapes.
+    pub fn example(self) -> &'static str {
+        Shapes::NAMES
+            .iter()
+            .find(|(shape, ..)| self.intersects(*shape))
+            .map_or("redis::Value", |(.., example)| *example)
     }
 }
 
@@ -75,6 +146,7 @@ pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
     let (mut diagnostics, uses) = scope::walk(chunk, declared);
     arity::check(&uses, declared, &mut diagnostics);
     nil_return::check(chunk, declared, &mut diagnostics);
+    reply_shape::check(chunk, declared, &mut diagnostics);
     allowed_out(diagnostics, declared)
 }
 
@@ -97,6 +169,7 @@ pub fn check_function(
             block: callback.block.clone(),
         };
         nil_return::check(&body, declared, &mut diagnostics);
+        reply_shape::check(&body, declared, &mut diagnostics);
     }
     allowed_out(diagnostics, declared)
 }
@@ -122,6 +195,7 @@ pub(super) mod test_support {
         args: 2,
         variadic: false,
         reply: ReplyKind::Nullable,
+        accepts: Shapes::ALL,
         read_only: false,
         allowed: Allowed {
             unread: false,

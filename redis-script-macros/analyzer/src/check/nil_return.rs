@@ -77,7 +77,7 @@ fn collect_falsy_exits(block: &Block, exits: &mut Vec<(Falsy, Span, String)>) {
 }
 
 /// The blocks directly inside a statement, in the same function.
-fn stat_blocks(stat: &Stat) -> Vec<&Block> {
+pub(super) fn stat_blocks(stat: &Stat) -> Vec<&Block> {
     match stat {
         Stat::Do(block)
         | Stat::While { block, .. }
@@ -149,7 +149,7 @@ fn falsy(expr: &Expr) -> Option<(Falsy, String)> {
 }
 
 /// Whether control can never reach the end of `block`.
-fn terminates(block: &Block) -> bool {
+pub(super) fn terminates(block: &Block) -> bool {
     block.ret.is_some() || block.stats.iter().any(stat_terminates)
 }
 
@@ -195,7 +195,7 @@ fn breaks(block: &Block) -> bool {
 
 /// Where falling off the end is best shown: an `if` without `else` that
 /// ends the script, or the last statement.
-fn fall_through_span(block: &Block) -> Span {
+pub(super) fn fall_through_span(block: &Block) -> Span {
     match block.stats.last() {
         Some(Stat::If { span, .. }) => *span,
         Some(stat) => stat_span(stat),
