@@ -84,7 +84,7 @@ reply_bindings! {
 }
 
 /// The reply type is a generic parameter: the macro cannot see what it is.
-#[redis_script(file = "tests/lua/echo_argv.lua", keys = 0)]
+#[redis_script(file = "tests/lua/any_reply.lua", keys = 0)]
 fn as_generic<T: FromRedisValue>() -> T;
 
 proptest! {
@@ -301,9 +301,9 @@ fn converted<T: FromRedisValue>(
         })?;
     if let Err(error) = &outcome {
         prop_assert_eq!(error.script(), script.name());
-        prop_assert_eq!(error.file(), "tests/lua/echo_argv.lua");
+        prop_assert_eq!(error.file(), "tests/lua/any_reply.lua");
         let shown = error.to_string();
-        let named = format!("script `{}` (tests/lua/echo_argv.lua): ", script.name());
+        let named = format!("script `{}` (tests/lua/any_reply.lua): ", script.name());
         prop_assert!(shown.starts_with(&named), "{}", shown);
         match error.kind() {
             ErrorKind::Reply { expected, .. } => {
