@@ -55,7 +55,18 @@ pub fn check(
 ) -> Checked {
     let declared = declared(binding, keys.count, &options);
     let analysis = analyze_with_room(|| analyzer::analyze(&script.source, declared));
-    let warnings = report_findings(
+    let flags = analysis
+        .shebang
+        .flags
+        .iter()
+        .map(|flag| (*flag).to_owned())
+        .collect();
+    let found = Found {
+        flags,
+        read_only: analysis.shebang.is_read_only(),
+        library: None,
+    };
+    found.report(
         binding,
         keys,
         file,
@@ -63,18 +74,7 @@ pub fn check(
         &options,
         &analysis.diagnostics,
         errors,
-    );
-    Checked {
-        flags: analysis
-            .shebang
-            .flags
-            .iter()
-            .map(|flag| (*flag).to_owned())
-            .collect(),
-        read_only: analysis.shebang.is_read_only(),
-        library: None,
-        warnings,
-    }
+    )
 }
 
 /// Checks the function `function` of the library `script` against
@@ -92,7 +92,18 @@ pub fn check_function(
     let analysis = analyze_with_room(|| {
         analyzer::library::analyze_function(&script.source, function, declared)
     });
-    let warnings = report_findings(
+    let (flags, read_only) = analysis
+        .function
+        .as_ref()
+        .map_or((Vec::new(), false), |registered| {
+            (registered.flags.clone(), registered.is_read_only())
+        });
+    let found = Found {
+        flags,
+        read_only,
+        library: Some(analysis.library),
+    };
+    found.report(
         binding,
         keys,
         file,
@@ -100,18 +111,36 @@ pub fn check_function(
         &options,
         &analysis.diagnostics,
         errors,
-    );
-    let (flags, read_only) = analysis
-        .function
-        .as_ref()
-        .map_or((Vec::new(), false), |registered| {
-            (registered.flags.clone(), registered.is_read_only())
-        });
-    Checked {
-        flags,
-        read_only,
-        library: Some(analysis.library),
-        warnings,
+    )
+}
+
+/// What an analysis found besides its findings.
+struct Found {
+    flags: Vec<String>,
+    read_only: bool,
+    library: Option<String>,
+}
+
+impl Found {
+    /// The findings reported (see [`report_findings`]), into a [`Checked`].
+    #[allow(clippy::too_many_arguments)]
+    fn report(
+        self,
+        binding: &Binding,
+        keys: &Keys,
+        file: &LitStr,
+        script: &ScriptFile,
+        options: &Options,
+        diagnostics: &[Diagnostic],
+        errors: &mut Errors,
+    ) -> Checked {
+        let warnings = report_findings(binding, keys, file, script, options, diagnostics, errors);
+        Checked {
+            flags: self.flags,
+            read_only: self.read_only,
+            library: self.library,
+            warnings,
+        }
     }
 }
 

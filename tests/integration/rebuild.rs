@@ -1,9 +1,12 @@
-//! Editing a Lua file rebuilds the crate that binds it.
+//! Editing a Lua file, or a file it includes, rebuilds the crate that binds
+//! it; adding a script to a folder bound by `scripts!` does too, with the
+//! build script its docs ask for.
 //!
 //! Cargo does not see files a proc macro reads; the expansion `include_str!`s
-//! the script, which Cargo does track. This test builds a small crate, edits
-//! its script, builds again, and checks that the binary now embeds the new
-//! SHA1, the same one the server computes.
+//! the script (and `include_bytes!`s what it includes), which Cargo does
+//! track. These tests build a small crate, edit its Lua, build again, and
+//! check that the binary now embeds the new SHA1, the same one the server
+//! computes.
 
 use crate::probe::ProbeCrate;
 use crate::server::RedisServer;
@@ -25,19 +28,12 @@ fn editing_the_script_rebuilds_and_changes_the_embedded_sha1() {
     let mut previous = None;
     for source in ["return 1\n", "return 2\n"] {
         probe.write("lua/probe.lua", source);
-        let output = probe.cargo("run");
-        assert!(
-            output.status.success(),
-            "building the probe crate failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
+        let embedded = run_probe(&probe);
+        assert_eq!(
+            embedded,
+            server_sha1(&mut con, source),
+            "binary built from {source:?}"
         );
-        let embedded = String::from_utf8(output.stdout).unwrap().trim().to_owned();
-        let expected: String = redis::cmd("SCRIPT")
-            .arg("LOAD")
-            .arg(source)
-            .query(&mut con)
-            .unwrap();
-        assert_eq!(embedded, expected, "binary built from {source:?}");
         assert_ne!(
             Some(&embedded),
             previous.as_ref(),
@@ -71,37 +67,22 @@ fn adding_a_script_to_a_bound_folder_rebuilds_and_binds_it() {
     probe.write("build.rs", FOLDER_BUILD_RS);
     probe.write("lua/first.lua", "---@return integer\nreturn 1\n");
     let names = |probe: &ProbeCrate| {
-        let output = probe.cargo("run");
-        assert!(
-            output.status.success(),
-            "building the probe crate failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8(output.stdout).unwrap()
+        run_probe(probe)
+            .lines()
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
     };
-    assert_eq!(names(&probe).lines().collect::<Vec<_>>(), ["first"]);
+    assert_eq!(names(&probe), ["first"]);
     probe.write(
         "lua/second.lua",
         "---@key k string\n---@return string?\nreturn redis.call('GET', KEYS[1])\n",
     );
-    assert_eq!(
-        names(&probe).lines().collect::<Vec<_>>(),
-        ["first", "second"]
-    );
+    assert_eq!(names(&probe), ["first", "second"]);
 }
-
-const INCLUDING_MAIN_RS: &str = r#"
-#[redis_script::redis_script(file = "lua/probe.lua", keys = 0)]
-fn probe() -> i64;
-
-fn main() {
-    println!("{}", probe::SCRIPT.sha1());
-}
-"#;
 
 #[test]
 fn editing_an_included_file_rebuilds_and_changes_the_embedded_sha1() {
-    let probe = ProbeCrate::new("include-probe", INCLUDING_MAIN_RS);
+    let probe = ProbeCrate::new("include-probe", MAIN_RS);
     probe.write(
         "lua/probe.lua",
         "--- @include \"lib/value\"\nreturn value()\n",
@@ -113,20 +94,10 @@ fn editing_an_included_file_rebuilds_and_changes_the_embedded_sha1() {
     for value in ["1", "2"] {
         let helper = format!("local function value() return {value} end\n");
         probe.write("lua/lib/value.lua", &helper);
-        let output = probe.cargo("run");
-        assert!(
-            output.status.success(),
-            "building the probe crate failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let embedded = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+        let embedded = run_probe(&probe);
         // The composed text: the include's line replaced by the helper.
         let composed = format!("{}\nreturn value()\n", helper.trim_end());
-        let expected: String = redis::cmd("SCRIPT")
-            .arg("LOAD")
-            .arg(&composed)
-            .query(&mut con)
-            .unwrap();
+        let expected = server_sha1(&mut con, &composed);
         assert_eq!(
             embedded, expected,
             "binary built with the helper {helper:?}"
@@ -138,4 +109,24 @@ fn editing_an_included_file_rebuilds_and_changes_the_embedded_sha1() {
         );
         previous = Some(embedded);
     }
+}
+
+/// Builds and runs the probe crate; what it printed, trimmed.
+fn run_probe(probe: &ProbeCrate) -> String {
+    let output = probe.cargo("run");
+    assert!(
+        output.status.success(),
+        "building the probe crate failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap().trim().to_owned()
+}
+
+/// The SHA1 the server computes for `source`.
+fn server_sha1(con: &mut redis::Connection, source: &str) -> String {
+    redis::cmd("SCRIPT")
+        .arg("LOAD")
+        .arg(source)
+        .query(con)
+        .unwrap()
 }
