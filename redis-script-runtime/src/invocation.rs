@@ -124,7 +124,9 @@ impl<T> Invocation<T> {
         self.script
     }
 
-    /// Chooses how [`invoke`](Self::invoke) recovers from NOSCRIPT.
+    /// Chooses how [`invoke`](Self::invoke) recovers from NOSCRIPT. A call
+    /// of a `#[redis_function]` binding always recovers by loading its
+    /// library (FUNCTION LOAD REPLACE), whatever this says.
     pub fn on_noscript(mut self, fallback: NoScriptFallback) -> Self {
         self.fallback = fallback;
         self

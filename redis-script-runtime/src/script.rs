@@ -125,12 +125,16 @@ impl Script {
         self.file
     }
 
-    /// The Lua source, byte for byte as sent to the server.
+    /// The Lua source, byte for byte as sent to the server (composed, for a
+    /// script with `--- @include` lines); for a `#[redis_function]` binding,
+    /// its library's code.
     pub const fn source(&self) -> &'static str {
         self.source
     }
 
-    /// The lowercase hex SHA1 of [`source`](Self::source), as EVALSHA and SCRIPT LOAD use it.
+    /// The lowercase hex SHA1 of [`source`](Self::source), as EVALSHA and
+    /// SCRIPT LOAD use it; empty for a `#[redis_function]` binding, which
+    /// FCALL calls by name.
     pub const fn sha1(&self) -> &'static str {
         self.sha1
     }
