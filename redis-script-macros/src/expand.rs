@@ -9,7 +9,7 @@ use crate::attr::{Args, Kind, RawArgs};
 use crate::errors::Errors;
 use crate::manifest::Manifest;
 use crate::reply_type::{self, Reading};
-use crate::script_check::{self, Checked};
+use crate::script_check::{self, Callee, Checked};
 use crate::script_file::ScriptFile;
 use crate::signature;
 use redis_script_analyzer::header;
@@ -69,20 +69,20 @@ fn binding(kind: Kind, args: TokenStream, item: TokenStream) -> TokenStream {
                 declaration_ok: errors.is_empty(),
                 servers: manifest.servers,
             };
-            Some(match kind {
-                Kind::Script => {
-                    script_check::check(&binding, keys, file, script, options, &mut errors)
-                }
-                Kind::Function => script_check::check_function(
-                    &binding,
-                    keys,
-                    file,
-                    &function_name(&binding, args),
-                    script,
-                    options,
-                    &mut errors,
-                ),
-            })
+            let function = function_name(&binding, args);
+            let callee = match kind {
+                Kind::Script => Callee::Script,
+                Kind::Function => Callee::Function(&function),
+            };
+            Some(script_check::check(
+                &binding,
+                keys,
+                file,
+                script,
+                callee,
+                options,
+                &mut errors,
+            ))
         }
         _ => None,
     };

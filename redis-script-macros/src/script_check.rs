@@ -44,103 +44,63 @@ pub struct Options {
     pub servers: Servers,
 }
 
-/// Checks `script` against `binding`, pushing every error into `errors`.
+/// What a binding calls: a script, or a function of a library.
+pub enum Callee<'a> {
+    Script,
+    /// The function's name, as the library registers it.
+    Function(&'a str),
+}
+
+/// Checks `script` (a script, or the library of `callee`) against
+/// `binding`, pushing every error into `errors`.
 pub fn check(
     binding: &Binding,
     keys: &Keys,
     file: &LitStr,
     script: &ScriptFile,
+    callee: Callee,
     options: Options,
     errors: &mut Errors,
 ) -> Checked {
     let declared = declared(binding, keys.count, &options);
-    let analysis = analyze_with_room(|| analyzer::analyze(&script.source, declared));
-    let flags = analysis
-        .shebang
-        .flags
-        .iter()
-        .map(|flag| (*flag).to_owned())
-        .collect();
-    let found = Found {
-        flags,
-        read_only: analysis.shebang.is_read_only(),
-        library: None,
+    let (flags, read_only, library, diagnostics) = match callee {
+        Callee::Script => {
+            let analysis = analyze_with_room(|| analyzer::analyze(&script.source, declared));
+            let flags = analysis
+                .shebang
+                .flags
+                .iter()
+                .map(|flag| (*flag).to_owned())
+                .collect();
+            (
+                flags,
+                analysis.shebang.is_read_only(),
+                None,
+                analysis.diagnostics,
+            )
+        }
+        Callee::Function(function) => {
+            let analysis = analyze_with_room(|| {
+                analyzer::library::analyze_function(&script.source, function, declared)
+            });
+            let (flags, read_only) = analysis
+                .function
+                .as_ref()
+                .map_or((Vec::new(), false), |f| (f.flags.clone(), f.is_read_only()));
+            (
+                flags,
+                read_only,
+                Some(analysis.library),
+                analysis.diagnostics,
+            )
+        }
     };
-    found.report(
-        binding,
-        keys,
-        file,
-        script,
-        &options,
-        &analysis.diagnostics,
-        errors,
-    )
-}
-
-/// Checks the function `function` of the library `script` against
-/// `binding`, pushing every error into `errors`.
-pub fn check_function(
-    binding: &Binding,
-    keys: &Keys,
-    file: &LitStr,
-    function: &str,
-    script: &ScriptFile,
-    options: Options,
-    errors: &mut Errors,
-) -> Checked {
-    let declared = declared(binding, keys.count, &options);
-    let analysis = analyze_with_room(|| {
-        analyzer::library::analyze_function(&script.source, function, declared)
-    });
-    let (flags, read_only) = analysis
-        .function
-        .as_ref()
-        .map_or((Vec::new(), false), |registered| {
-            (registered.flags.clone(), registered.is_read_only())
-        });
-    let found = Found {
+    let warnings = report_findings(binding, keys, file, script, &options, &diagnostics, errors);
+    Checked {
         flags,
         read_only,
-        library: Some(analysis.library),
-    };
-    found.report(
-        binding,
-        keys,
-        file,
-        script,
-        &options,
-        &analysis.diagnostics,
-        errors,
-    )
-}
-
-/// What an analysis found besides its findings.
-struct Found {
-    flags: Vec<String>,
-    read_only: bool,
-    library: Option<String>,
-}
-
-impl Found {
-    /// The findings reported (see [`report_findings`]), into a [`Checked`].
-    #[allow(clippy::too_many_arguments)]
-    fn report(
-        self,
-        binding: &Binding,
-        keys: &Keys,
-        file: &LitStr,
-        script: &ScriptFile,
-        options: &Options,
-        diagnostics: &[Diagnostic],
-        errors: &mut Errors,
-    ) -> Checked {
-        let warnings = report_findings(binding, keys, file, script, options, diagnostics, errors);
-        Checked {
-            flags: self.flags,
-            read_only: self.read_only,
-            library: self.library,
-            warnings,
-        }
+        library,
+        warnings,
     }
 }
 
