@@ -67,6 +67,22 @@ fn rate_of(values: &[f64]) -> String {
 
 /// Writes the report to `markdown` and the plots into `plots`; `plots_link`
 /// is the plots' directory as the report links it.
+/// A markdown table's header line and the separator under it.
+fn table_head<S: AsRef<str>>(md: &mut String, headers: impl IntoIterator<Item = S>) {
+    let headers: Vec<S> = headers.into_iter().collect();
+    table_row(md, &headers);
+    let _ = writeln!(md, "|{}", "---|".repeat(headers.len()));
+}
+
+/// One line of a markdown table.
+fn table_row<S: AsRef<str>>(md: &mut String, cells: impl IntoIterator<Item = S>) {
+    let _ = write!(md, "|");
+    for cell in cells {
+        let _ = write!(md, " {} |", cell.as_ref());
+    }
+    let _ = writeln!(md);
+}
+
 pub fn write(run: &Run, markdown: &Path, plots: &Path, plots_link: &str) -> std::io::Result<()> {
     std::fs::create_dir_all(plots)?;
     if let Some(lock) = &run.lock {
@@ -230,10 +246,9 @@ fn not_run(md: &mut String, run: &Run, section: Section) -> bool {
 
 fn targets(md: &mut String, run: &Run) {
     let _ = writeln!(md, "## Targets (issue 9)\n");
-    let _ = writeln!(md, "| target | goal | measured | verdict |");
-    let _ = writeln!(md, "|---|---|---|---|");
+    table_head(md, ["target", "goal", "measured", "verdict"]);
     let mut row = |what: String, goal: &str, measured: String, verdict: &str| {
-        let _ = writeln!(md, "| {what} | {goal} | {measured} | {verdict} |");
+        table_row(md, [what.as_str(), goal, &measured, verdict]);
     };
     if let Some(seq) = &run.sequential {
         if let Some(r) = ratios(
@@ -355,21 +370,28 @@ fn sequential_section(md: &mut String, run: &Run) {
          {} calls in all.\n",
         number(seq.calls as f64, 0)
     );
-    let _ = writeln!(
+    table_head(
         md,
-        "| variant | µs per call | client CPU µs per call | time vs hand-written | CPU vs hand-written |"
+        [
+            "variant",
+            "µs per call",
+            "client CPU µs per call",
+            "time vs hand-written",
+            "CPU vs hand-written",
+        ],
     );
-    let _ = writeln!(md, "|---|---|---|---|---|");
     for (which, name) in sequential::NAMES.iter().enumerate() {
         let time = ratios(&seq.wall_us[which], &seq.wall_us[sequential::RAW]);
         let cpu = ratios(&seq.cpu_us[which], &seq.cpu_us[sequential::RAW]);
-        let _ = writeln!(
+        table_row(
             md,
-            "| {name} | {} | {} | {} | {} |",
-            summary_of(&seq.wall_us[which]),
-            Summary::of(&seq.cpu_us[which]).map_or("–".into(), |s| s.show(2)),
-            time.map_or("–".into(), |r| r.show_ratio()),
-            cpu.map_or("–".into(), |r| r.show_ratio())
+            [
+                name.to_string(),
+                summary_of(&seq.wall_us[which]),
+                Summary::of(&seq.cpu_us[which]).map_or("–".into(), |s| s.show(2)),
+                time.map_or("–".into(), |r| r.show_ratio()),
+                cpu.map_or("–".into(), |r| r.show_ratio()),
+            ],
         );
     }
     let _ = writeln!(
@@ -394,15 +416,15 @@ fn allocations_section(md: &mut String, run: &Run) {
         allocations::BATCHES,
         allocations::BATCH
     );
-    let _ = writeln!(md, "| call | allocations per call | reallocs per call |");
-    let _ = writeln!(md, "|---|---|---|");
+    table_head(md, ["call", "allocations per call", "reallocs per call"]);
     for row in rows {
-        let _ = writeln!(
+        table_row(
             md,
-            "| {} | {} | {} |",
-            row.name,
-            row.allocs().show(2),
-            row.reallocs().show(2)
+            [
+                row.name.to_string(),
+                row.allocs().show(2),
+                row.reallocs().show(2),
+            ],
         );
     }
     let _ = writeln!(md);
@@ -420,20 +442,26 @@ fn noscript_section(md: &mut String, run: &Run) {
          connection (each `req_packed_command` or `req_packed_commands` is one), while the \
          script is cached and right after `SCRIPT FLUSH`; five times each.\n"
     );
-    let _ = writeln!(
+    table_head(
         md,
-        "| call | round trips, cached | after SCRIPT FLUSH | extra | same each time |"
+        [
+            "call",
+            "round trips, cached",
+            "after SCRIPT FLUSH",
+            "extra",
+            "same each time",
+        ],
     );
-    let _ = writeln!(md, "|---|---|---|---|---|");
     for row in rows {
-        let _ = writeln!(
+        table_row(
             md,
-            "| {} | {} | {} | {} | {} |",
-            row.name,
-            row.warm,
-            row.flushed,
-            row.flushed - row.warm,
-            if row.steady { "yes" } else { "no" }
+            [
+                row.name.to_string(),
+                row.warm.to_string(),
+                row.flushed.to_string(),
+                (row.flushed - row.warm).to_string(),
+                if row.steady { "yes" } else { "no" }.to_owned(),
+            ],
         );
     }
     let _ = writeln!(md);
@@ -455,22 +483,25 @@ fn pipelines_section(md: &mut String, run: &Run, plots: &str) {
         pipelines::BATCH,
         pipelines::BATCH
     );
-    let _ = write!(md, "| size |");
-    for which in 0..pipelines::NAMES.len() {
-        let _ = write!(md, " {} |", series_name(which));
-    }
-    let _ = writeln!(md, " typed vs hand-written EVALSHA |");
-    let _ = writeln!(md, "|---|{}---|", "---|".repeat(pipelines::NAMES.len()));
+    let series = (0..pipelines::NAMES.len()).map(series_name);
+    table_head(
+        md,
+        std::iter::once("size".to_owned())
+            .chain(series)
+            .chain(["typed vs hand-written EVALSHA".to_owned()]),
+    );
     for (i, &size) in p.sizes.iter().enumerate() {
-        let _ = write!(md, "| {} |", SIZES[size].label);
-        for which in 0..pipelines::NAMES.len() {
-            let _ = write!(md, " {} |", rate_of(&p.rates[i][which]));
-        }
+        let rates = (0..pipelines::NAMES.len()).map(|which| rate_of(&p.rates[i][which]));
         let ratio = ratios(
             &p.rates[i][pipelines::TYPED],
             &p.rates[i][pipelines::RAW_EVALSHA],
         );
-        let _ = writeln!(md, " {} |", ratio.map_or("–".into(), |r| r.show_ratio()));
+        table_row(
+            md,
+            std::iter::once(SIZES[size].label.to_owned())
+                .chain(rates)
+                .chain([ratio.map_or("–".into(), |r| r.show_ratio())]),
+        );
     }
     if let Some(error) = &p.benchmark_error {
         let _ = writeln!(md, "\nredis-benchmark was left out: {error}");
@@ -494,19 +525,25 @@ fn async_section(md: &mut String, run: &Run) {
          which runs the tasks and the connection's driver.\n",
         concurrent::TASKS
     );
-    let _ = writeln!(
+    table_head(
         md,
-        "| variant | calls per second | client CPU µs per call | vs hand-written |"
+        [
+            "variant",
+            "calls per second",
+            "client CPU µs per call",
+            "vs hand-written",
+        ],
     );
-    let _ = writeln!(md, "|---|---|---|---|");
     for (which, name) in concurrent::NAMES.iter().enumerate() {
         let ratio = ratios(&c.rates[which], &c.rates[concurrent::RAW]);
-        let _ = writeln!(
+        table_row(
             md,
-            "| {name} | {} | {} | {} |",
-            rate_of(&c.rates[which]),
-            Summary::of(&c.cpu_us[which]).map_or("–".into(), |s| s.show(2)),
-            ratio.map_or("–".into(), |r| r.show_ratio())
+            [
+                name.to_string(),
+                rate_of(&c.rates[which]),
+                Summary::of(&c.cpu_us[which]).map_or("–".into(), |s| s.show(2)),
+                ratio.map_or("–".into(), |r| r.show_ratio()),
+            ],
         );
     }
     let _ = writeln!(md);
@@ -538,61 +575,9 @@ fn lock_section(md: &mut String, run: &Run, plots: &str) {
         run.machine.server_cpus
     );
     let _ = writeln!(md, "Acquisitions in 10 s:\n");
-    let _ = write!(md, "| clients | seed: Lua lock | seed: original lock |");
-    for variant in lock::Variant::ALL {
-        let _ = write!(md, " {} |", variant.name());
-    }
-    let _ = writeln!(md, " recipe vs hand-written |");
-    let _ = writeln!(
-        md,
-        "|---|---|---|{}---|",
-        "---|".repeat(lock::Variant::ALL.len())
-    );
-    let scaled = |counts: &[lock::Counts], attempts: bool| -> Vec<f64> {
-        counts
-            .iter()
-            .map(|c| {
-                let n = if attempts { c.attempts } else { c.acquisitions };
-                n as f64 * scale
-            })
-            .collect()
-    };
-    for (i, clients) in l.clients.iter().enumerate() {
-        let seed = SEED_TABLE
-            .iter()
-            .find(|(n, _)| n == clients)
-            .map(|(_, s)| *s);
-        let seed_cell = |k: usize| seed.map_or("–".into(), |s| number(s[k] as f64, 0));
-        let _ = write!(md, "| {clients} | {} | {} |", seed_cell(3), seed_cell(1));
-        for which in 0..lock::Variant::ALL.len() {
-            let _ = write!(md, " {} |", rate_of(&scaled(&l.runs[i][which], false)));
-        }
-        let ratio = ratios(&scaled(&l.runs[i][0], false), &scaled(&l.runs[i][1], false));
-        let _ = writeln!(md, " {} |", ratio.map_or("–".into(), |r| r.show_ratio()));
-    }
+    lock_table(md, l, scale, false);
     let _ = writeln!(md, "\nAttempts in 10 s:\n");
-    let _ = write!(md, "| clients | seed: Lua lock | seed: original lock |");
-    for variant in lock::Variant::ALL {
-        let _ = write!(md, " {} |", variant.name());
-    }
-    let _ = writeln!(md);
-    let _ = writeln!(
-        md,
-        "|---|---|---|{}",
-        "---|".repeat(lock::Variant::ALL.len())
-    );
-    for (i, clients) in l.clients.iter().enumerate() {
-        let seed = SEED_TABLE
-            .iter()
-            .find(|(n, _)| n == clients)
-            .map(|(_, s)| *s);
-        let seed_cell = |k: usize| seed.map_or("–".into(), |s| number(s[k] as f64, 0));
-        let _ = write!(md, "| {clients} | {} | {} |", seed_cell(2), seed_cell(0));
-        for which in 0..lock::Variant::ALL.len() {
-            let _ = write!(md, " {} |", rate_of(&scaled(&l.runs[i][which], true)));
-        }
-        let _ = writeln!(md);
-    }
+    lock_table(md, l, scale, true);
     if let Some(error) = &l.python_error {
         let _ = writeln!(md, "\nThe Python variants were left out: {error}");
     }
@@ -613,6 +598,50 @@ fn lock_section(md: &mut String, run: &Run, plots: &str) {
     );
 }
 
+/// The lock benchmark's counts per client count (acquisitions, or attempts),
+/// scaled to 10 s, beside the seed's; acquisitions add the recipe's ratio.
+fn lock_table(md: &mut String, l: &lock::Results, scale: f64, attempts: bool) {
+    let names = lock::Variant::ALL
+        .iter()
+        .map(|variant| variant.name().to_owned());
+    let ratio_head = (!attempts).then(|| "recipe vs hand-written".to_owned());
+    table_head(
+        md,
+        ["clients", "seed: Lua lock", "seed: original lock"]
+            .map(str::to_owned)
+            .into_iter()
+            .chain(names)
+            .chain(ratio_head),
+    );
+    let scaled = |counts: &[lock::Counts]| -> Vec<f64> {
+        counts
+            .iter()
+            .map(|c| (if attempts { c.attempts } else { c.acquisitions }) as f64 * scale)
+            .collect()
+    };
+    // The seed's table: attempts and acquisitions of its original lock, then of its Lua lock.
+    let (lua, original) = if attempts { (2, 0) } else { (3, 1) };
+    for (i, clients) in l.clients.iter().enumerate() {
+        let seed = SEED_TABLE
+            .iter()
+            .find(|(n, _)| n == clients)
+            .map(|(_, s)| *s);
+        let seed_cell = |k: usize| seed.map_or("–".into(), |s| number(s[k] as f64, 0));
+        let counts = (0..lock::Variant::ALL.len()).map(|which| rate_of(&scaled(&l.runs[i][which])));
+        let ratio = (!attempts).then(|| {
+            ratios(&scaled(&l.runs[i][0]), &scaled(&l.runs[i][1]))
+                .map_or("–".into(), |r| r.show_ratio())
+        });
+        table_row(
+            md,
+            [clients.to_string(), seed_cell(lua), seed_cell(original)]
+                .into_iter()
+                .chain(counts)
+                .chain(ratio),
+        );
+    }
+}
+
 fn build_section(md: &mut String, run: &Run) {
     let _ = writeln!(md, "## What the macro costs at build time\n");
     if not_run(md, run, Section::Build) {
@@ -630,43 +659,41 @@ fn build_section(md: &mut String, run: &Run) {
          system of cargo and the compilers it ran.\n",
         run.options.build_runs
     );
-    let _ = writeln!(md, "| build | wall s | CPU s |");
-    let _ = writeln!(md, "|---|---|---|");
-    let _ = writeln!(
-        md,
-        "| clean build of `redis-script-macros` (`cargo build -p redis-script-macros`) | {} | {} |",
-        show(&b.macros_clean, false),
-        show(&b.macros_clean, true)
-    );
-    let _ = writeln!(
-        md,
-        "| clean build of syn + quote + proc-macro2 alone, with the macros' features | {} | {} |",
-        show(&b.stack_clean, false),
-        show(&b.stack_clean, true)
-    );
+    table_head(md, ["build", "wall s", "CPU s"]);
+    let timed = |what: String, timings: &[build_cost::Timing]| {
+        [what, show(timings, false), show(timings, true)]
+    };
+    let bindings = build_cost::BINDINGS;
+    let mut rows = vec![
+        timed(
+            "clean build of `redis-script-macros` (`cargo build -p redis-script-macros`)".into(),
+            &b.macros_clean,
+        ),
+        timed(
+            "clean build of syn + quote + proc-macro2 alone, with the macros' features".into(),
+            &b.stack_clean,
+        ),
+    ];
     if let Some(first) = &b.check_first {
-        let _ = writeln!(
-            md,
-            "| first `cargo check` of a crate with {} bindings, dependencies included | {:.2} | {:.2} |",
-            build_cost::BINDINGS,
-            first.wall,
-            first.cpu
-        );
+        rows.push([
+            format!(
+                "first `cargo check` of a crate with {bindings} bindings, dependencies included"
+            ),
+            format!("{:.2}", first.wall),
+            format!("{:.2}", first.cpu),
+        ]);
     }
-    let _ = writeln!(
-        md,
-        "| `cargo check` of that crate after an edit: {} `#[redis_script]` bindings | {} | {} |",
-        build_cost::BINDINGS,
-        show(&b.check_bindings, false),
-        show(&b.check_bindings, true)
-    );
-    let _ = writeln!(
-        md,
-        "| the same with {} hand-written EVALSHA functions instead | {} | {} |",
-        build_cost::BINDINGS,
-        show(&b.check_plain, false),
-        show(&b.check_plain, true)
-    );
+    rows.push(timed(
+        format!("`cargo check` of that crate after an edit: {bindings} `#[redis_script]` bindings"),
+        &b.check_bindings,
+    ));
+    rows.push(timed(
+        format!("the same with {bindings} hand-written EVALSHA functions instead"),
+        &b.check_plain,
+    ));
+    for row in rows {
+        table_row(md, row);
+    }
     let median = |t: &[build_cost::Timing]| build_cost::summary(t, false).map(|s| s.median);
     if let (Some(with), Some(without)) = (median(&b.check_bindings), median(&b.check_plain)) {
         let _ = writeln!(
@@ -693,31 +720,36 @@ fn build_section(md: &mut String, run: &Run) {
                  profile), several times slower"
             }
         );
-        let _ = writeln!(
+        table_head(
             md,
-            "| script | bytes | lines | check_syntax µs | analyze µs |"
+            ["script", "bytes", "lines", "check_syntax µs", "analyze µs"],
         );
-        let _ = writeln!(md, "|---|---|---|---|---|");
         for row in &b.analysis {
-            let _ = writeln!(
+            table_row(
                 md,
-                "| `{}` | {} | {} | {:.1} | {:.1} |",
-                row.file,
-                number(row.bytes as f64, 0),
-                row.lines,
-                row.parse_us,
-                row.analyze_us
+                [
+                    format!("`{}`", row.file),
+                    number(row.bytes as f64, 0),
+                    row.lines.to_string(),
+                    format!("{:.1}", row.parse_us),
+                    format!("{:.1}", row.analyze_us),
+                ],
             );
         }
         let total = |f: fn(&build_cost::ScriptTiming) -> f64| b.analysis.iter().map(f).sum::<f64>();
-        let _ = writeln!(
+        table_row(
             md,
-            "| all {} | {} | {} | {:.1} | {:.1} |",
-            b.analysis.len(),
-            number(b.analysis.iter().map(|r| r.bytes).sum::<usize>() as f64, 0),
-            b.analysis.iter().map(|r| r.lines).sum::<usize>(),
-            total(|r| r.parse_us),
-            total(|r| r.analyze_us)
+            [
+                format!("all {}", b.analysis.len()),
+                number(b.analysis.iter().map(|r| r.bytes).sum::<usize>() as f64, 0),
+                b.analysis
+                    .iter()
+                    .map(|r| r.lines)
+                    .sum::<usize>()
+                    .to_string(),
+                format!("{:.1}", total(|r| r.parse_us)),
+                format!("{:.1}", total(|r| r.analyze_us)),
+            ],
         );
     }
     let _ = writeln!(md);
