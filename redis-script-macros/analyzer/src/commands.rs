@@ -2,7 +2,8 @@
 //! command, subcommands included, as each server's `COMMAND` reports them.
 //!
 //! The tables themselves are generated, one file per server
-//! (`commands/redis_7_0.rs`, `commands/valkey_8_1.rs`), by the `#[ignore]`d
+//! (`commands/redis_7_0.rs`, `commands/valkey_8_1.rs`,
+//! `commands/valkey_9_1.rs`), by the `#[ignore]`d
 //! test `regenerate` in the repository's `tests/integration/analyzer/tables.rs`
 //! (`REDIS_SCRIPT_REGENERATE=1 cargo test --test integration
 //! analyzer::tables::regenerate -- --ignored`), which reads `COMMAND` from the
@@ -10,8 +11,9 @@
 //! `table_matches_installed_server` there compares the table of whichever
 //! server runs with that server on every `cargo test --workspace`. This file
 //! is hand-written: the types, lookups in the table of one [`Server`], and the
-//! facts about commands that `COMMAND` does not report ([`MAY_REPLICATE`],
-//! [`NIL_REPLY_COMMANDS`]).
+//! facts about commands that `COMMAND` does not report ([`may_replicate`],
+//! [`NIL_REPLY_COMMANDS`], each server's words for a refused call:
+//! [`call_refusals`]).
 //!
 //! # How a script's `redis.call(name, arg1, ...)` is checked (Redis 7.0)
 //!
@@ -43,6 +45,17 @@
 //! commands (`WAITAOF`, `CLIENT SETINFO`, ...), arities (`ZRANK` takes
 //! `WITHSCORE`) and flags (blocking commands are not `noscript`).
 //!
+//! Valkey 9.1 checks in the same order, with 8.1's words but for two: a
+//! known container with no such subcommand fails with "unknown subcommand
+//! 'nosuch'. Try CONFIG HELP.", as outside a script, and a `noscript`
+//! command with "This Valkey command
+//! is not allowed from script" ([`call_refusals`]). Its table has every
+//! command of 8.1's, with the same or wider arities (`SCRIPT DEBUG`,
+//! `CLUSTER REPLICATE`) and the same `noscript` flags, and adds commands:
+//! hash field expiry (`HEXPIRE`, `HGETEX`, `HSETEX`, `HGETDEL`, ...),
+//! `DELIFEQ`, `MSETEX`, `CLUSTERSCAN` and the slot migration subcommands of
+//! `CLUSTER`.
+//!
 //! Arity: `n > 0` means exactly `n` words, `n < 0` at least `-n`, the command
 //! name (and subcommand) included: `get` is 2, `set` is -3, `config|get` -3.
 
@@ -54,9 +67,10 @@ use crate::servers::Server;
 // The generated tables, one file per server; `Server::commands` picks one.
 pub(crate) mod redis_7_0;
 pub(crate) mod valkey_8_1;
+pub(crate) mod valkey_9_1;
 
 /// The command flags, one bit each, named as `COMMAND` names them in upper
-/// case: those redis-server 7.0.15 and valkey-server 8.1.8 report (they hide
+/// case: those redis-server 7.0.15, valkey-server 8.1.8 and 9.1.2 report (they hide
 /// some internal ones, such as `may_replicate`). A server reporting a flag
 /// missing here makes `regenerate` stop and ask for it to be added (here and to [`FLAG_NAMES`]).
 pub mod flag {
@@ -197,12 +211,13 @@ impl Command {
         self.flags.contains(READONLY)
     }
 
-    /// Refused in a read-only script like a write (see [`MAY_REPLICATE`]).
-    pub fn may_replicate(&self) -> bool {
-        MAY_REPLICATE.contains(&self.name)
+    /// Refused by `server` in a read-only script like a write (see
+    /// [`may_replicate`]).
+    pub fn may_replicate(&self, server: Server) -> bool {
+        may_replicate(server).contains(&self.name)
     }
 
-    /// Refused inside a script: "This Redis command is not allowed from script".
+    /// Refused inside a script ([`CallRefusals::noscript`]).
     pub const fn is_noscript(&self) -> bool {
         self.flags.contains(NOSCRIPT)
     }
@@ -303,10 +318,87 @@ pub fn resolve(server: Server, name: &str, first_arg: Option<&str>) -> Option<&'
 
 // Facts `COMMAND` does not report.
 
-/// Commands Redis 7.0 flags `may-replicate`, which it refuses in read-only
-/// scripts like writes; `COMMAND` does not report that flag, so the command
-/// table cannot carry it.
-pub const MAY_REPLICATE: &[&str] = &["pfcount", "publish", "spublish"];
+/// The commands (not flagged `write` nor `noscript`) that `server` flags
+/// `may-replicate`, which it refuses in read-only scripts like writes;
+/// `COMMAND` does not report that flag, so the command table cannot carry
+/// it. Found by calling every such command in a `no-writes` script
+/// (`read_only_scripts_refuse_what_the_table_says` in the repository's
+/// `tests/integration/analyzer/tables.rs`, which checks this list).
+pub fn may_replicate(server: Server) -> &'static [&'static str] {
+    match server {
+        Server::Redis7_0 => &["pfcount", "publish", "spublish"],
+        Server::Valkey8_1 => &["cluster|setslot", "pfcount", "publish", "spublish"],
+        Server::Valkey9_1 => &[
+            "cluster|setslot",
+            "cluster|syncslots",
+            "pfcount",
+            "publish",
+            "spublish",
+        ],
+    }
+}
+
+/// How a server words its refusal of a `redis.call` (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallRefusals {
+    /// No such command: "Unknown Redis command called from script".
+    pub unknown: &'static str,
+    /// Whether a known container with no such subcommand gets words of its
+    /// own ([`CallRefusals::unknown_subcommand`]) rather than [`unknown`](Self::unknown).
+    pub names_unknown_subcommand: bool,
+    /// The arity check: "Wrong number of args calling Redis command from script".
+    pub arity: &'static str,
+    /// A `noscript` command: "This Redis command is not allowed from script".
+    pub noscript: &'static str,
+    /// A write (or [`may_replicate`]) command in a read-only script.
+    pub write_in_read_only: &'static str,
+}
+
+impl CallRefusals {
+    /// The words for `redis.call(container, sub, ...)` when `container` (as
+    /// the script wrote it) has no subcommand `sub`: [`unknown`](Self::unknown),
+    /// or on Valkey 9.1 "unknown subcommand 'nosuch'. Try CONFIG HELP.".
+    pub fn unknown_subcommand(&self, container: &str, sub: &str) -> String {
+        if self.names_unknown_subcommand {
+            format!(
+                "unknown subcommand '{sub}'. Try {} HELP.",
+                container.to_ascii_uppercase()
+            )
+        } else {
+            self.unknown.to_owned()
+        }
+    }
+}
+
+/// `server`'s words for a refused call, as `EVAL` replies them (after `ERR `,
+/// before ` script: ...`); checked by `script_errors_follow_the_table` in the
+/// repository's `tests/integration/analyzer/tables.rs`.
+pub const fn call_refusals(server: Server) -> CallRefusals {
+    const WRITE_IN_READ_ONLY: &str = "Write commands are not allowed from read-only scripts";
+    match server {
+        Server::Redis7_0 => CallRefusals {
+            unknown: "Unknown Redis command called from script",
+            names_unknown_subcommand: false,
+            arity: "Wrong number of args calling Redis command from script",
+            noscript: "This Redis command is not allowed from script",
+            write_in_read_only: WRITE_IN_READ_ONLY,
+        },
+        Server::Valkey8_1 => CallRefusals {
+            unknown: "Unknown command called from script",
+            names_unknown_subcommand: false,
+            arity: "Wrong number of args calling command from script",
+            noscript: "This Redis command is not allowed from script",
+            write_in_read_only: WRITE_IN_READ_ONLY,
+        },
+        Server::Valkey9_1 => CallRefusals {
+            unknown: "Unknown command called from script",
+            names_unknown_subcommand: true,
+            arity: "Wrong number of args calling command from script",
+            noscript: "This Valkey command is not allowed from script",
+            write_in_read_only: WRITE_IN_READ_ONLY,
+        },
+    }
+}
 
 /// Commands whose reply is a nil bulk string (Lua `false`) when a key,
 /// member or element is missing. Not exhaustive: a command missing here is
@@ -428,6 +520,62 @@ mod tests {
             table.iter().filter(|c| c.container().is_none()).count()
         };
         assert_eq!((count(redis), count(valkey)), (240, 242));
+        // Valkey 9.1 adds hash field expiry, DELIFEQ, MSETEX, ...
+        let valkey_9_1 = Server::Valkey9_1;
+        assert_eq!(count(valkey_9_1), 257);
+        for name in [
+            "hexpire", "hgetex", "hsetex", "hgetdel", "delifeq", "msetex",
+        ] {
+            assert!(command(valkey, name).is_none(), "{name}");
+            assert!(
+                command(valkey_9_1, name).is_some_and(Command::is_write),
+                "{name}"
+            );
+        }
+        // ... and wider arities.
+        assert!(
+            !command(valkey, "script|debug")
+                .unwrap()
+                .accepts_word_count(4)
+        );
+        assert!(
+            command(valkey_9_1, "script|debug")
+                .unwrap()
+                .accepts_word_count(4)
+        );
+    }
+
+    #[test]
+    fn each_server_words_its_refusals() {
+        let [redis_words, valkey_words, valkey_9_1_words] = Server::ALL.map(call_refusals);
+        assert_eq!(
+            redis_words.unknown_subcommand("config", "x"),
+            redis_words.unknown
+        );
+        assert_eq!(
+            valkey_words.unknown_subcommand("config", "x"),
+            valkey_words.unknown
+        );
+        assert_eq!(
+            valkey_9_1_words.unknown_subcommand("Config", "NoSuch"),
+            "unknown subcommand 'NoSuch'. Try CONFIG HELP."
+        );
+        assert_eq!(redis_words.noscript, valkey_words.noscript);
+        assert_eq!(
+            valkey_9_1_words.noscript,
+            "This Valkey command is not allowed from script"
+        );
+        assert_eq!(valkey_words.arity, valkey_9_1_words.arity);
+        for server in Server::ALL {
+            assert!(may_replicate(server).windows(2).all(|w| w[0] < w[1]));
+            for name in may_replicate(server) {
+                let found = command(server, name).unwrap_or_else(|| panic!("{name}"));
+                assert!(found.may_replicate(server) && !found.is_write(), "{name}");
+            }
+        }
+        let (redis, valkey) = (Server::Redis7_0, Server::Valkey8_1);
+        let setslot = command(valkey, "cluster|setslot").unwrap();
+        assert!(setslot.may_replicate(valkey) && !setslot.may_replicate(redis));
     }
 
     #[test]

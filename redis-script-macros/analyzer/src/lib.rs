@@ -1,5 +1,5 @@
-//! Compile-time analysis of a Redis Lua script, as Redis 7.0 and Valkey 8.1
-//! run it ([`servers`]): its shebang ([`shebang`]), its syntax (a Lua 5.1
+//! Compile-time analysis of a Redis Lua script, as Redis 7.0, Valkey 8.1 and
+//! Valkey 9.1 run it ([`servers`]): its shebang ([`shebang`]), its syntax (a Lua 5.1
 //! parser whose verdicts and messages equal the server's `SCRIPT LOAD`), and
 //! checks against what a caller declares about it ([`Declared`]): KEYS/ARGV
 //! arity, sandbox globals and library members, Redis commands (from the

@@ -1,20 +1,21 @@
-//! The global environment of an `EVAL` script on Redis 7.0 and Valkey 8.1,
-//! as data.
+//! The global environment of an `EVAL` script on Redis 7.0, Valkey 8.1 and
+//! Valkey 9.1, as data.
 //!
 //! [`GLOBALS`] is the one table of every global name a script can read, and,
 //! for each library table (`redis`, `string`, ...), its members; each entry
 //! says on which [`Server`]s it exists. It was taken from redis-server
-//! 7.0.15 (Debian bookworm) and valkey-server 8.1.8 by running Lua inside
-//! them:
+//! 7.0.15 (Debian bookworm), valkey-server 8.1.8 and valkey-server 9.1.2 by
+//! running Lua inside them:
 //!
 //! ```text
 //! EVAL "local out = {} for k, v in pairs(_G) do out[#out+1] = k .. '=' .. type(v) end return out" 0
 //! ```
 //!
 //! and the same with `pairs(redis)`, `pairs(string)`, ... for each library.
-//! The test `matches_installed_server` in this file re-runs those scripts
-//! on the server the test harness starts (`REDIS_SCRIPT_SERVER`) and
-//! compares with the entries of that server.
+//! The test `sandbox_matches_installed_server` in the repository's
+//! `tests/integration/analyzer/tables.rs` re-runs those scripts on the
+//! server the test harness starts (`REDIS_SCRIPT_SERVER`) and compares with
+//! the entries of that server.
 //!
 //! What the server showed that a description of "Redis 7" might not:
 //! - `getfenv`, `setfenv` and `newproxy` are gone: the 2025 Lua security fix
@@ -29,9 +30,11 @@
 //! Valkey 8.1 has everything Redis 7.0 has, and on top: `server` (the
 //! `redis` table under another name), `os` with only `os.clock`,
 //! `redis.SERVER_NAME`, `redis.VALKEY_VERSION`, `redis.VALKEY_VERSION_NUM`,
-//! and a second internal handler, `__server__err__handler`. These entries are
-//! marked Valkey-only ([`valkey`]); a crate that targets Redis 7.0 too gets an
-//! error for them. [`NEWER_ONLY`] says when each appeared, so a diagnostic
+//! and a second internal handler, `__server__err__handler`. Valkey 9.1 has
+//! exactly what Valkey 8.1 has: every global and every member of every
+//! library, with the same types (`redis.VALKEY_VERSION` reads "9.1.2").
+//! These entries are marked Valkey-only ([`valkey`]); a crate that targets
+//! Redis 7.0 too gets an error for them. [`NEWER_ONLY`] says when each appeared, so a diagnostic
 //! can say "not in Redis 7.0 (added in Redis 7.4)" instead of only "unknown".
 //!
 //! Every library table, `_G` included, is read-only in Redis 7: writing a
@@ -157,7 +160,7 @@ const fn alias(name: &'static str, lib: &'static Library) -> Member {
     everywhere(name, Kind::Library(lib))
 }
 
-/// `member`, on Valkey 8.1 only.
+/// `member`, on Valkey (8.1 and 9.1) only.
 const fn valkey(member: Member) -> Member {
     Member {
         servers: Servers::VALKEY,

@@ -9,7 +9,7 @@
 use std::fmt;
 
 use crate::commands::Command;
-use crate::commands::{redis_7_0, valkey_8_1};
+use crate::commands::{redis_7_0, valkey_8_1, valkey_9_1};
 
 /// One server the tables describe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,17 +18,20 @@ pub enum Server {
     Redis7_0,
     /// Valkey 8.1 (the tables come from 8.1.8).
     Valkey8_1,
+    /// Valkey 9.1 (the tables come from 9.1.2).
+    Valkey9_1,
 }
 
 impl Server {
     /// Every server, in the order diagnostics consider them.
-    pub const ALL: [Server; 2] = [Server::Redis7_0, Server::Valkey8_1];
+    pub const ALL: [Server; 3] = [Server::Redis7_0, Server::Valkey8_1, Server::Valkey9_1];
 
     /// The name `Cargo.toml` uses: `redis-7.0`.
     pub const fn key(self) -> &'static str {
         match self {
             Server::Redis7_0 => "redis-7.0",
             Server::Valkey8_1 => "valkey-8.1",
+            Server::Valkey9_1 => "valkey-9.1",
         }
     }
 
@@ -37,6 +40,7 @@ impl Server {
         match self {
             Server::Redis7_0 => "Redis 7.0",
             Server::Valkey8_1 => "Valkey 8.1",
+            Server::Valkey9_1 => "Valkey 9.1",
         }
     }
 
@@ -44,7 +48,7 @@ impl Server {
     pub const fn product(self) -> &'static str {
         match self {
             Server::Redis7_0 => "Redis",
-            Server::Valkey8_1 => "Valkey",
+            Server::Valkey8_1 | Server::Valkey9_1 => "Valkey",
         }
     }
 
@@ -53,6 +57,7 @@ impl Server {
         match self {
             Server::Redis7_0 => redis_7_0::VERSION,
             Server::Valkey8_1 => valkey_8_1::VERSION,
+            Server::Valkey9_1 => valkey_9_1::VERSION,
         }
     }
 
@@ -61,6 +66,7 @@ impl Server {
         match self {
             Server::Redis7_0 => redis_7_0::COMMANDS,
             Server::Valkey8_1 => valkey_8_1::COMMANDS,
+            Server::Valkey9_1 => valkey_9_1::COMMANDS,
         }
     }
 
@@ -73,6 +79,7 @@ impl Server {
         match self {
             Server::Redis7_0 => 1,
             Server::Valkey8_1 => 2,
+            Server::Valkey9_1 => 4,
         }
     }
 }
@@ -89,9 +96,11 @@ pub struct Servers(u8);
 
 impl Servers {
     /// Every server: the default target, since a script that passes runs on all.
-    pub const ALL: Servers = Servers(Server::Redis7_0.bit() | Server::Valkey8_1.bit());
-    /// Valkey alone.
-    pub const VALKEY: Servers = Servers::only(Server::Valkey8_1);
+    pub const ALL: Servers = Servers::only(Server::Redis7_0)
+        .with(Server::Valkey8_1)
+        .with(Server::Valkey9_1);
+    /// Every Valkey (8.1 and 9.1), without Redis.
+    pub const VALKEY: Servers = Servers::only(Server::Valkey8_1).with(Server::Valkey9_1);
 
     /// `server` alone.
     pub const fn only(server: Server) -> Servers {
@@ -142,10 +151,13 @@ impl Servers {
             .fold(Servers::empty(), Servers::with)
     }
 
-    /// `Redis 7.0 and Valkey 8.1`, for a diagnostic.
+    /// `Redis 7.0, Valkey 8.1 and Valkey 9.1`, for a diagnostic.
     pub fn names(self) -> String {
         let names: Vec<&str> = self.iter().map(Server::name).collect();
-        names.join(" and ")
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => names.concat(),
+        }
     }
 
     /// The `Cargo.toml` lines that target exactly these servers.
@@ -182,19 +194,31 @@ mod tests {
     fn keys_and_sets() {
         assert_eq!(Server::from_key("redis-7.0"), Some(Server::Redis7_0));
         assert_eq!(Server::from_key("valkey-8.1"), Some(Server::Valkey8_1));
+        assert_eq!(Server::from_key("valkey-9.1"), Some(Server::Valkey9_1));
         assert_eq!(Server::from_key("redis"), None);
+        assert_eq!(Server::from_key("valkey-9"), None);
         assert!(Servers::ALL.covers(Servers::VALKEY));
         assert!(!Servers::VALKEY.covers(Servers::ALL));
-        assert_eq!(Servers::ALL.names(), "Redis 7.0 and Valkey 8.1");
+        assert!(!Servers::VALKEY.contains(Server::Redis7_0));
+        assert_eq!(Servers::ALL.names(), "Redis 7.0, Valkey 8.1 and Valkey 9.1");
+        assert_eq!(Servers::VALKEY.names(), "Valkey 8.1 and Valkey 9.1");
+        assert_eq!(Servers::only(Server::Valkey9_1).names(), "Valkey 9.1");
+        assert_eq!(Servers::empty().names(), "");
         assert_eq!(
             Servers::VALKEY.cargo_toml(),
-            "[package.metadata.redis-script] servers = [\"valkey-8.1\"]"
+            "[package.metadata.redis-script] servers = [\"valkey-8.1\", \"valkey-9.1\"]"
         );
         assert_eq!(
-            Servers::ALL.filter(|s| s == Server::Valkey8_1),
+            Servers::ALL.filter(|s| s.product() == "Valkey"),
             Servers::VALKEY
         );
         assert_eq!(Server::Redis7_0.version(), "7.0.15");
         assert_eq!(Server::Valkey8_1.version(), "8.1.8");
+        assert_eq!(Server::Valkey9_1.version(), "9.1.2");
+        // Each server has a bit of its own, and ALL has them all.
+        for server in Server::ALL {
+            assert_eq!(Servers::only(server).iter().collect::<Vec<_>>(), [server]);
+        }
+        assert!(Servers::ALL.iter().eq(Server::ALL));
     }
 }

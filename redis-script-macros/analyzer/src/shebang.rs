@@ -6,9 +6,10 @@
 //! other part must start with `flags=` (case-sensitive in 7.0), whose value is
 //! a comma-separated list of exact flag names; several `flags=` parts add up.
 //!
-//! Valkey 8.1 reads it the same way but takes the engine name in any case
-//! (`#!LUA`, `#!Lua`), so those are accepted only when Valkey is the only
-//! target.
+//! Valkey 8.1 and 9.1 read it the same way but take the engine name in any
+//! case (`#!LUA`, `#!Lua`), so those are accepted only when Valkey is the
+//! only target. (Checked on valkey-server 9.1.2: the same grammar, flags and
+//! messages as 8.1.8.)
 
 use crate::ast::Span;
 use crate::servers::{Server, Servers, only_on_note};
@@ -136,11 +137,11 @@ pub fn parse(source: &str, targets: Servers) -> Result<Option<Shebang>, ShebangE
 fn accepts_engine(server: Server, engine: &str) -> bool {
     match server {
         Server::Redis7_0 => engine == "#!lua",
-        Server::Valkey8_1 => engine.eq_ignore_ascii_case("#!lua"),
+        Server::Valkey8_1 | Server::Valkey9_1 => engine.eq_ignore_ascii_case("#!lua"),
     }
 }
 
-/// Splits as Redis's `sdssplitargs` does (`sds.c`), which both servers use
+/// Splits as Redis's `sdssplitargs` does (`sds.c`), which every server uses
 /// on the shebang line: parts are separated by whitespace; a part may hold
 /// double-quoted text (with the escapes `\\n \\r \\t \\b \\a \\xHH`, and `\\`
 /// before any other character for that character) or single-quoted text
@@ -328,7 +329,17 @@ mod tests {
             assert!(valkey(source).unwrap().is_some(), "{source}");
             let error = redis(source).unwrap_err();
             assert!(error.message.starts_with("Unexpected engine"), "{source}");
-            assert!(error.note.unwrap().contains("servers = [\"valkey-8.1\"]"));
+            let note = error.note.unwrap();
+            assert!(
+                note.contains("servers = [\"valkey-8.1\", \"valkey-9.1\"]"),
+                "{note}"
+            );
+            for valkey in Servers::VALKEY.iter() {
+                assert!(
+                    super::parse(source, Servers::only(valkey)).is_ok(),
+                    "{source}"
+                );
+            }
             assert!(parse(source).is_err(), "{source}");
         }
         assert!(

@@ -1,15 +1,19 @@
 //! The analyzer's tables against the server the harness starts
 //! (`REDIS_SCRIPT_SERVER`, else `redis-server`): its command table
 //! (`redis-script-macros/analyzer/src/commands/redis_7_0.rs`,
-//! `.../valkey_8_1.rs`), written from the server's `COMMAND` by `regenerate`
-//! and compared with it on every test run; its sandbox table; and the order
-//! in which the server refuses a call, which the command checks follow.
+//! `.../valkey_8_1.rs`, `.../valkey_9_1.rs`), written from the server's
+//! `COMMAND` by `regenerate` and compared with it on every test run; its
+//! sandbox table; the order and words in which the server refuses a call,
+//! which the command checks follow; and what it refuses in a read-only
+//! script.
 //!
 //! Regenerate with:
 //!
 //! ```text
 //! REDIS_SCRIPT_REGENERATE=1 cargo test --test integration analyzer::tables::regenerate -- --ignored
-//! REDIS_SCRIPT_REGENERATE=1 REDIS_SCRIPT_SERVER=/opt/valkey/valkey-server \
+//! REDIS_SCRIPT_REGENERATE=1 REDIS_SCRIPT_SERVER=/opt/valkey-8.1.8/valkey-server \
+//!     cargo test --test integration analyzer::tables::regenerate -- --ignored
+//! REDIS_SCRIPT_REGENERATE=1 REDIS_SCRIPT_SERVER=/opt/valkey-9.1.2/valkey-server \
 //!     cargo test --test integration analyzer::tables::regenerate -- --ignored
 //! ```
 
@@ -25,12 +29,33 @@ use crate::server::{Flavor, RedisServer};
 const REGENERATE_CMD: &str = "REDIS_SCRIPT_REGENERATE=1 cargo test --test integration \
      analyzer::tables::regenerate -- --ignored";
 
-/// The tables that describe the server the harness started.
-pub fn server_of(server: &RedisServer) -> Server {
-    match server.flavor() {
-        Flavor::Redis => Server::Redis7_0,
-        Flavor::Valkey => Server::Valkey8_1,
-    }
+/// The tables that describe the server the harness started: of its
+/// product, those of its release (`9.1` for `9.1.2`); for a release with no
+/// tables, the newest older one, else the oldest, which the tests here then
+/// compare only in part (they say so).
+pub fn server_of(running: &RedisServer) -> Server {
+    let product = match running.flavor() {
+        Flavor::Redis => "Redis",
+        Flavor::Valkey => "Valkey",
+    };
+    let ours = || {
+        Server::ALL
+            .into_iter()
+            .filter(move |server| server.product() == product)
+    };
+    let release = release(running.version());
+    ours()
+        .filter(|server| self::release(server.version()) <= release)
+        .max_by_key(|server| self::release(server.version()))
+        .or_else(|| ours().min_by_key(|server| self::release(server.version())))
+        .unwrap_or_else(|| panic!("the analyzer has no tables of {product}"))
+}
+
+/// `(major, minor)` of a version such as `9.1.2`; `(0, 0)` for what does not
+/// read as one.
+fn release(version: &str) -> (u32, u32) {
+    let mut numbers = version.split('.').map(|part| part.parse().unwrap_or(0));
+    (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0))
 }
 
 /// The generated file that holds `server`'s table.
@@ -44,9 +69,9 @@ fn table_file(server: Server) -> String {
 
 /// What `regenerate` is called for `server` (the server binary set).
 fn regenerate_cmd(server: Server) -> String {
-    match server {
-        Server::Redis7_0 => REGENERATE_CMD.to_owned(),
-        Server::Valkey8_1 => format!("REDIS_SCRIPT_SERVER=<valkey-server> {REGENERATE_CMD}"),
+    match server.product() {
+        "Redis" => REGENERATE_CMD.to_owned(),
+        _ => format!("REDIS_SCRIPT_SERVER=<valkey-server> {REGENERATE_CMD}"),
     }
 }
 
@@ -119,24 +144,14 @@ fn collect(entry: &redis::Value, rows: &mut BTreeMap<String, Row>) {
     rows.insert(row.name.clone(), row);
 }
 
-/// The server's version (`redis_version` or `valkey_version` of INFO; Valkey
-/// also reports a `redis_version`, the Redis it is compatible with).
-pub fn server_version(con: &mut redis::Connection, server: Server) -> String {
-    let info: String = redis::cmd("INFO")
-        .arg("server")
-        .query(con)
-        .expect("INFO server");
-    let field = format!("{}_version:", server.product().to_ascii_lowercase());
-    info.lines()
-        .find_map(|l| l.trim().strip_prefix(field.as_str()))
-        .unwrap_or_else(|| panic!("INFO server has no {field}"))
-        .to_string()
-}
-
-/// The server's version and its commands by name.
-fn read_server(con: &mut redis::Connection, server: Server) -> (String, BTreeMap<String, Row>) {
-    let version = server_version(con, server);
-    let reply: redis::Value = redis::cmd("COMMAND").query(con).expect("COMMAND");
+/// The server's version (its own, see [`RedisServer::version`]) and its
+/// commands by name.
+fn read_server(running: &RedisServer) -> (String, BTreeMap<String, Row>) {
+    let version = running.version().to_owned();
+    assert!(!version.is_empty(), "INFO server gives no version");
+    let reply: redis::Value = redis::cmd("COMMAND")
+        .query(&mut running.connection())
+        .expect("COMMAND");
     let mut rows = BTreeMap::new();
     for entry in list(&reply) {
         collect(entry, &mut rows);
@@ -221,7 +236,7 @@ fn render_file(server: Server, version: &str, date: &str, rows: &BTreeMap<String
 fn regenerate() {
     let running = RedisServer::start();
     let server = server_of(&running);
-    let (version, rows) = read_server(&mut running.connection(), server);
+    let (version, rows) = read_server(&running);
     let path = table_file(server);
     let current = std::fs::read_to_string(&path).unwrap_or_default();
     let new = render_file(server, &version, &today(), &rows);
@@ -259,7 +274,7 @@ fn regenerate() {
 fn table_matches_installed_server() {
     let running = RedisServer::start();
     let server = server_of(&running);
-    let (version, rows) = read_server(&mut running.connection(), server);
+    let (version, rows) = read_server(&running);
     let file = table_file(server);
     let file = file.rsplit('/').next().unwrap_or_default();
     let regenerate = regenerate_cmd(server);
@@ -334,7 +349,8 @@ fn table_matches_installed_server() {
 
 /// What the checker relies on, confirmed on the server itself: CONFIG GET
 /// is refused in a script, CONFIG HELP is not, and the arity check comes
-/// first; each server in its own words. BLPOP is where they differ.
+/// first; each server in its own words ([`commands::call_refusals`]).
+/// BLPOP is where they differ.
 #[test]
 fn script_errors_follow_the_table() {
     let running = RedisServer::start();
@@ -347,17 +363,8 @@ fn script_errors_follow_the_table() {
             .query(&mut con)
             .map_err(|e| e.to_string())
     };
-    let refused = "This Redis command is not allowed from script";
-    let (unknown, arity) = match server {
-        Server::Redis7_0 => (
-            "Unknown Redis command called from script",
-            "Wrong number of args calling Redis command from script",
-        ),
-        Server::Valkey8_1 => (
-            "Unknown command called from script",
-            "Wrong number of args calling command from script",
-        ),
-    };
+    let words = commands::call_refusals(server);
+    let (unknown, arity, refused) = (words.unknown, words.arity, words.noscript);
     let resolve = |name, sub| commands::resolve(server, name, sub);
     let expect_err = |r: Result<redis::Value, String>, what: &str, call: &str| match r {
         Err(e) => assert!(e.contains(what), "{call}: {e}"),
@@ -373,8 +380,8 @@ fn script_errors_follow_the_table() {
     assert!(!resolve("config", Some("help")).unwrap().is_noscript());
     expect_err(eval("return redis.call('config')"), arity, "config");
     expect_err(
-        eval("return redis.call('config', 'nosuch')"),
-        unknown,
+        eval("return redis.call('Config', 'nosuch')"),
+        &words.unknown_subcommand("Config", "nosuch"),
         "config nosuch",
     );
     assert!(resolve("config", Some("nosuch")).is_none());
@@ -391,12 +398,54 @@ fn script_errors_follow_the_table() {
     );
     eval("return redis.call('set', 'k', 'v')").expect("set runs in a script");
     eval("return redis.call('TIME')").expect("time runs in a script");
+    expect_err(
+        eval("#!lua flags=no-writes\nreturn redis.call('set', 'k', 'v')"),
+        words.write_in_read_only,
+        "set in a no-writes script",
+    );
     let blpop = eval("return redis.call('blpop', 'empty', 1)");
     if resolve("blpop", None).unwrap().is_noscript() {
         expect_err(blpop, refused, "blpop");
     } else {
         blpop.expect("blpop runs in a script (and does not block there)");
     }
+}
+
+/// Which commands flagged neither `write` nor `noscript` a read-only script
+/// may not call: each one called in a `no-writes` script with as many
+/// arguments as its arity asks (`x` each, which most then refuse, after
+/// the read-only check), against [`commands::may_replicate`].
+#[test]
+fn read_only_scripts_refuse_what_the_table_says() {
+    let running = RedisServer::start();
+    let server = server_of(&running);
+    let mut con = running.connection();
+    let refusal = commands::call_refusals(server).write_in_read_only;
+    let mut refused = Vec::new();
+    let candidates = server.commands().iter().filter(|command| {
+        !command.is_write() && !command.is_noscript() && !command.has_subcommands(server)
+    });
+    for command in candidates {
+        let mut words: Vec<&str> = command.name().split('|').collect();
+        let needed = command.arity.unsigned_abs() as usize;
+        words.resize(needed.max(words.len()), "x");
+        let quoted: Vec<String> = words.iter().map(|word| format!("'{word}'")).collect();
+        let script = format!(
+            "#!lua flags=no-writes\nreturn redis.pcall({})",
+            quoted.join(", ")
+        );
+        let reply: redis::RedisResult<redis::Value> =
+            redis::cmd("EVAL").arg(script).arg(0).query(&mut con);
+        if reply.is_err_and(|error| error.to_string().contains(refusal)) {
+            refused.push(command.name());
+        }
+    }
+    assert_eq!(
+        refused,
+        commands::may_replicate(server),
+        "what {server} {} refuses in a no-writes script, besides `write` commands",
+        running.version()
+    );
 }
 
 /// Runs `pairs(...)` inside the server the harness starts and compares
@@ -409,7 +458,7 @@ fn sandbox_matches_installed_server() {
     let running = RedisServer::start();
     let server = server_of(&running);
     let mut con = running.connection();
-    let version = server_version(&mut con, server);
+    let version = running.version();
     let mut list = |table: &str| -> Vec<String> {
         let script = format!(
             "local out = {{}} for k, v in pairs({table}) do out[#out+1] = k .. '=' .. type(v) end \

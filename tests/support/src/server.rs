@@ -26,12 +26,13 @@ const LOG_TAIL_LINES: usize = 30;
 pub const SERVER_ENV: &str = "REDIS_SCRIPT_SERVER";
 
 /// Which implementation answers: tests that depend on a server difference
-/// (a message, a global, `COMMAND COUNT`) assert each one's own behaviour.
+/// (a message, a global, `COMMAND COUNT`) assert each one's own behaviour,
+/// and tell versions apart with [`RedisServer::version`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flavor {
     /// Redis (the project tests 7.0).
     Redis,
-    /// Valkey (the project tests 8.1).
+    /// Valkey (the project tests 8.1 and 9.1).
     Valkey,
 }
 
@@ -51,6 +52,8 @@ pub struct RedisServer {
     /// Extra command-line arguments, kept for a restart on the same port.
     args: Vec<String>,
     flavor: Flavor,
+    /// The version of [`flavor`](Self::flavor), as its `INFO server` says.
+    version: String,
 }
 
 impl RedisServer {
@@ -123,6 +126,14 @@ impl RedisServer {
         self.flavor
     }
 
+    /// The server's own version, as its `INFO server` says: `redis_version`
+    /// for Redis (`7.0.15`), `valkey_version` for Valkey (`9.1.2`; Valkey's
+    /// `redis_version` is the Redis it is compatible with, `7.2.4`); empty
+    /// if INFO has no such field.
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
     /// The TCP port the server listens on (on `127.0.0.1`).
     pub fn port(&self) -> u16 {
         self.port
@@ -170,6 +181,7 @@ impl RedisServer {
             binary: binary.to_path_buf(),
             args: args.to_vec(),
             flavor: Flavor::Redis,
+            version: String::new(),
         }
     }
 
@@ -198,8 +210,9 @@ impl RedisServer {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return Err(Failure::Exited(status));
             }
-            if let Some(flavor) = self.answers_as_ours() {
+            if let Some((flavor, version)) = self.answers_as_ours() {
                 self.flavor = flavor;
+                self.version = version;
                 return Ok(());
             }
             if Instant::now() >= deadline {
@@ -209,10 +222,10 @@ impl RedisServer {
         }
     }
 
-    /// Which server answers, once PING answers *and* the answering server is
-    /// our child: after a lost port race another server could answer briefly
-    /// before ours exits.
-    fn answers_as_ours(&self) -> Option<Flavor> {
+    /// Which server answers, and its version, once PING answers *and* the
+    /// answering server is our child: after a lost port race another server
+    /// could answer briefly before ours exits.
+    fn answers_as_ours(&self) -> Option<(Flavor, String)> {
         let mut con = self
             .client()
             .get_connection_with_timeout(Duration::from_millis(500))
@@ -220,16 +233,20 @@ impl RedisServer {
         let _ = con.set_read_timeout(Some(Duration::from_secs(1)));
         redis::cmd("PING").query::<String>(&mut con).ok()?;
         let info: String = redis::cmd("INFO").arg("server").query(&mut con).ok()?;
-        let expected = format!("process_id:{}", self.child.id());
-        if !info.lines().any(|line| line.trim() == expected) {
+        let field = |name: &str| {
+            info.lines()
+                .find_map(|line| line.trim().strip_prefix(name)?.strip_prefix(':'))
+                .map(str::to_owned)
+        };
+        if field("process_id") != Some(self.child.id().to_string()) {
             return None;
         }
-        let valkey = info.lines().any(|line| line.trim() == "server_name:valkey");
-        Some(if valkey {
-            Flavor::Valkey
+        let (flavor, version) = if field("server_name").as_deref() == Some("valkey") {
+            (Flavor::Valkey, field("valkey_version"))
         } else {
-            Flavor::Redis
-        })
+            (Flavor::Redis, field("redis_version"))
+        };
+        Some((flavor, version.unwrap_or_default()))
     }
 
     /// The last lines of the server's log file and console output.

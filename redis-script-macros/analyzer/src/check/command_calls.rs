@@ -159,7 +159,7 @@ fn on_targets(
     let refusing_arity = effective
         .iter()
         .find(|(_, found)| !found.accepts_word_count(args.len()));
-    if let Some((_, found)) = refusing_arity.filter(|_| counted) {
+    if let Some((refusing, found)) = refusing_arity.filter(|_| counted) {
         let arity = found.arity;
         let expected = if arity >= 0 {
             format!("exactly {}", arity - 1)
@@ -171,9 +171,10 @@ fn on_targets(
             span,
             format!(
                 "`{}` takes {expected} argument(s) after its name, but this call passes {} \
-                     (\"Wrong number of args calling Redis command from script\")",
+                     (\"{}\")",
                 command.name(),
-                args.len() - 1
+                args.len() - 1,
+                commands::call_refusals(*refusing).arity
             ),
         );
         let fits = accepting(&|c| c.accepts_word_count(args.len()));
@@ -194,32 +195,32 @@ fn on_targets(
                 Target::File,
                 span,
                 format!(
-                    "`{}` cannot run inside a script: {} flags it `noscript` \
-                     (\"This Redis command is not allowed from script\")",
+                    "`{}` cannot run inside a script: {} flags it `noscript` (\"{}\")",
                     found.name(),
-                    refusing.product()
+                    refusing.product(),
+                    commands::call_refusals(*refusing).noscript
                 ),
             )
             .with_note(note),
         );
     } else if declared.read_only
-        && let Some((_, found)) = effective
+        && let Some((refusing, found)) = effective
             .iter()
-            .find(|(_, found)| found.is_write() || found.may_replicate())
+            .find(|(server, found)| found.is_write() || found.may_replicate(*server))
     {
         diagnostics.push(
             Diagnostic::error(
                 Target::File,
                 span,
                 format!(
-                    "`{}` {}, but the script is declared `no-writes` \
-                     (\"Write commands are not allowed from read-only scripts\")",
+                    "`{}` {}, but the script is declared `no-writes` (\"{}\")",
                     found.name(),
                     if found.is_write() {
                         "writes"
                     } else {
                         "may replicate"
-                    }
+                    },
+                    commands::call_refusals(*refusing).write_in_read_only
                 ),
             )
             .with_note(

@@ -330,7 +330,8 @@ mod tests {
                 .clone()
                 .unwrap_or_default();
             assert!(
-                note.contains("on Valkey 8.1 only") && note.contains("servers = [\"valkey-8.1\"]"),
+                note.contains("on Valkey 8.1 and Valkey 9.1 only")
+                    && note.contains("servers = [\"valkey-8.1\", \"valkey-9.1\"]"),
                 "{script}: {note}"
             );
             assert_eq!(
@@ -352,32 +353,73 @@ mod tests {
     }
 
     #[test]
-    fn redis_alone_accepts_nothing_valkey_refuses() {
-        // Valkey 8.1 has every name and command of Redis 7.0, with arities
-        // at least as wide and fewer `noscript` flags: what passes for
-        // Redis 7.0 alone passes for both.
-        for command in Server::Redis7_0.commands() {
-            let valkey = commands::command(Server::Valkey8_1, command.name())
-                .unwrap_or_else(|| panic!("{} is not on Valkey", command.name()));
-            assert!(
-                !valkey.is_noscript() || command.is_noscript(),
-                "{}",
-                command.name()
-            );
-            // Every word count Redis takes (up to a bound past every fixed
-            // arity), Valkey takes too.
-            for words in 1..64 {
+    fn valkey_9_1_commands_are_errors_unless_it_is_the_only_target() {
+        let valkey_9_1 = Declared {
+            servers: Servers::only(Server::Valkey9_1),
+            ..ONE_KEY_TWO_ARGS
+        };
+        for script in [
+            "return redis.call('HEXPIRE', KEYS[1], ARGV[2], 'FIELDS', 1, ARGV[1])",
+            "return redis.call('DELIFEQ', KEYS[1], ARGV[1] .. ARGV[2])",
+        ] {
+            for targets in [ONE_KEY_TWO_ARGS, VALKEY_ONLY] {
+                let found = check(&parse(script).unwrap(), &targets);
+                assert_eq!(found.len(), 1, "{script}: {found:?}");
+                let note = found[0].note.clone().unwrap_or_default();
                 assert!(
-                    !command.accepts_word_count(words) || valkey.accepts_word_count(words),
-                    "{} with {words} words",
-                    command.name()
+                    note.contains("on Valkey 9.1 only")
+                        && note.contains("servers = [\"valkey-9.1\"]"),
+                    "{script}: {note}"
                 );
             }
+            assert_eq!(errors(script, valkey_9_1), Vec::<String>::new(), "{script}");
         }
+        // Refusals quote the refusing server's words.
+        let found = errors("return redis.call('CONFIG', 'GET', ARGV[1])", valkey_9_1);
         assert!(
-            sandbox::GLOBALS
-                .iter()
-                .all(|g| g.servers.contains(Server::Valkey8_1))
+            found[0].contains("This Valkey command is not allowed from script"),
+            "{found:?}"
         );
+        let found = errors("return redis.call('GET')", valkey_9_1);
+        assert!(
+            found[0].contains("Wrong number of args calling command from script"),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn an_older_server_alone_accepts_nothing_a_newer_one_refuses() {
+        // Valkey 8.1 has every name and command of Redis 7.0, and Valkey 9.1
+        // every one of Valkey 8.1, with arities at least as wide and no more
+        // `noscript` flags: what passes for the older alone passes for the
+        // newer too.
+        let pairs = [
+            (Server::Redis7_0, Server::Valkey8_1),
+            (Server::Valkey8_1, Server::Valkey9_1),
+        ];
+        for (older, newer) in pairs {
+            for command in older.commands() {
+                let name = command.name();
+                let on_newer = commands::command(newer, name)
+                    .unwrap_or_else(|| panic!("{name} is not on {newer}"));
+                assert!(
+                    !on_newer.is_noscript() || command.is_noscript(),
+                    "{name} on {newer}"
+                );
+                // Every word count the older takes (up to a bound past every
+                // fixed arity), the newer takes too.
+                for words in 1..64 {
+                    assert!(
+                        !command.accepts_word_count(words) || on_newer.accepts_word_count(words),
+                        "{name} with {words} words on {newer}"
+                    );
+                }
+            }
+            assert!(
+                sandbox::GLOBALS
+                    .iter()
+                    .all(|g| !g.servers.contains(older) || g.servers.contains(newer))
+            );
+        }
     }
 }
