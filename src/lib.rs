@@ -188,9 +188,9 @@
 //!    Every binding of `scripts/`, `tests/lua/` and the idiomatic corpus
 //!    (`tests/integration/idiomatic.rs`) compiles with it.
 //!
-//! The sandbox and command tables come from redis-server 7.0.15 and
-//! valkey-server 8.1.8, and the test suite checks each against the real
-//! server; a script that relies on a command or global that no targeted
+//! The sandbox and command tables come from redis-server 7.0.15,
+//! valkey-server 8.1.8 and valkey-server 9.1.2, and the test suite checks
+//! each against the real server; a script that relies on a command or global that no targeted
 //! server has is reported as unknown.
 //!
 //! # Redis Functions
@@ -371,21 +371,23 @@
 //!
 //! ```toml
 //! [package.metadata.redis-script]
-//! servers = ["redis-7.0", "valkey-8.1"]
+//! servers = ["redis-7.0", "valkey-8.1", "valkey-9.1"]
 //! ```
 //!
-//! The accepted values are `"redis-7.0"` and `"valkey-8.1"`: a non-empty list,
-//! each once. Without the table, both are targeted: the default is the
-//! strictest, so a script that compiles runs on either server. A script
-//! written for Valkey alone (`server.call`, `os.clock`, `redis.VALKEY_VERSION`,
-//! `WAITAOF`, `BLPOP` inside a script, `#!LUA`) is an error by default, whose
-//! note gives the lines that target only Valkey:
+//! The accepted values are `"redis-7.0"`, `"valkey-8.1"` and `"valkey-9.1"`:
+//! a non-empty list, each once. Without the table, all three are targeted:
+//! the default is the strictest, so a script that compiles runs on every one
+//! of them. A script written for Valkey alone (`server.call`, `os.clock`,
+//! `redis.VALKEY_VERSION`, `WAITAOF`, `BLPOP` inside a script, `#!LUA`) is an
+//! error by default, whose note gives the lines that target only Valkey; one
+//! that calls a command only Valkey 9.1 has (`HEXPIRE`, `HGETEX`, `DELIFEQ`,
+//! `MSETEX`, ...) names Valkey 9.1 alone:
 //! ```text
 //! error: `server` is not a global of the script sandbox of Redis 7.0.15, so reading it fails at run time
 //!   --> scripts/get.lua:1:8
 //!  1 | return server.call('GET', KEYS[1])
 //!    |        ^^^^^^
-//!    = note: not in Redis 7.0 (added in Valkey 7.2.4, as another name for `redis`): use `redis`; it exists on Valkey 8.1 only; to target only Valkey 8.1, write in the crate's Cargo.toml: [package.metadata.redis-script] servers = ["valkey-8.1"]
+//!    = note: not in Redis 7.0 (added in Valkey 7.2.4, as another name for `redis`): use `redis`; it exists on Valkey 8.1 and Valkey 9.1 only; to target only Valkey 8.1 and Valkey 9.1, write in the crate's Cargo.toml: [package.metadata.redis-script] servers = ["valkey-8.1", "valkey-9.1"]
 //! ```
 //!
 //! How the choice reaches the macro: the attribute reads the `Cargo.toml` of

@@ -2,7 +2,7 @@
 //!
 //! ```toml
 //! [package.metadata.redis-script]
-//! servers = ["redis-7.0", "valkey-8.1"]   # the default when absent: both
+//! servers = ["redis-7.0", "valkey-8.1", "valkey-9.1"]   # the default when absent: all
 //! ```
 //!
 //! Read with a small, strict reader for exactly this table and key, so the
@@ -298,7 +298,7 @@ mod tests {
         servers(text).expect_err(text)
     }
 
-    const VALKEY: Servers = Servers::VALKEY;
+    const VALKEY_8_1: Servers = Servers::only(Server::Valkey8_1);
 
     #[test]
     fn absent_means_every_server() {
@@ -314,17 +314,23 @@ mod tests {
     #[test]
     fn one_line_multi_line_comments_and_quotes() {
         let one_line = "[package.metadata.redis-script]\nservers = [\"valkey-8.1\"]\n";
-        assert_eq!(read(one_line), VALKEY);
+        assert_eq!(read(one_line), VALKEY_8_1);
         let spaced = "# comment\n[ package . metadata . \"redis-script\" ]  # here\n\
                       servers=['valkey-8.1',]   # trailing comma\n[dependencies]\nx = 1\n";
-        assert_eq!(read(spaced), VALKEY);
+        assert_eq!(read(spaced), VALKEY_8_1);
         let multi = "[package.metadata.redis-script]\n\
                      servers = [\n  \"redis-7.0\", # the LTS\n\n  # and\n  \"valkey-8.1\",\n]\n";
-        assert_eq!(read(multi), Servers::ALL);
+        assert_eq!(read(multi), Servers::ALL.filter(|s| s != Server::Valkey9_1));
+        let all = "[package.metadata.redis-script]\n\
+                   servers = [\"valkey-9.1\", \"redis-7.0\", \"valkey-8.1\"]\n";
+        assert_eq!(read(all), Servers::ALL);
+        let valkey =
+            "[package.metadata.redis-script]\nservers = [\"valkey-8.1\", \"valkey-9.1\"]\n";
+        assert_eq!(read(valkey), Servers::VALKEY);
         let redis = "[package.metadata.redis-script]\nservers = [ \"redis-7.0\" ]";
         assert_eq!(read(redis), Servers::only(Server::Redis7_0));
         let quoted_key = "[package.metadata.redis-script]\n\"servers\" = [\"valkey-8.1\"]\n";
-        assert_eq!(read(quoted_key), VALKEY);
+        assert_eq!(read(quoted_key), VALKEY_8_1);
     }
 
     #[test]
@@ -409,7 +415,7 @@ mod tests {
         );
         assert!(rendered.contains("--> Cargo.toml:2"), "{rendered}");
         assert!(
-            rendered.contains("\"redis-7.0\", \"valkey-8.1\""),
+            rendered.contains("\"redis-7.0\", \"valkey-8.1\", \"valkey-9.1\""),
             "{rendered}"
         );
     }

@@ -2,7 +2,7 @@
 //! them rebuilds the crate.
 //!
 //! A probe crate that targets Valkey alone
-//! (`[package.metadata.redis-script] servers = ["valkey-8.1"]`) builds with
+//! (`[package.metadata.redis-script] servers = ["valkey-8.1", "valkey-9.1"]`) builds with
 //! a script that calls `server.call`. Its `Cargo.toml` then loses the table
 //! (the default: every server), and the next build must run the macro again
 //! and fail on `server`: the expansion `include_bytes!`s the manifest, which
@@ -23,7 +23,7 @@ const SCRIPT: &str = "return server.call('GET', KEYS[1])\n";
 
 const VALKEY_ONLY: &str = "\n[package.metadata.redis-script]\n\
                            # Valkey's `server` table is used on purpose.\n\
-                           servers = [\n    \"valkey-8.1\",\n]\n";
+                           servers = [\n    \"valkey-8.1\",\n    \"valkey-9.1\",\n]\n";
 
 #[test]
 fn the_cargo_toml_setting_reaches_the_macro_and_a_change_rebuilds() {
@@ -47,8 +47,8 @@ fn the_cargo_toml_setting_reaches_the_macro_and_a_change_rebuilds() {
     );
     for expected in [
         "`server` is not a global of the script sandbox of Redis 7.0.15",
-        "it exists on Valkey 8.1 only",
-        "[package.metadata.redis-script] servers = [\"valkey-8.1\"]",
+        "it exists on Valkey 8.1 and Valkey 9.1 only",
+        "[package.metadata.redis-script] servers = [\"valkey-8.1\", \"valkey-9.1\"]",
     ] {
         assert!(
             stderr.contains(expected),

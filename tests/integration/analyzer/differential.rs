@@ -2,7 +2,7 @@
 //! corpus, and mutations of each, [`check_syntax`] must accept exactly what a real server
 //! accepts with `SCRIPT LOAD`, and reject the rest with the message it gives
 //! (line number included). The server is the one the test harness starts
-//! (`REDIS_SCRIPT_SERVER`: Redis 7.0 or Valkey 8.1); the Lua parser is the
+//! (`REDIS_SCRIPT_SERVER`: Redis 7.0, Valkey 8.1 or 9.1); the Lua parser is the
 //! same for both, while the shebang is read as that server reads it
 //! ([`shebang::parse`] for it alone): a shebang it refuses must be refused
 //! by the server, whose words are then not compared.
