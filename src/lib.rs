@@ -473,12 +473,17 @@
 //! # Where it runs
 //!
 //! The same binding runs, unchanged, on every shape a deployment takes; the
-//! project's tests run each one against real servers, on Redis 7.0 and on
-//! Valkey 8.1.
+//! project's tests run each one against real servers, on Redis 7.0, on
+//! Valkey 8.1 and on Valkey 9.1.
 //!
-//! - **Redis and Valkey.** Both servers' NOSCRIPT replies (`No matching
-//!   script. Please use EVAL.`, `No matching script.`) trigger recovery; an
-//!   error a script raises itself with the code NOSCRIPT never does.
+//! - **Redis and Valkey.** Both products' NOSCRIPT replies (`No matching
+//!   script. Please use EVAL.`, `No matching script.` from Valkey 8.1 and
+//!   9.1 alike) trigger recovery; an error a script raises itself with the
+//!   code NOSCRIPT never does. Valkey 9.1 (checked on 9.1.2) has Valkey
+//!   8.1's sandbox, shebang and Functions environment, more commands, and
+//!   its own words for some refusals ("This Valkey command is not allowed
+//!   from script"); its script errors end in `script: on @user_script:1.`,
+//!   where Redis 7.0 and Valkey 8.1 name the script's SHA1 after `script:`.
 //! - **Redis Cluster.** A binding runs on `redis::cluster::ClusterConnection`
 //!   and the async `redis::cluster_async::ClusterConnection` (redis-rs
 //!   features `cluster`, `cluster-async`), which route it by its first key;
@@ -487,8 +492,8 @@
 //!   one hash tag (`{cart:7}:items`, `{cart:7}:total`; [`key_slot`] computes
 //!   a key's slot). A call whose keys span slots fails with
 //!   [`ErrorKind::CrossSlot`], listing each key and its slot: the cluster
-//!   refuses such a call whatever the script's flags (checked on Redis 7.0
-//!   and Valkey 8.1); the shebang flag `allow-cross-slot-keys` only lets a
+//!   refuses such a call whatever the script's flags (checked on Redis 7.0,
+//!   Valkey 8.1 and Valkey 9.1); the shebang flag `allow-cross-slot-keys` only lets a
 //!   script reach keys it did not declare in other slots of the same node.
 //!   [`Invocation::check_slots`]
 //!   runs that check without sending anything, and
@@ -510,7 +515,7 @@
 //!   is back; a call that returned `Ok` was applied, and one that returned
 //!   `Err` says whether it may have been: [`Error::applied`] (below).
 //! - **Failovers and eviction.** A promoted replica lacks the scripts that
-//!   never ran on it, and Valkey 8.1 evicts EVAL-cached scripts beyond 500
+//!   never ran on it, and Valkey (8.1, 9.1) evicts EVAL-cached scripts beyond 500
 //!   (never those added by SCRIPT LOAD: see [`NoScriptFallback`]); both
 //!   are recovered like a flush.
 //! - **Pools.** A pooled connection dereferences to a redis-rs connection:

@@ -334,7 +334,7 @@ const REFUSED_BEFORE_WRITING: &[&str] = &[
 ];
 
 /// The start of the error a script stopped by `SCRIPT KILL` fails with
-/// (Redis 7.0 goes on with "...", Valkey 8.1 with ".").
+/// (Redis 7.0 goes on with "...", Valkey 8.1 and 9.1 with ".").
 const KILLED_MESSAGE: &str = "Script killed by user with SCRIPT KILL";
 
 /// [`Error::applied`] for a redis-rs error.

@@ -16,8 +16,8 @@ use crate::slot::key_slot;
 /// Either way the call recovers in exactly one more round trip and NOSCRIPT
 /// never reaches the caller.
 ///
-/// The two differ in how the server keeps the script afterwards. Valkey 8.1
-/// evicts scripts cached by EVAL once it holds more than 500 of them, the
+/// The two differ in how the server keeps the script afterwards. Valkey (8.1
+/// and 9.1) evicts scripts cached by EVAL once it holds more than 500 of them, the
 /// least recently used first (Redis's EVAL documentation dates the same
 /// from Redis 7.4; Redis 7.0 keeps them all), and never evicts a script
 /// added by SCRIPT LOAD. So with `Eval` an application that also sends
@@ -25,8 +25,8 @@ use crate::slot::key_slot;
 /// scripts evicted, and each eviction costs a call the extra round trip
 /// and the source on the wire, as a flush does; with `Load` (or after
 /// [`Script::load`](crate::Script::load)) the script stays until the next
-/// flush or restart. Both checked on valkey-server 8.1.8 and redis-server
-/// 7.0.15: `cargo test --test integration -- faults::eviction`.
+/// flush or restart. Both checked on valkey-server 8.1.8 and 9.1.2 and
+/// redis-server 7.0.15: `cargo test --test integration -- faults::eviction`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum NoScriptFallback {
@@ -417,7 +417,7 @@ mod tests {
 
     #[test]
     fn the_noscript_message_of_each_server_is_recognised() {
-        // Redis 7.0 and Valkey 8.1, as each sends it.
+        // Redis 7.0, and Valkey 8.1 and 9.1, as each sends it.
         assert!(is_server_noscript_message(
             "No matching script. Please use EVAL."
         ));

@@ -32,7 +32,7 @@ use crate::script::Script;
 /// call with NOSCRIPT (its error is in its place in the replies; the other
 /// commands run). In an atomic pipeline this cannot happen: MULTI/EXEC runs
 /// the SCRIPT LOAD and the calls with nothing in between (Redis 7.0 and
-/// Valkey 8.1 accept SCRIPT LOAD inside MULTI; the tests run it there). Where
+/// Valkey 8.1 and 9.1 accept SCRIPT LOAD inside MULTI; the tests run it there). Where
 /// SCRIPT LOAD is refused (some proxies), its error fails the pipeline's
 /// query: use `eval_script` there.
 ///
@@ -45,7 +45,7 @@ use crate::script::Script;
 ///
 /// With those choices, 100,000 calls in pipelines of 100, while another
 /// client sends `SCRIPT FLUSH` every millisecond, all succeed, each applied
-/// once, on Redis 7.0 and Valkey 8.1 (`cargo test --test integration --
+/// once, on Redis 7.0, Valkey 8.1 and Valkey 9.1 (`cargo test --test integration --
 /// faults::flush_storm`); the same test suite places a flush between the
 /// SCRIPT LOAD and an EVALSHA of a plain pipeline and shows that call
 /// failing with NOSCRIPT.

@@ -230,7 +230,7 @@ impl Script {
     /// Loads the script into the server's script cache with `SCRIPT LOAD`.
     ///
     /// Scripts loaded this way are never evicted, where EVAL-cached ones can
-    /// be (Valkey 8.1 keeps the 500 most recently used; see
+    /// be (Valkey 8.1 and 9.1 keep the 500 most recently used; see
     /// [`NoScriptFallback`](crate::NoScriptFallback)), so this is the way to
     /// warm a server before a pipeline of EVALSHA calls. Fails if the
     /// server's SHA1 differs from the embedded one. Whatever the failure,

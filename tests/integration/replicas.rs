@@ -129,7 +129,7 @@ fn assert_write_refused(error: Error, con: &mut dyn ConnectionLike, key: &str, o
     assert_eq!(error.script(), "read_only_call");
     let message = error.to_string();
     assert!(message.contains("read_only_call"), "{message}");
-    // The same words on Redis 7.0 and Valkey 8.1.
+    // The same words on Redis 7.0, Valkey 8.1 and Valkey 9.1.
     assert!(
         message.contains("Write commands are not allowed from read-only scripts"),
         "{message}"

@@ -580,7 +580,7 @@ impl Resp {
 
     fn reply(&mut self) -> Result<(), String> {
         // Up to CRLF: an error line may hold a bare LF (Redis 7.0 and Valkey
-        // 8.1 quote a shebang flag as written, escapes resolved).
+        // 8.1 and 9.1 quote a shebang flag as written, escapes resolved).
         let mut line = Vec::new();
         while !line.ends_with(b"\r\n") {
             let read = self

@@ -1,4 +1,4 @@
-//! Script eviction: Valkey 8.1 keeps at most 500 scripts cached by EVAL,
+//! Script eviction: Valkey (8.1 and 9.1 alike) keeps at most 500 scripts cached by EVAL,
 //! evicting the least recently used, and never evicts scripts added by
 //! SCRIPT LOAD; Redis 7.0 evicts nothing. A binding whose script was
 //! evicted recovers as after a flush; the `Load` strategies keep it.
@@ -12,7 +12,7 @@ use crate::server::{Flavor, RedisServer};
 
 /// Distinct scripts sent with EVAL: more than Valkey keeps.
 const DISTINCT_SCRIPTS: usize = 600;
-/// How many EVAL-cached scripts Valkey 8.1 keeps.
+/// How many EVAL-cached scripts Valkey keeps (8.1.8 and 9.1.2 alike).
 const VALKEY_EVAL_CACHE: u64 = 500;
 const COUNTER: &str = "eviction:counter";
 
