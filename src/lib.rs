@@ -729,6 +729,7 @@
 //! a doc link to it is written ``[`foo()`]`` (or ``[`fn@foo`]``).
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Generated code names `::redis_script::__private`, also inside this crate.
 extern crate self as redis_script;
@@ -742,6 +743,7 @@ pub use redis_script_macros::redis_script;
 /// [Signatures in the Lua file](crate#signatures-in-the-lua-file).
 pub use redis_script_macros::scripts;
 #[cfg(feature = "json")]
+#[cfg_attr(docsrs, doc(cfg(feature = "json")))]
 pub use redis_script_runtime::Json;
 pub use redis_script_runtime::{
     Applied, Arity, Error, ErrorKind, Invocation, Library, LibraryStatus, Loaded, NoScriptFallback,
@@ -749,9 +751,11 @@ pub use redis_script_runtime::{
     registry,
 };
 #[cfg(feature = "aio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "aio")))]
 pub use redis_script_runtime::{kill_running_script_async, load_all_async};
 
 #[cfg(feature = "recipes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "recipes")))]
 pub mod recipes;
 
 /// The redis-rs this crate is built on, for connections and pipelines.

@@ -9,6 +9,8 @@
 //! servers, `script_check` runs the Lua analyzer (the crate
 //! `redis-script-analyzer`) on it, `expand` generates.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 mod ast;
 mod attr;
 mod errors;

@@ -289,6 +289,7 @@ impl<T: FromRedisValue> Invocation<T> {
     /// The async form of [`invoke`](Self::invoke), for `MultiplexedConnection`,
     /// `ConnectionManager` and any other `redis::aio::ConnectionLike`.
     #[cfg(feature = "aio")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "aio")))]
     pub async fn invoke_async<C: redis::aio::ConnectionLike>(
         &self,
         con: &mut C,

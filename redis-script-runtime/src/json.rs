@@ -30,6 +30,7 @@ use serde::de::DeserializeOwned;
 /// saying what did not fit. A value that serde_json cannot serialize (a map
 /// with non-string keys, say) encodes to no value at all, so the call fails
 /// with [`ErrorKind::Argument`](crate::ErrorKind::Argument) and sends nothing.
+#[cfg_attr(docsrs, doc(cfg(feature = "json")))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Json<T>(pub T);
 

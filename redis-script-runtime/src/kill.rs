@@ -74,6 +74,7 @@ pub fn kill_running_script(con: &mut dyn ConnectionLike) -> Result<ScriptKill, E
 
 /// The async form of [`kill_running_script`].
 #[cfg(feature = "aio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "aio")))]
 pub async fn kill_running_script_async<C: redis::aio::ConnectionLike>(
     con: &mut C,
 ) -> Result<ScriptKill, Error> {

@@ -5,6 +5,7 @@
 //! re-exports everything here; see that crate for the guide.
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod error;
 mod invocation;

@@ -74,6 +74,7 @@ impl Library {
 
     /// The async form of [`load`](Self::load).
     #[cfg(feature = "aio")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "aio")))]
     pub async fn load_async<C: redis::aio::ConnectionLike>(
         &self,
         con: &mut C,
@@ -117,6 +118,7 @@ impl Library {
 
     /// The async form of [`status`](Self::status).
     #[cfg(feature = "aio")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "aio")))]
     pub async fn status_async<C: redis::aio::ConnectionLike>(
         &self,
         con: &mut C,

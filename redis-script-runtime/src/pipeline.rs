@@ -135,6 +135,7 @@ impl ScriptPipeline for Pipeline {
 }
 
 #[cfg(feature = "cluster")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cluster")))]
 impl ScriptPipeline for redis::cluster::ClusterPipeline {
     fn evalsha_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error> {
         // A keyless SCRIPT LOAD cannot be routed to the call's node.

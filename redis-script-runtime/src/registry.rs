@@ -160,6 +160,7 @@ pub fn load_all(con: &mut dyn ConnectionLike) -> Result<Loaded, Error> {
 /// because an async cluster connection sends a pipeline to a single node
 /// and the trait does not tell a cluster connection apart.
 #[cfg(feature = "aio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "aio")))]
 pub async fn load_all_async<C: redis::aio::ConnectionLike>(con: &mut C) -> Result<Loaded, Error> {
     let libraries = distinct_libraries(scripts())?;
     for library in &libraries {

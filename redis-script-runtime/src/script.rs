@@ -243,6 +243,7 @@ impl Script {
 
     /// The async form of [`load`](Self::load).
     #[cfg(feature = "aio")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "aio")))]
     pub async fn load_async<C: redis::aio::ConnectionLike>(
         &self,
         con: &mut C,

@@ -25,6 +25,7 @@
 //! lexer's token spans, the sandbox as a server lists it). It is not part of
 //! the stable API.
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod ast;
 mod check;
@@ -41,6 +42,7 @@ pub mod servers;
 pub mod shebang;
 mod suggest;
 #[cfg(any(test, feature = "testing"))]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
 
 pub use ast::Span;
