@@ -23,6 +23,7 @@ mod pools;
 mod probe;
 mod rebuild;
 mod recipes;
+mod redis_rs_versions;
 mod registry;
 mod replicas;
 mod reply_mapping;
