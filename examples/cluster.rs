@@ -8,6 +8,8 @@
 //! `REDIS_CLUSTER_NODES` names the nodes of one, comma-separated, e.g.
 //! `redis://127.0.0.1:7000/,redis://127.0.0.1:7001/`).
 
+// redis-rs as this crate is built on it (1.x, or 2.0 with `redis-2`).
+use redis_script::redis;
 use redis_script_test_support::cluster as cluster_server;
 
 use std::time::Duration;

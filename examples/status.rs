@@ -3,6 +3,8 @@
 //! Run: `cargo run --example status` (starts a throwaway redis-server unless
 //! REDIS_URL names one).
 
+// redis-rs as this crate is built on it (1.x, or 2.0 with `redis-2`).
+use redis_script::redis;
 use redis_script_test_support::server;
 
 use std::time::UNIX_EPOCH;

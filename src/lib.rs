@@ -1,6 +1,7 @@
 //! Redis Lua scripts on disk as typed, compile-time-checked Rust functions.
 //!
 //! ```no_run
+//! # use redis_script::redis;
 //! use redis_script::redis_script;
 //!
 //! /// Takes the lock if nobody holds it; replies "OK", or None when it is held.
@@ -455,6 +456,7 @@
 //! millisecond. See [`ScriptPipeline`].
 //!
 //! ```no_run
+//! # use redis_script::redis;
 //! # use redis_script::redis_script;
 //! use redis_script::ScriptPipeline;
 //! # #[redis_script(file = "scripts/lock_acquire.lua", keys = 1)]
@@ -615,6 +617,7 @@
 //! it runs to its end, and only `SHUTDOWN NOSAVE` stops it sooner.
 //!
 //! ```no_run
+//! # use redis_script::redis;
 //! # use redis_script::redis_script;
 //! use redis_script::{Applied, ScriptKill, kill_running_script};
 //! # #[redis_script(file = "scripts/lock_acquire.lua", keys = 1)]
@@ -681,6 +684,7 @@
 //! every node of a cluster, and reports what it loaded:
 //!
 //! ```no_run
+//! # use redis_script::redis;
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let client = redis::Client::open("redis://127.0.0.1/")?;
 //! let mut con = client.get_connection()?;
@@ -758,8 +762,16 @@ pub use redis_script_runtime::{kill_running_script_async, load_all_async};
 #[cfg_attr(docsrs, doc(cfg(feature = "recipes")))]
 pub mod recipes;
 
-/// The redis-rs this crate is built on, for connections and pipelines.
+/// The redis-rs this crate is built on (1.x, or 2.0 with the feature
+/// `redis-2`), for connections and pipelines.
+#[cfg(not(all(feature = "redis-2", not(feature = "redis-1"))))]
 pub use redis;
+/// The redis-rs this crate is built on (1.x, or 2.0 with the feature
+/// `redis-2`), for connections and pipelines.
+// An aliased `extern crate` at the root also makes it `redis` in every
+// module of this crate.
+#[cfg(all(feature = "redis-2", not(feature = "redis-1")))]
+pub extern crate redis2 as redis;
 
 /// What `#[redis_script]` expansions name; not a public API.
 #[doc(hidden)]

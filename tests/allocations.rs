@@ -5,6 +5,10 @@
 //! that runs a measurement are counted, so the test harness's own threads
 //! cannot make it flaky.
 
+// With `redis-2`, the tests use redis-rs 2.0 under its usual name.
+#[cfg(feature = "redis-2")]
+extern crate redis2 as redis;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 

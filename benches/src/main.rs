@@ -8,6 +8,10 @@
 //! cargo run --release -p redis-script-benches -- --help
 //! ```
 
+// The redis-rs that `redis-2` picks is `redis` here too (see redis-script-runtime).
+#[cfg(all(feature = "redis-2", not(feature = "redis-1")))]
+extern crate redis2 as redis;
+
 mod alloc;
 mod allocations;
 mod bindings;

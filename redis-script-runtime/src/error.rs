@@ -150,6 +150,7 @@ impl Error {
     /// [`file`](Self::file) is empty.
     ///
     /// ```
+    /// # use redis_script_runtime::redis;
     /// use redis_script_runtime::{Error, ErrorKind}; // `redis_script::` in the facade
     ///
     /// let refused = redis::RedisError::from((redis::ErrorKind::Client, "queue is full"));
@@ -206,6 +207,7 @@ impl Error {
     /// if it should not have taken that long.
     ///
     /// ```
+    /// # use redis_script_runtime::redis;
     /// use redis_script_runtime::{Applied, Error, ErrorKind}; // `redis_script::` in the facade
     ///
     /// let reply = redis::parse_redis_value(

@@ -10,6 +10,7 @@ use serde::de::DeserializeOwned;
 /// reads the script's JSON text into `T`.
 ///
 /// ```
+/// # use redis_script_runtime::redis;
 /// use redis::{FromRedisValue, ToRedisArgs, Value};
 /// use redis_script_runtime::Json; // `redis_script::Json` in the facade
 ///

@@ -58,6 +58,7 @@ impl fmt::Display for ScriptKill {
 /// connection's error when there was no answer.
 ///
 /// ```no_run
+/// # use redis_script_runtime::redis;
 /// use redis_script_runtime::{ScriptKill, kill_running_script}; // `redis_script::` in the facade
 ///
 /// # fn main() -> Result<(), redis_script_runtime::Error> {

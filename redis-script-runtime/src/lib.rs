@@ -7,6 +7,16 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(all(feature = "redis-1", feature = "redis-2"))]
+compile_error!(
+    "redis-script: the features `redis-1` and `redis-2` are both on, and only one redis-rs can be used; \
+     for redis 2.0 depend on redis-script with `default-features = false, features = [\"redis-2\", ...]`"
+);
+#[cfg(not(any(feature = "redis-1", feature = "redis-2")))]
+compile_error!(
+    "redis-script: pick the redis-rs to build on with the feature `redis-1` (redis 1.x, a default feature) or `redis-2` (redis 2.0)"
+);
+
 mod error;
 mod invocation;
 #[cfg(feature = "json")]
@@ -34,6 +44,18 @@ pub use registry::load_all_async;
 pub use registry::{Loaded, load_all};
 pub use script::{Arity, Script};
 pub use slot::{SLOTS, hash_tag, key_slot};
+
+/// The redis-rs this crate is built on (1.x, or 2.0 with the feature
+/// `redis-2`); the facade re-exports the same one.
+#[cfg(not(all(feature = "redis-2", not(feature = "redis-1"))))]
+pub use redis;
+/// The redis-rs this crate is built on (1.x, or 2.0 with the feature
+/// `redis-2`); the facade re-exports the same one.
+// With `redis-2`, an aliased `extern crate` at the root also makes redis-rs
+// 2.0 `redis` throughout the crate. Both on: 1.x stays, so the one error
+// above is all the user sees.
+#[cfg(all(feature = "redis-2", not(feature = "redis-1")))]
+pub extern crate redis2 as redis;
 
 /// What generated code names; not a public API.
 #[doc(hidden)]

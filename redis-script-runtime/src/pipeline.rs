@@ -1,6 +1,6 @@
 //! Script calls queued in a `redis::Pipeline`.
 
-use redis::{Arg, Cmd, Pipeline};
+use redis::{Arg, Pipeline};
 
 use crate::error::Error;
 use crate::invocation::Invocation;
@@ -163,13 +163,13 @@ fn loads(pipe: &Pipeline, script: &Script) -> bool {
     let source = script.source().as_bytes();
     let mut commands = pipe.cmd_iter().peekable();
     while let Some(cmd) = commands.next() {
-        let Some(loaded) = loaded_source(cmd) else {
+        let Some(loaded) = loaded_source(cmd.args_iter()) else {
             continue;
         };
         if loaded.len() == source.len()
             && (commands
                 .peek()
-                .is_some_and(|next| calls_sha1(next, script.sha1()))
+                .is_some_and(|next| calls_sha1(next.args_iter(), script.sha1()))
                 || loaded == source)
         {
             return true;
@@ -178,9 +178,12 @@ fn loads(pipe: &Pipeline, script: &Script) -> bool {
     false
 }
 
-/// The source that `cmd` loads, if it is `SCRIPT LOAD <source>`.
-fn loaded_source(cmd: &Cmd) -> Option<&[u8]> {
-    let mut args = cmd.args_iter();
+// The two functions below read a queued command through its arguments: a
+// pipeline yields `&Cmd` in redis-rs 1.x and `CmdRef` in 2.0, and both
+// iterate their arguments the same way.
+
+/// The source that a command with `args` loads, if it is `SCRIPT LOAD <source>`.
+fn loaded_source<'a>(mut args: impl ExactSizeIterator<Item = Arg<&'a [u8]>>) -> Option<&'a [u8]> {
     if args.len() != 3 {
         return None;
     }
@@ -192,10 +195,10 @@ fn loaded_source(cmd: &Cmd) -> Option<&[u8]> {
     (name.eq_ignore_ascii_case(b"SCRIPT") && sub.eq_ignore_ascii_case(b"LOAD")).then_some(source)
 }
 
-/// Whether `cmd` is `EVALSHA` (or `EVALSHA_RO`) of `sha1`, as this crate
-/// writes SHA1s (lowercase; another spelling only misses the shortcut).
-fn calls_sha1(cmd: &Cmd, sha1: &str) -> bool {
-    let mut args = cmd.args_iter();
+/// Whether a command with `args` is `EVALSHA` (or `EVALSHA_RO`) of `sha1`,
+/// as this crate writes SHA1s (lowercase; another spelling only misses the
+/// shortcut).
+fn calls_sha1<'a>(mut args: impl Iterator<Item = Arg<&'a [u8]>>, sha1: &str) -> bool {
     match (args.next(), args.next()) {
         (Some(Arg::Simple(name)), Some(Arg::Simple(called))) => {
             (name.eq_ignore_ascii_case(b"EVALSHA") || name.eq_ignore_ascii_case(b"EVALSHA_RO"))

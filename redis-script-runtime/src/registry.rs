@@ -124,6 +124,7 @@ pub struct Loaded {
 /// embedded one; the scripts before it are loaded.
 ///
 /// ```no_run
+/// # use redis_script_runtime::redis;
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let client = redis::Client::open("redis://127.0.0.1/")?;
 /// let mut con = client.get_connection()?;

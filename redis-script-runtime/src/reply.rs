@@ -18,10 +18,11 @@ use crate::script::Script;
 
 /// The shape of a declared return type, as far as the macro can tell from its
 /// text: where integers sit and how wide they are. redis-rs converts an
-/// integer reply with `as`, so a value out of a narrower type's range would
-/// silently wrap (`-1` into `u32`), and a double would saturate (`1e10` into
-/// `u8` as 255) or turn NaN into 0; checked against the shape first, such a
-/// value is an error instead.
+/// integer reply with `as` in 1.x, so a value out of a narrower type's range
+/// would silently wrap (`-1` into `u32`), and a double would lose its
+/// fraction, saturate (`1e10` into `u8` as 255) or turn NaN into 0; checked
+/// against the shape first, such a value is an error instead, as redis-rs 2.0
+/// makes it too.
 ///
 /// [`Shape::check`] follows the reply the way redis-rs's conversions walk
 /// it (attributes seen through where they are, a `Vec` of pairs from a flat
@@ -72,13 +73,13 @@ impl Shape {
             Shape::Int { min, max } => match inner(value) {
                 Value::Int(n) => in_range(i128::from(*n), *min, *max),
                 Value::Double(d) => {
-                    // redis-rs truncates toward zero (`as`), which is kept; it
-                    // also saturates and reads NaN as 0, which is refused.
-                    let whole = d.trunc();
-                    if !(whole.is_finite() && whole.abs() < I128_LIMIT) {
-                        return Err(format!("the double {d} is not an integer in range"));
+                    // redis-rs 1.x truncates a fraction, saturates and reads
+                    // NaN as 0; 2.0 refuses all three. A binding refuses them
+                    // on both, so it reads a reply the same on either.
+                    if !(d.is_finite() && d.fract() == 0.0 && d.abs() < I128_LIMIT) {
+                        return Err(format!("the double {d} is not a whole number in range"));
                     }
-                    in_range(whole as i128, *min, *max)
+                    in_range(*d as i128, *min, *max)
                         .map_err(|_| format!("the double {d} is outside the range {min}..={max}"))
                 }
                 _ => Ok(()),
@@ -307,9 +308,9 @@ mod tests {
         static U8: Shape = Shape::int(0, 255);
         static MAP: Shape = Shape::Map(&Shape::Any, &U8);
         static PAIRS: Shape = Shape::Seq(&Shape::Tuple(&[Shape::Any, Shape::int(0, 255)]));
-        // Truncated toward zero as redis-rs does; never saturated, never NaN as 0.
-        assert!(U8.check(&Value::Double(255.9)).is_ok());
-        for refused in [256.0, -1.0, f64::NAN, f64::INFINITY] {
+        // A whole number in range; never truncated, saturated, or NaN as 0.
+        assert!(U8.check(&Value::Double(255.0)).is_ok());
+        for refused in [255.9, 0.5, 256.0, -1.0, f64::NAN, f64::INFINITY] {
             assert!(U8.check(&Value::Double(refused)).is_err(), "{refused}");
         }
         let attributed = Value::Attribute {

@@ -36,6 +36,7 @@
 //! transaction.
 //!
 //! ```
+//! # use redis_script::redis;
 //! # use redis_script_test_support::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();

@@ -33,6 +33,7 @@
 //! over nodes would need ids taken per user instead of one dense sequence.)
 //!
 //! ```
+//! # use redis_script::redis;
 //! # use redis_script_test_support::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();

@@ -302,8 +302,12 @@ fn read_only_scripts_run_on_replicas_when_the_client_reads_from_them() {
             .unwrap();
         assert_eq!(acknowledged, 1);
     }
+    // A plain unit struct in redis-rs 1.x, `non_exhaustive` in 2.0: only
+    // `default()` builds it on both.
+    #[allow(clippy::default_constructed_unit_structs)]
+    let replicas = redis::cluster_read_routing::RandomReplicaStrategy::default();
     let client = redis::cluster::ClusterClient::builder(cluster.urls())
-        .read_routing_strategy(redis::cluster_read_routing::RandomReplicaStrategy)
+        .read_routing_strategy(replicas)
         .build()
         .unwrap();
     let mut reader = client.get_connection().unwrap();

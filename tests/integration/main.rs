@@ -1,6 +1,10 @@
 //! Integration tests against a real redis-server that each test starts itself.
 //! One binary with modules: on 2 cores, every extra test binary is another link.
 
+// With `redis-2`, the tests use redis-rs 2.0 under its usual name.
+#[cfg(feature = "redis-2")]
+extern crate redis2 as redis;
+
 use redis_script_test_support::cluster as cluster_server;
 use redis_script_test_support::server;
 
@@ -19,6 +23,7 @@ mod pools;
 mod probe;
 mod rebuild;
 mod recipes;
+mod redis_rs_versions;
 mod registry;
 mod replicas;
 mod reply_mapping;

@@ -5,6 +5,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, SystemTime};
 
+/// The feature that picks the redis-rs these tests are built with, for a
+/// probe to build on the same one.
+pub const REDIS_FEATURE: &str = if cfg!(feature = "redis-2") {
+    "redis-2"
+} else {
+    "redis-1"
+};
+
 /// A crate in a fresh temporary directory, removed on drop.
 pub struct ProbeCrate {
     dir: PathBuf,
@@ -27,7 +35,7 @@ impl ProbeCrate {
         ));
         let manifest = format!(
             "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
-             [dependencies]\nredis-script = {{ path = {:?}, default-features = false }}\n\n[workspace]\n",
+             [dependencies]\nredis-script = {{ path = {:?}, default-features = false, features = [{REDIS_FEATURE:?}] }}\n\n[workspace]\n",
             repo.display().to_string()
         );
         let probe = ProbeCrate { dir, manifest };

@@ -481,7 +481,7 @@ fn a_generic_reply_gets_the_folded_booleans(con: &mut Connection, protocol: Prot
 // --- replies that do not fit the declared type -------------------------------
 
 /// Asserts a reply-type error of the binding `script`, declared as returning `expected`.
-fn assert_reply_error<T: Debug>(result: Result<T, Error>, script: &str, expected: &str) {
+pub(crate) fn assert_reply_error<T: Debug>(result: Result<T, Error>, script: &str, expected: &str) {
     let error = result.expect_err("the reply should not fit");
     match error.kind() {
         ErrorKind::Reply {

@@ -7,6 +7,7 @@
 --   'with_false'  {'a', false, 'c'}
 --   'pair'        {'name', 7}
 --   'flat_map'    {'a', 1, 'b', 2}
+--   'pairs'       {{'a', 1}, {'b', 2}}
 --   'signed'      {7, -1}
 --   'map'         {map = {a = 1, b = 2}}: a RESP3 map, so give ARGV[2] = 3;
 --                 a RESP2 connection receives it as a flat array
@@ -22,6 +23,7 @@ local tables = {
     with_false = {'a', false, 'c'},
     pair = {'name', 7},
     flat_map = {'a', 1, 'b', 2},
+    pairs = {{'a', 1}, {'b', 2}},
     signed = {7, -1},
     map = {map = {a = 1, b = 2}},
 }

@@ -339,14 +339,16 @@ fn same_number<N, W: PartialEq + Debug>(
 }
 
 /// The integer an integer type may take from `reply`: an integer, a string
-/// of one, a finite double truncated toward zero, or 1 for `true` (as RESP2
+/// of one, a double that is a whole number, or 1 for `true` (as RESP2
 /// sends a Lua `true`).
 fn reply_integer(reply: &Value) -> Option<i128> {
     let parse = |text: &str| text.parse::<i128>().ok();
     match reply {
         Value::Int(n) => Some(i128::from(*n)),
         Value::Boolean(true) => Some(1),
-        Value::Double(d) if d.is_finite() && d.abs() < 2f64.powi(127) => Some(*d as i128),
+        Value::Double(d) if d.is_finite() && d.fract() == 0.0 && d.abs() < 2f64.powi(127) => {
+            Some(*d as i128)
+        }
         Value::BulkString(bytes) => std::str::from_utf8(bytes).ok().and_then(parse),
         Value::SimpleString(text) => parse(text),
         _ => None,

@@ -15,6 +15,7 @@
 //! (`redis-cli`, `valkey-cli`) is expected beside it.
 //!
 //! ```no_run
+//! use redis_script_test_support::redis;
 //! use redis_script_test_support::server::RedisServer;
 //!
 //! let server = RedisServer::start();
@@ -25,5 +26,17 @@
 
 #![warn(missing_docs)]
 
+/// The redis-rs of the clients this crate makes: 1.x, or 2.0 with `redis-2`.
+#[cfg(feature = "redis-1")]
+pub use redis;
+/// The redis-rs of the clients this crate makes: 1.x, or 2.0 with `redis-2`.
+// The aliased `extern crate` also makes it `redis` throughout this crate.
+#[cfg(all(feature = "redis-2", not(feature = "redis-1")))]
+pub extern crate redis2 as redis;
+
+// Without a redis-rs there is nothing to offer: trybuild's UI cases build
+// this crate with no features, as an empty library.
+#[cfg(any(feature = "redis-1", feature = "redis-2"))]
 pub mod cluster;
+#[cfg(any(feature = "redis-1", feature = "redis-2"))]
 pub mod server;
