@@ -1,5 +1,32 @@
 //! Redis Lua scripts on disk as typed, compile-time-checked Rust functions.
 //!
+//! # Quick start
+//!
+//! Depend on this crate and on the redis-rs it is built on (for redis-rs
+//! 2.0, see [redis-rs 1.x or 2.0](#redis-rs-1x-or-20)):
+//!
+//! ```toml
+//! [dependencies]
+//! redis-script = "0.1"
+//! redis = "1.8"
+//! ```
+//!
+//! Put the scripts in files of your crate, `scripts/lock_acquire.lua`
+//! beside its `Cargo.toml`:
+//!
+//! ```lua
+#![doc = include_str!("../scripts/lock_acquire.lua")]
+//! ```
+//!
+//! and `scripts/lock_release.lua`:
+//!
+//! ```lua
+#![doc = include_str!("../scripts/lock_release.lua")]
+//! ```
+//!
+//! Declare each as a function, and call it on a connection (`src/main.rs`;
+//! it needs a Redis server on 127.0.0.1:6379):
+//!
 //! ```no_run
 //! # use redis_script::redis;
 //! use redis_script::redis_script;
@@ -8,11 +35,19 @@
 //! #[redis_script(file = "scripts/lock_acquire.lua", keys = 1)]
 //! pub fn acquire_lock(lock: &str, ttl_ms: u64, token: &str) -> Option<String>;
 //!
-//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let client = redis::Client::open("redis://127.0.0.1/")?;
-//! let mut con = client.get_connection()?;
-//! let taken: Option<String> = acquire_lock("lock:report", 30_000, "4f1c...").invoke(&mut con)?;
-//! # Ok(()) }
+//! /// Releases the lock if `token` holds it; replies whether it did.
+//! #[redis_script(file = "scripts/lock_release.lua", keys = 1)]
+//! pub fn release_lock(lock: &str, token: &str) -> bool;
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let mut con = redis::Client::open("redis://127.0.0.1/")?.get_connection()?;
+//!     let token = "9f4c2a7d1e6b4c0f8a3d5e7f9b1c2d3e";
+//!     if acquire_lock("lock:report", 30_000, token).invoke(&mut con)?.is_some() {
+//!         // ... the critical section ...
+//!         assert!(release_lock("lock:report", token).invoke(&mut con)?);
+//!     }
+//!     Ok(())
+//! }
 //! ```
 //!
 //! At compile time the attribute reads `scripts/lock_acquire.lua`, computes its
@@ -20,9 +55,31 @@
 //! that returns an [`Invocation<Option<String>>`](Invocation) with its
 //! arguments already encoded. A missing file, a `keys` count larger than the
 //! parameter list, a misplaced `#[variadic]` or a key whose type holds several
-//! values (`&[&str]`) is a compile error on the offending token. At run time the call sends EVALSHA, recovers from NOSCRIPT
-//! in one round trip, and converts the reply into the declared type, or
-//! returns an [`Error`] naming the script.
+//! values (`&[&str]`) is a compile error on the offending token, and so are
+//! mistakes in the Lua itself. At run time the call sends EVALSHA, recovers
+//! from NOSCRIPT in one round trip, and converts the reply into the declared
+//! type, or returns an [`Error`] naming the script. The `---@` lines are the
+//! script's [signature](#signatures-in-the-lua-file), checked against the
+//! declaration.
+//!
+//! # What is here
+//!
+//! - [The attribute](#the-attribute): keys, arguments, variadic tails.
+//! - [Compile-time checks of the Lua](#compile-time-checks-of-the-lua):
+//!   syntax, globals, commands, KEYS/ARGV, nil and reply shapes.
+//! - [Redis Functions](#redis-functions): `#[redis_function]`, FCALL with
+//!   library recovery.
+//! - [Shared Lua (includes)](#shared-lua-includes): `--- @include`.
+//! - [Signatures in the Lua file](#signatures-in-the-lua-file), and
+//!   [`scripts!`] for a folder.
+//! - [Target servers](#target-servers): Redis 7.0, Valkey 8.1, Valkey 9.1.
+//! - [Running a call](#running-a-call): sync, async, pipelines.
+//! - [Where it runs](#where-it-runs): clusters, replicas, pools, restarts.
+//! - [Replies](#replies) and [Typed JSON](#typed-json).
+//! - [Errors](#errors), [Security](#security), [Metadata](#metadata).
+//! - [Deploying every script at start-up](#deploying-every-script-at-start-up).
+//! - [Recipes](recipes): locks, semaphores, queues, leaderboards, ...
+//! - [Features](#features) and [redis-rs 1.x or 2.0](#redis-rs-1x-or-20).
 //!
 //! # The attribute
 //!
@@ -728,9 +785,32 @@
 //!   in a first build, compiled beside redis-rs. Without them:
 //!   `default-features = false, features = ["tokio-comp"]`.
 //!
+//! - `redis-1` (default) or `redis-2`: the redis-rs to build on, below.
+//!
 //! Without the async features, everything else works on synchronous
 //! connections. Since each binding `foo` is both a function and a module,
 //! a doc link to it is written ``[`foo()`]`` (or ``[`fn@foo`]``).
+//!
+//! # redis-rs 1.x or 2.0
+//!
+//! The crate is built on redis-rs 1.x by default (the feature `redis-1`). For
+//! redis-rs 2.0 (2.0.0-rc.2), turn the default features off and pick
+//! `redis-2`:
+//!
+//! ```toml
+//! [dependencies]
+//! redis-script = { version = "0.1", default-features = false, features = ["redis-2", "tokio-comp", "recipes", "json"] }
+//! redis = "=2.0.0-rc.2"
+//! ```
+//!
+//! [`redis`] is then redis-rs 2.0, and every binding, recipe, Function,
+//! pipeline and cluster path works on it as on 1.x. The two features are
+//! exclusive: with both on, the build stops with an error that says which
+//! to turn off. A binding reads a reply the same on both, except an array
+//! of `[key, value]` pairs into a map, which only 2.0 accepts: an integer out
+//! of the declared type's range and a double with a fraction into an integer
+//! type are errors naming the script on both (redis-rs 1.x alone would wrap
+//! or truncate them).
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

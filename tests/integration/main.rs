@@ -21,6 +21,7 @@ mod invocation;
 mod json;
 mod pools;
 mod probe;
+mod quick_start;
 mod rebuild;
 mod recipes;
 mod redis_rs_versions;

@@ -95,6 +95,7 @@ impl Drop for ProbeCrate {
     }
 }
 
-fn repo() -> &'static Path {
+/// The repository: this crate's manifest directory.
+pub fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
