@@ -134,11 +134,11 @@ fn main() -> ExitCode {
 
     let root = repo_root();
     let (markdown, plots, link) = match &options.out {
-        Some(dir) => (dir.join("BENCHMARKS.md"), dir.clone(), ".".to_string()),
+        Some(dir) => (dir.join(REPORT), dir.clone(), ".".to_string()),
         None => (
-            root.join("BENCHMARKS.md"),
-            root.join("benches/results"),
-            "benches/results".to_string(),
+            root.join(REPORT),
+            root.join(PLOTS),
+            PLOTS.to_string(),
         ),
     };
     if let Err(error) = report::write(&run, &markdown, &plots, &link) {
@@ -168,8 +168,21 @@ fn server_version() -> String {
     format!("{name} {version}")
 }
 
-/// The redis-rs version in the workspace's `Cargo.lock`.
+/// The report and the plots' folder, relative to the repository: a build
+/// on redis-rs 2.0 (`--features redis-2`) writes its own, beside 1.x's.
+#[cfg(not(feature = "redis-2"))]
+const REPORT: &str = "BENCHMARKS.md";
+#[cfg(not(feature = "redis-2"))]
+const PLOTS: &str = "benches/results";
+#[cfg(feature = "redis-2")]
+const REPORT: &str = "BENCHMARKS-redis-2.md";
+#[cfg(feature = "redis-2")]
+const PLOTS: &str = "benches/results/redis-2";
+
+/// The version of the redis-rs this build measures, from the workspace's
+/// `Cargo.lock` (which holds 1.x and 2.0).
 fn redis_rs_version() -> String {
+    let major = if cfg!(feature = "redis-2") { "2." } else { "1." };
     let lock = std::fs::read_to_string(repo_root().join("Cargo.lock")).unwrap_or_default();
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {
@@ -178,6 +191,7 @@ fn redis_rs_version() -> String {
                 .next()
                 .and_then(|l| l.strip_prefix("version = \""))
                 .and_then(|v| v.strip_suffix('"'))
+                .filter(|version| version.starts_with(major))
         {
             return version.to_string();
         }

@@ -23,7 +23,9 @@ usage: cargo run --release -p redis-script-benches -- [options]
   --client-cpu N      the CPU of the harness and every client (default 1)
   --no-pin            pin nothing
   --out DIR           write BENCHMARKS.md and the plots to DIR (default: the
-                      repository: BENCHMARKS.md and benches/results/)
+                      repository: BENCHMARKS.md and benches/results/; built
+                      with --features redis-2, BENCHMARKS-redis-2.md and
+                      benches/results/redis-2/)
   -h, --help          this text
 ";
 
@@ -163,6 +165,9 @@ impl Options {
     /// The command that reruns this run, as the report shows it.
     pub fn command_line(&self) -> String {
         let mut line = String::from("cargo run --release -p redis-script-benches");
+        if cfg!(feature = "redis-2") {
+            line.push_str(" --no-default-features --features redis-2");
+        }
         if !self.args.is_empty() {
             line.push_str(" --");
             for arg in &self.args {
