@@ -845,12 +845,14 @@ pub mod recipes;
 /// The redis-rs this crate is built on (1.x, or 2.0 with the feature
 /// `redis-2`), for connections and pipelines.
 #[cfg(not(all(feature = "redis-2", not(feature = "redis-1"))))]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis-1")))]
 pub use redis;
 /// The redis-rs this crate is built on (1.x, or 2.0 with the feature
 /// `redis-2`), for connections and pipelines.
 // An aliased `extern crate` at the root also makes it `redis` in every
 // module of this crate.
 #[cfg(all(feature = "redis-2", not(feature = "redis-1")))]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis-2")))]
 pub extern crate redis2 as redis;
 
 /// What `#[redis_script]` expansions name; not a public API.

@@ -135,11 +135,7 @@ fn main() -> ExitCode {
     let root = repo_root();
     let (markdown, plots, link) = match &options.out {
         Some(dir) => (dir.join(REPORT), dir.clone(), ".".to_string()),
-        None => (
-            root.join(REPORT),
-            root.join(PLOTS),
-            PLOTS.to_string(),
-        ),
+        None => (root.join(REPORT), root.join(PLOTS), PLOTS.to_string()),
     };
     if let Err(error) = report::write(&run, &markdown, &plots, &link) {
         eprintln!("cannot write {}: {error}", markdown.display());
@@ -182,7 +178,11 @@ const PLOTS: &str = "benches/results/redis-2";
 /// The version of the redis-rs this build measures, from the workspace's
 /// `Cargo.lock` (which holds 1.x and 2.0).
 fn redis_rs_version() -> String {
-    let major = if cfg!(feature = "redis-2") { "2." } else { "1." };
+    let major = if cfg!(feature = "redis-2") {
+        "2."
+    } else {
+        "1."
+    };
     let lock = std::fs::read_to_string(repo_root().join("Cargo.lock")).unwrap_or_default();
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {

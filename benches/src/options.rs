@@ -224,10 +224,12 @@ mod tests {
         assert_eq!(options.sections, Section::ALL.to_vec());
         assert_eq!(options.lock_clients, [1, 2, 5, 10]);
         assert!(options.out.is_none());
-        assert_eq!(
-            options.command_line(),
+        let command = if cfg!(feature = "redis-2") {
+            "cargo run --release -p redis-script-benches --no-default-features --features redis-2"
+        } else {
             "cargo run --release -p redis-script-benches"
-        );
+        };
+        assert_eq!(options.command_line(), command);
     }
 
     #[test]

@@ -48,6 +48,7 @@ pub use slot::{SLOTS, hash_tag, key_slot};
 /// The redis-rs this crate is built on (1.x, or 2.0 with the feature
 /// `redis-2`); the facade re-exports the same one.
 #[cfg(not(all(feature = "redis-2", not(feature = "redis-1"))))]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis-1")))]
 pub use redis;
 /// The redis-rs this crate is built on (1.x, or 2.0 with the feature
 /// `redis-2`); the facade re-exports the same one.
@@ -55,6 +56,7 @@ pub use redis;
 // 2.0 `redis` throughout the crate. Both on: 1.x stays, so the one error
 // above is all the user sees.
 #[cfg(all(feature = "redis-2", not(feature = "redis-1")))]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis-2")))]
 pub extern crate redis2 as redis;
 
 /// What generated code names; not a public API.
