@@ -146,6 +146,24 @@ impl<T> Invocation<T> {
         Ok(self.evalsha.to_cmd(&eval_head(self.script)))
     }
 
+    /// Queues this call in `pipe` as [`evalsha_cmd`](Self::evalsha_cmd)
+    /// (with `full_source`, as [`eval_cmd`](Self::eval_cmd)), without
+    /// building the `Cmd` where the pipeline need not hold one.
+    pub(crate) fn queue_in(
+        &self,
+        pipe: &mut redis::Pipeline,
+        full_source: bool,
+    ) -> Result<(), Error> {
+        self.check_parameters()?;
+        let (command, [_, first]) = if full_source {
+            (self.script.eval_command(), eval_head(self.script))
+        } else {
+            (self.script.call_command(), evalsha_head(self.script))
+        };
+        self.evalsha.queue_in(pipe, command, first);
+        Ok(())
+    }
+
     /// Refuses the call, sending nothing, if its keys are in more than one
     /// hash slot: a Redis Cluster would refuse it with CROSSSLOT, whatever
     /// the script's flags (`allow-cross-slot-keys` concerns only keys the
@@ -186,7 +204,7 @@ impl<T> Invocation<T> {
         Error::new(self.script, ErrorKind::CrossSlot { keys })
     }
 
-    fn check_parameters(&self) -> Result<(), Error> {
+    pub(crate) fn check_parameters(&self) -> Result<(), Error> {
         match self.bad_parameter {
             None => Ok(()),
             Some((parameter, values)) => Err(Error::new(

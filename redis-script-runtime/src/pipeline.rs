@@ -120,17 +120,19 @@ mod sealed {
 
 impl ScriptPipeline for Pipeline {
     fn evalsha_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error> {
-        let evalsha = call.evalsha_cmd()?;
+        call.check_parameters()?;
         let script = call.script();
         // A function's library is not loaded per pipeline: see the trait docs.
         if script.library().is_none() && !loads(self, script) {
             self.add_command(script.load_cmd()).ignore();
         }
-        Ok(self.add_command(evalsha))
+        call.queue_in(self, false)?;
+        Ok(self)
     }
 
     fn eval_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error> {
-        Ok(self.add_command(call.eval_cmd()?))
+        call.queue_in(self, true)?;
+        Ok(self)
     }
 }
 

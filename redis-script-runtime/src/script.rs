@@ -199,24 +199,43 @@ impl Script {
         }
     }
 
+    /// The command of a call: `EVALSHA` (`EVALSHA_RO` for a read-only
+    /// script), or `FCALL` (`FCALL_RO`) for a function.
+    pub(crate) fn call_command(&self) -> &'static str {
+        match (self.function.is_some(), self.read_only) {
+            (true, true) => "FCALL_RO",
+            (true, false) => "FCALL",
+            (false, true) => "EVALSHA_RO",
+            (false, false) => "EVALSHA",
+        }
+    }
+
     /// The leading arguments of a call: `EVALSHA sha1` (`EVALSHA_RO` for a
     /// read-only script), or `FCALL name` (`FCALL_RO`) for a function.
     pub(crate) fn call_head(&self) -> [&'static [u8]; 2] {
-        match (self.function, self.read_only) {
-            (Some((_, name)), true) => [b"FCALL_RO", name.as_bytes()],
-            (Some((_, name)), false) => [b"FCALL", name.as_bytes()],
-            (None, true) => [b"EVALSHA_RO", self.sha1.as_bytes()],
-            (None, false) => [b"EVALSHA", self.sha1.as_bytes()],
+        let called = match self.function {
+            Some((_, name)) => name,
+            None => self.sha1,
+        };
+        [self.call_command().as_bytes(), called.as_bytes()]
+    }
+
+    /// The command of a call with the full source: `EVAL` (`EVAL_RO`); a
+    /// function has no such form, and is called as always.
+    pub(crate) fn eval_command(&self) -> &'static str {
+        match (self.function.is_some(), self.read_only) {
+            (true, _) => self.call_command(),
+            (false, true) => "EVAL_RO",
+            (false, false) => "EVAL",
         }
     }
 
     /// The leading arguments of a call with the full source: `EVAL source`
-    /// (`EVAL_RO`); a function has no such form, and is called as always.
+    /// (`EVAL_RO`), or for a function its [`call_head`](Self::call_head).
     pub(crate) fn eval_head(&self) -> [&'static [u8]; 2] {
-        match (self.function, self.read_only) {
-            (Some(_), _) => self.call_head(),
-            (None, true) => [b"EVAL_RO", self.source.as_bytes()],
-            (None, false) => [b"EVAL", self.source.as_bytes()],
+        match self.function {
+            Some(_) => self.call_head(),
+            None => [self.eval_command().as_bytes(), self.source.as_bytes()],
         }
     }
 
