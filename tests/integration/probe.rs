@@ -16,8 +16,21 @@ pub const REDIS_FEATURE: &str = if cfg!(feature = "redis-2") {
 /// A crate in a fresh temporary directory, removed on drop.
 pub struct ProbeCrate {
     dir: PathBuf,
+    name: String,
     /// The manifest without additions: the package and its dependency.
     manifest: String,
+}
+
+/// The `[dependencies]` line on this crate: with its default features
+/// (`None`), or without them and with `features` (a TOML list's items).
+pub fn facade_dependency(features: Option<&str>) -> String {
+    let path = repo().display().to_string();
+    match features {
+        None => format!("redis-script = {{ path = {path:?} }}\n"),
+        Some(features) => format!(
+            "redis-script = {{ path = {path:?}, default-features = false, features = [{features}] }}\n"
+        ),
+    }
 }
 
 impl ProbeCrate {
@@ -33,12 +46,13 @@ impl ProbeCrate {
             "redis-script-{name}-{}-{nanos}",
             std::process::id()
         ));
-        let manifest = format!(
-            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
-             [dependencies]\nredis-script = {{ path = {:?}, default-features = false, features = [{REDIS_FEATURE:?}] }}\n\n[workspace]\n",
-            repo.display().to_string()
-        );
-        let probe = ProbeCrate { dir, manifest };
+        let mut probe = ProbeCrate {
+            dir,
+            name: name.to_owned(),
+            manifest: String::new(),
+        };
+        probe.manifest =
+            probe.manifest_with(&facade_dependency(Some(&format!("{REDIS_FEATURE:?}"))));
         std::fs::create_dir_all(probe.dir.join("src")).unwrap();
         std::fs::create_dir_all(probe.dir.join("lua")).unwrap();
         std::fs::write(probe.dir.join("src/main.rs"), main_rs).unwrap();
@@ -55,6 +69,16 @@ impl ProbeCrate {
     /// The manifest as [`new`](Self::new) wrote it.
     pub fn manifest(&self) -> &str {
         &self.manifest
+    }
+
+    /// This crate's manifest with `dependencies` (whole lines) as its
+    /// `[dependencies]`.
+    pub fn manifest_with(&self, dependencies: &str) -> String {
+        format!(
+            "[package]\nname = \"{}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
+             [dependencies]\n{dependencies}\n[workspace]\n",
+            self.name
+        )
     }
 
     /// Writes `path` (relative to the crate) with a modification time later

@@ -5,7 +5,7 @@
 
 use redis_script::recipes::lock::{acquire_lock_script, release_lock_script};
 
-use crate::probe::{ProbeCrate, REDIS_FEATURE, repo};
+use crate::probe::{ProbeCrate, REDIS_FEATURE, facade_dependency, repo};
 use crate::server::RedisServer;
 
 /// Where the examples connect; the test points them at its own server.
@@ -15,18 +15,12 @@ const EXAMPLE_URL: &str = "redis://127.0.0.1/";
 /// redis-rs's own default features are off only because a probe builds
 /// offline from the workspace's lock file, which holds none of them; the
 /// examples use none.
-fn dependencies(repo: &str) -> String {
+fn dependencies() -> String {
     if REDIS_FEATURE == "redis-2" {
-        format!(
-            "redis-script = {{ path = {repo:?}, default-features = false, \
-             features = [\"redis-2\", \"tokio-comp\", \"recipes\", \"json\"] }}\n\
-             redis = {{ version = \"=2.0.0-rc.2\", default-features = false }}\n"
-        )
+        facade_dependency(Some("\"redis-2\", \"tokio-comp\", \"recipes\", \"json\""))
+            + "redis = { version = \"=2.0.0-rc.2\", default-features = false }\n"
     } else {
-        format!(
-            "redis-script = {{ path = {repo:?} }}\n\
-             redis = {{ version = \"1.8\", default-features = false }}\n"
-        )
+        facade_dependency(None) + "redis = { version = \"1.8\", default-features = false }\n"
     }
 }
 
@@ -80,15 +74,7 @@ fn run_in_a_new_crate(name: &str, main_rs: &str) {
     let server = RedisServer::start();
     let main_rs = main_rs.replace(EXAMPLE_URL, &server.url());
     let probe = ProbeCrate::new(name, &main_rs);
-    let repo_path = repo().display().to_string();
-    probe.write(
-        "Cargo.toml",
-        &format!(
-            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
-             [dependencies]\n{}\n[workspace]\n",
-            dependencies(&repo_path)
-        ),
-    );
+    probe.write("Cargo.toml", &probe.manifest_with(&dependencies()));
     std::fs::create_dir_all(probe.path("scripts")).unwrap();
     for file in ["lock_acquire.lua", "lock_release.lua"] {
         std::fs::copy(

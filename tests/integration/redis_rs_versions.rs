@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use redis::{FromRedisValue, Value};
 use redis_script::redis_script;
 
-use crate::probe::{ProbeCrate, REDIS_FEATURE};
+use crate::probe::{ProbeCrate, facade_dependency};
 use crate::reply_mapping::assert_reply_error;
 use crate::server::RedisServer;
 
@@ -115,14 +115,9 @@ fn a_table_of_pairs_into_a_map() {
 #[test]
 fn both_redis_rs_features_or_neither_is_one_clear_error() {
     let probe = ProbeCrate::new("redis-features-probe", "fn main() {}\n");
-    let manifest = |features: &str| {
-        probe.manifest().replace(
-            &format!("features = [{REDIS_FEATURE:?}]"),
-            &format!("features = [{features}]"),
-        )
-    };
     let build = |features: &str| {
-        probe.write("Cargo.toml", &manifest(features));
+        let manifest = probe.manifest_with(&facade_dependency(Some(features)));
+        probe.write("Cargo.toml", &manifest);
         let output = probe.cargo("build");
         assert!(!output.status.success(), "built with features [{features}]");
         String::from_utf8(output.stderr).unwrap()
