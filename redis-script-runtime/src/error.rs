@@ -51,6 +51,87 @@ pub enum Applied {
     Yes,
 }
 
+/// The class of a failed call, in a few words fit for a metric's label or
+/// a counter: see [`Error::class`]. Each class has one
+/// [`applied`](Error::applied) answer, except [`Script`](Self::Script) and
+/// [`Other`](Self::Other) (which may or may not have run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ErrorClass {
+    /// A key or fixed argument did not encode to one value
+    /// ([`ErrorKind::Argument`]); nothing was sent.
+    Argument,
+    /// The keys span hash slots ([`ErrorKind::CrossSlot`]); nothing ran.
+    CrossSlot,
+    /// Putting the script or library on the server failed (a `SCRIPT LOAD`
+    /// or `FUNCTION LOAD` error, [`ErrorKind::Sha1Mismatch`]); nothing ran.
+    Load,
+    /// No connection, or a lost one (an I/O error other than a timeout).
+    Connection,
+    /// The call timed out ([`RedisError::is_timeout`]); it may still run.
+    Timeout,
+    /// The server refused the call before the script could write (`BUSY`,
+    /// `OOM`, `READONLY`, `NOPERM`, `MOVED`, ...: the codes listed under
+    /// [`Error::applied`]).
+    Refused,
+    /// The script failed while running: a Lua error, a failed
+    /// `redis.call`, `redis.error_reply`, or any server error not known to
+    /// refuse the call.
+    Script,
+    /// The script ran, and its reply does not fit the declared type
+    /// ([`ErrorKind::Reply`]).
+    Reply,
+    /// Refused by redis-rs itself before sending (a client-side error such
+    /// as a bad configuration or a cluster without the node).
+    Client,
+    /// Anything else redis-rs reports, e.g. a reply it could not parse.
+    Other,
+}
+
+impl ErrorClass {
+    /// Every class, in declaration order.
+    pub const ALL: [ErrorClass; 10] = [
+        ErrorClass::Argument,
+        ErrorClass::CrossSlot,
+        ErrorClass::Load,
+        ErrorClass::Connection,
+        ErrorClass::Timeout,
+        ErrorClass::Refused,
+        ErrorClass::Script,
+        ErrorClass::Reply,
+        ErrorClass::Client,
+        ErrorClass::Other,
+    ];
+
+    /// The class's name in `snake_case` (`"cross_slot"`), as metrics and
+    /// spans label errors.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorClass::Argument => "argument",
+            ErrorClass::CrossSlot => "cross_slot",
+            ErrorClass::Load => "load",
+            ErrorClass::Connection => "connection",
+            ErrorClass::Timeout => "timeout",
+            ErrorClass::Refused => "refused",
+            ErrorClass::Script => "script",
+            ErrorClass::Reply => "reply",
+            ErrorClass::Client => "client",
+            ErrorClass::Other => "other",
+        }
+    }
+
+    /// The position of the class in [`ALL`](Self::ALL).
+    pub(crate) const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for ErrorClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// What went wrong in a script call.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -223,6 +304,30 @@ impl Error {
         self.code() == Some("BUSY")
     }
 
+    /// The class of this error, for a metric's label or a counter (see
+    /// [`Script::stats`](crate::Script::stats)): few enough values to count
+    /// by, derived from the same facts as [`applied`](Self::applied).
+    ///
+    /// ```
+    /// # use redis_script_runtime::redis;
+    /// use redis_script_runtime::{Error, ErrorClass, ErrorKind}; // `redis_script::` in the facade
+    ///
+    /// let timeout = std::io::Error::from(std::io::ErrorKind::TimedOut);
+    /// let error = Error::operation("EVALSHA", ErrorKind::Redis(timeout.into()));
+    /// assert_eq!(error.class(), ErrorClass::Timeout);
+    /// assert_eq!(error.class().as_str(), "timeout");
+    /// ```
+    pub fn class(&self) -> ErrorClass {
+        match &self.kind {
+            ErrorKind::Argument { .. } => ErrorClass::Argument,
+            ErrorKind::CrossSlot { .. } => ErrorClass::CrossSlot,
+            ErrorKind::Sha1Mismatch { .. } => ErrorClass::Load,
+            _ if self.during_load => ErrorClass::Load,
+            ErrorKind::Reply { .. } => ErrorClass::Reply,
+            ErrorKind::Redis(error) => class(error),
+        }
+    }
+
     /// Whether the failed call may have taken effect: whether its script
     /// ran, in part or in full (Redis does not roll back what a script
     /// wrote before an error). Derived from what failed, as redis-rs
@@ -362,6 +467,23 @@ fn applied(error: &RedisError) -> Applied {
         | Kind::EmptySentinelList
         | Kind::ClusterConnectionNotFound => Applied::No,
         _ => Applied::Maybe,
+    }
+}
+
+/// [`Error::class`] for a redis-rs error: the same cases as [`applied`].
+pub(crate) fn class(error: &RedisError) -> ErrorClass {
+    use redis::ErrorKind as Kind;
+    match error.kind() {
+        Kind::Io if error.is_timeout() => ErrorClass::Timeout,
+        Kind::Io => ErrorClass::Connection,
+        Kind::Server(_) | Kind::Extension => match applied(error) {
+            Applied::No => ErrorClass::Refused,
+            _ => ErrorClass::Script,
+        },
+        _ => match applied(error) {
+            Applied::No => ErrorClass::Client,
+            _ => ErrorClass::Other,
+        },
     }
 }
 

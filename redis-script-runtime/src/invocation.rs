@@ -6,6 +6,7 @@ use std::marker::PhantomData;
 use redis::{Cmd, ConnectionLike, FromRedisValue, RedisError, RedisResult, ToRedisArgs, Value};
 
 use crate::error::{Error, ErrorKind};
+use crate::observe::{self, CallObservation};
 use crate::packed::{self, Packed};
 use crate::reply::decode;
 use crate::script::Script;
@@ -161,6 +162,7 @@ impl<T> Invocation<T> {
             (self.script.call_command(), evalsha_head(self.script))
         };
         self.evalsha.queue_in(pipe, command, first);
+        observe::queued(self.script);
         Ok(())
     }
 
@@ -211,6 +213,37 @@ impl<T> Invocation<T> {
                 self.script,
                 ErrorKind::Argument { parameter, values },
             )),
+        }
+    }
+
+    /// Starts observing a run of this call: counts it and opens its span.
+    /// The database index and the values are asked for only by a span that
+    /// a subscriber wants.
+    fn observe(&self, db: impl FnOnce() -> i64) -> CallObservation {
+        CallObservation::start(self.script, db, || self.values_text())
+    }
+
+    /// The call's keys and arguments as text, for a span that records them
+    /// (see [`observe::record_values`](crate::observe)).
+    fn values_text(&self) -> (String, String) {
+        let text = |values: Vec<&[u8]>| {
+            let values: Vec<_> = values.iter().map(|v| String::from_utf8_lossy(v)).collect();
+            format!("{values:?}")
+        };
+        let keys = self.keys().collect();
+        let args = self
+            .evalsha
+            .tail_values()
+            .skip(1 + self.script.key_count())
+            .collect();
+        (text(keys), text(args))
+    }
+
+    /// How a call whose script or library is missing recovers by loading it.
+    fn load_recovery(&self) -> &'static str {
+        match self.script.library() {
+            Some(_) => observe::RECOVERY_FUNCTION_LOAD,
+            None => observe::RECOVERY_SCRIPT_LOAD,
         }
     }
 
@@ -277,6 +310,13 @@ impl<T: FromRedisValue> Invocation<T> {
     /// Runs the call on a connection: EVALSHA, and on NOSCRIPT one more round
     /// trip as chosen by [`on_noscript`](Self::on_noscript).
     pub fn invoke(&self, con: &mut dyn ConnectionLike) -> Result<T, Error> {
+        let observation = self.observe(|| con.get_db());
+        let result = observation.in_scope(|| self.run(con, &observation));
+        observation.finish(&result);
+        result
+    }
+
+    fn run(&self, con: &mut dyn ConnectionLike, observation: &CallObservation) -> Result<T, Error> {
         self.check_parameters()?;
         // Sent as packed when the call was built: nothing to allocate.
         let mut reply = con.req_packed_command(self.evalsha.command());
@@ -287,15 +327,18 @@ impl<T: FromRedisValue> Invocation<T> {
                 // A sync cluster connection cannot pipeline: a script's EVAL
                 // stands in, a library is loaded before the call is sent again.
                 true if con.supports_pipelining() => {
+                    observation.recovery(self.load_recovery());
                     let replies = con.req_packed_commands(&self.load_then_call(), 0, 2);
                     self.loaded_reply(replies)?
                 }
                 _ => match self.script.library() {
                     Some(library) => {
+                        observation.recovery(observe::RECOVERY_FUNCTION_LOAD);
                         library.load(con)?;
                         con.req_packed_command(self.evalsha.command())
                     }
                     None => {
+                        observation.recovery(observe::RECOVERY_EVAL);
                         con.req_packed_command(&self.evalsha.with_head(&eval_head(self.script)))
                     }
                 },
@@ -312,6 +355,20 @@ impl<T: FromRedisValue> Invocation<T> {
         &self,
         con: &mut C,
     ) -> Result<T, Error> {
+        let observation = self.observe(|| con.get_db());
+        let result = observation
+            .instrument(self.run_async(con, &observation))
+            .await;
+        observation.finish(&result);
+        result
+    }
+
+    #[cfg(feature = "aio")]
+    async fn run_async<C: redis::aio::ConnectionLike>(
+        &self,
+        con: &mut C,
+        observation: &CallObservation,
+    ) -> Result<T, Error> {
         self.check_parameters()?;
         // redis-rs's async connections take a `Cmd`, not packed bytes.
         let call = self.evalsha.to_cmd(&evalsha_head(self.script));
@@ -320,8 +377,10 @@ impl<T: FromRedisValue> Invocation<T> {
             let load_first =
                 self.script.library().is_some() || self.fallback == NoScriptFallback::Load;
             reply = if load_first {
+                observation.recovery(self.load_recovery());
                 self.loaded_reply(self.load_then_call_pipeline().query_async(con).await)?
             } else {
+                observation.recovery(observe::RECOVERY_EVAL);
                 let eval = self.evalsha.to_cmd(&eval_head(self.script));
                 con.req_packed_command(&eval).await
             };
@@ -337,12 +396,22 @@ impl<T: FromRedisValue> Invocation<T> {
         if error_code(&reply) == Some("CROSSSLOT") && self.keys_span_slots() {
             return Err(self.cross_slot_error());
         }
-        self.decode(reply)
+        self.convert(reply)
     }
 
     /// Converts a reply of this script, e.g. one taken from a pipeline's
-    /// `Vec<redis::Value>`, the way `invoke` does.
+    /// `Vec<redis::Value>`, the way `invoke` does. An error counts as a
+    /// failed call of the script (see [`Script::stats`]), as it does in
+    /// `invoke`.
     pub fn decode(&self, reply: RedisResult<Value>) -> Result<T, Error> {
+        let result = self.convert(reply);
+        if let Err(error) = &result {
+            observe::failed(self.script, error);
+        }
+        result
+    }
+
+    fn convert(&self, reply: RedisResult<Value>) -> Result<T, Error> {
         decode(
             self.script,
             self.script.reply_type(),

@@ -23,6 +23,7 @@ mod invocation;
 mod json;
 mod kill;
 mod library;
+pub mod observe;
 mod packed;
 mod pipeline;
 pub mod registry;
@@ -30,7 +31,7 @@ mod reply;
 mod script;
 mod slot;
 
-pub use error::{Applied, Error, ErrorKind};
+pub use error::{Applied, Error, ErrorClass, ErrorKind};
 pub use invocation::{Invocation, NoScriptFallback};
 #[cfg(feature = "json")]
 pub use json::Json;
@@ -38,6 +39,7 @@ pub use json::Json;
 pub use kill::kill_running_script_async;
 pub use kill::{ScriptKill, kill_running_script};
 pub use library::{Library, LibraryStatus};
+pub use observe::ScriptStats;
 pub use pipeline::ScriptPipeline;
 #[cfg(feature = "aio")]
 pub use registry::load_all_async;

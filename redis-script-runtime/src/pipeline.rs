@@ -4,6 +4,7 @@ use redis::{Arg, Pipeline};
 
 use crate::error::Error;
 use crate::invocation::Invocation;
+use crate::observe::ObservedPipeline;
 use crate::script::Script;
 
 /// Queues script calls in a [`redis::Pipeline`], atomic (`MULTI`/`EXEC`) or not.
@@ -105,6 +106,17 @@ pub trait ScriptPipeline: sealed::Sealed {
     /// exactly one value (or, in a cluster pipeline, if its keys span hash
     /// slots).
     fn eval_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error>;
+
+    /// This pipeline, to be run in a span and counted by the pipeline
+    /// metrics (see [`observe`](crate::observe)): its `query` (and, for a
+    /// `redis::Pipeline`, `query_async`) returns what the pipeline's own
+    /// would. Queueing calls counts them either way.
+    fn observed(&self) -> ObservedPipeline<'_, Self>
+    where
+        Self: Sized,
+    {
+        ObservedPipeline::new(self)
+    }
 }
 
 /// The private supertrait that seals [`ScriptPipeline`]: public, so it can
@@ -146,7 +158,9 @@ impl ScriptPipeline for redis::cluster::ClusterPipeline {
 
     fn eval_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error> {
         call.check_slots()?;
-        Ok(self.add_command(call.eval_cmd()?))
+        self.add_command(call.eval_cmd()?);
+        crate::observe::queued(call.script());
+        Ok(self)
     }
 }
 

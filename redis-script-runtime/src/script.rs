@@ -4,6 +4,7 @@ use redis::{Cmd, ConnectionLike};
 
 use crate::error::Error;
 use crate::library::Library;
+use crate::observe::{Counters, ScriptStats};
 use crate::reply::Shape;
 
 /// How many ARGV values a script takes.
@@ -55,6 +56,7 @@ pub struct Script {
     read_only: bool,
     /// For a `#[redis_function]` binding: its library and function name.
     function: Option<(&'static Library, &'static str)>,
+    counters: Counters,
 }
 
 /// The parts of a [`Script`], named, so the macro's output reads clearly and
@@ -105,6 +107,7 @@ impl Script {
             flags: parts.flags,
             read_only: parts.read_only,
             function: parts.function,
+            counters: Counters::new(),
         }
     }
 
@@ -197,6 +200,24 @@ impl Script {
             Some((_, name)) => Some(name),
             None => None,
         }
+    }
+
+    /// How often this binding was called, recovered from NOSCRIPT (or a
+    /// missing library) and failed, by [`ErrorClass`](crate::ErrorClass),
+    /// since the program started: counted on every call, with no feature
+    /// needed. See [`observe`](crate::observe).
+    ///
+    /// ```ignore
+    /// let before = acquire_lock::SCRIPT.stats();
+    /// acquire_lock("lock:a", 10, &token).invoke(&mut con)?;
+    /// assert_eq!(acquire_lock::SCRIPT.stats().since(&before).calls(), 1);
+    /// ```
+    pub fn stats(&self) -> ScriptStats {
+        self.counters.snapshot()
+    }
+
+    pub(crate) fn counters(&self) -> &Counters {
+        &self.counters
     }
 
     /// The command of a call: `EVALSHA` (`EVALSHA_RO` for a read-only

@@ -1,0 +1,214 @@
+//! What the runtime tells about the calls it makes: counts that need no
+//! feature, spans (feature `tracing`) and metrics (feature `metrics`), each
+//! named by the script's binding.
+//!
+//! # Counts, always on
+//!
+//! Every [`Script`] counts its calls, NOSCRIPT recoveries and errors by
+//! [`ErrorClass`](crate::ErrorClass), read with [`Script::stats`]: a few
+//! relaxed atomic additions per call, no allocation, no feature. For a
+//! health endpoint, walk [`registry::scripts`](crate::registry::scripts):
+//!
+//! ```ignore
+//! for script in redis_script::registry::scripts() {
+//!     let stats = script.stats();
+//!     println!("{} calls={} errors={} recoveries={}",
+//!         script.name(), stats.calls(), stats.errors(), stats.recoveries());
+//! }
+//! ```
+//!
+//! # Spans (feature `tracing`)
+//!
+//! Each call of a binding through [`invoke`](crate::Invocation::invoke) or
+//! [`invoke_async`](crate::Invocation::invoke_async), on any connection
+//! (single server or cluster), runs in one INFO span named
+//! `redis_script.call`, with target `redis_script`. Its fields follow
+//! OpenTelemetry's database semantic conventions where they have a name for
+//! the thing, and are prefixed `redis_script.` where they do not:
+//!
+//! | field | value |
+//! |---|---|
+//! | `otel.name` | `EVALSHA acquire_lock`: the operation and the binding, the span name an OpenTelemetry exporter uses |
+//! | `otel.kind` | `client` |
+//! | `db.system.name` | `redis` (also for Valkey, which OpenTelemetry has no name for) |
+//! | `db.namespace` | the connection's database index |
+//! | `db.operation.name` | the command sent first: `EVALSHA`, `EVALSHA_RO`, `FCALL` or `FCALL_RO` |
+//! | `db.stored_procedure.name` | the binding's name |
+//! | `redis_script.file` | the Lua file, as the attribute names it |
+//! | `redis_script.sha1` | the script's SHA1 (scripts only) |
+//! | `redis_script.library`, `redis_script.function` | the library and function (functions only) |
+//! | `redis_script.key_count` | how many keys the call passes |
+//! | `redis_script.recovery` | set when the script or library was missing: `EVAL`, `SCRIPT LOAD` or `FUNCTION LOAD` |
+//! | `otel.status_code` | `ERROR` when the call failed |
+//! | `otel.status_description` | the error's message, without key values or the refused reply |
+//! | `error.type` | the server's error code (`ERR`, `BUSY`, `CROSSSLOT`, ...), else the error's [class](crate::ErrorClass) (`timeout`, `reply`, ...) |
+//! | `redis_script.applied` | [`Error::applied`](crate::Error::applied): `no`, `maybe` or `yes` |
+//!
+//! A recovery is also an INFO event inside the span. The span has no
+//! `server.address`: redis-rs's connections do not tell their peer; record
+//! it on a span of your own around the calls where you know it.
+//!
+//! Key and argument values are never recorded, because they may hold
+//! secrets (tokens, passwords), unless the program opts in with
+//! [`record_values`]; then `redis_script.keys` and `redis_script.args` hold
+//! them, as text.
+//!
+//! A pipeline run through [`ScriptPipeline::observed`](crate::ScriptPipeline::observed)
+//! runs in one INFO span `redis_script.pipeline`, with `db.operation.name`
+//! `PIPELINE` (or `MULTI` for an atomic one), `db.operation.batch.size` (the
+//! commands queued, SCRIPT LOADs included), `redis_script.scripts` (the
+//! bindings it calls, each once, in order) and the error fields above.
+//!
+//! With the feature on and no subscriber listening, a call checks one
+//! cached flag and builds nothing: the field values are computed only for
+//! a subscriber that wants the span. `cargo run --example tracing` prints
+//! the spans of a few calls. To export them over OpenTelemetry, add a
+//! `tracing-opentelemetry` layer to the subscriber; the `otel.*` fields set
+//! the exported span's name, kind and status.
+//!
+//! # Metrics (feature `metrics`)
+//!
+//! Through the [`metrics`](https://docs.rs/metrics) facade, to whichever
+//! recorder the program installs (Prometheus, StatsD, OpenTelemetry, ...):
+//!
+//! | metric | kind | labels | counts |
+//! |---|---|---|---|
+//! | `redis_script_calls_total` | counter | `script` | calls made, and calls queued in a pipeline |
+//! | `redis_script_errors_total` | counter | `script`, `kind` | failed calls, by [`ErrorClass::as_str`](crate::ErrorClass::as_str) |
+//! | `redis_script_recoveries_total` | counter | `script` | calls that found their script or library missing and sent it again |
+//! | `redis_script_call_duration_seconds` | histogram | `script` | each call's duration, recovery included |
+//! | `redis_script_pipelines_total` | counter | `mode` | pipelines run through `observed()`: `mode` is `pipeline` or `multi` |
+//! | `redis_script_pipeline_errors_total` | counter | `mode`, `kind` | those whose query failed |
+//! | `redis_script_pipeline_duration_seconds` | histogram | `mode` | their duration |
+//!
+//! `script` is the binding's name: give bindings distinct names, or their
+//! counts add up. [`describe_metrics`] registers each metric's unit and
+//! description with the recorder.
+//!
+//! The counts of [`Script::stats`] and these metrics count the same events.
+
+mod counters;
+#[cfg(feature = "metrics")]
+mod metrics;
+mod pipeline;
+#[cfg(feature = "tracing")]
+mod spans;
+
+pub(crate) use counters::Counters;
+pub use counters::ScriptStats;
+pub use pipeline::ObservedPipeline;
+
+use crate::error::Error;
+use crate::script::Script;
+
+/// Whether spans record the values of keys and arguments
+/// (`redis_script.keys`, `redis_script.args`), for every call from now on;
+/// off by default, because values may hold secrets. Turn it on only where
+/// the spans' destination may see them, e.g. while debugging.
+#[cfg(feature = "tracing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tracing")))]
+pub fn record_values(on: bool) {
+    spans::set_record_values(on);
+}
+
+/// Describes each metric (unit, help text) to the installed recorder; call
+/// it once after installing one. Recorders that show descriptions, such as
+/// Prometheus's, then list them.
+#[cfg(feature = "metrics")]
+#[cfg_attr(docsrs, doc(cfg(feature = "metrics")))]
+pub fn describe_metrics() {
+    metrics::describe();
+}
+
+/// Recovery of a missing script: sent again with `EVAL`.
+pub(crate) const RECOVERY_EVAL: &str = "EVAL";
+/// Recovery of a missing script: `SCRIPT LOAD` then the call again.
+pub(crate) const RECOVERY_SCRIPT_LOAD: &str = "SCRIPT LOAD";
+/// Recovery of a missing function: `FUNCTION LOAD REPLACE` then the call again.
+pub(crate) const RECOVERY_FUNCTION_LOAD: &str = "FUNCTION LOAD";
+
+/// One call being observed, from its start to [`finish`](Self::finish).
+pub(crate) struct CallObservation {
+    script: &'static Script,
+    #[cfg(feature = "metrics")]
+    started: std::time::Instant,
+    #[cfg(feature = "tracing")]
+    span: tracing::Span,
+}
+
+impl CallObservation {
+    /// Counts a call of `script`, about to be sent as its `call_command`,
+    /// and opens its span. `db` and `values` are asked only for a span that
+    /// a subscriber wants.
+    #[cfg_attr(not(feature = "tracing"), allow(unused_variables))]
+    pub(crate) fn start(
+        script: &'static Script,
+        db: impl FnOnce() -> i64,
+        values: impl FnOnce() -> (String, String),
+    ) -> CallObservation {
+        script.counters().call();
+        #[cfg(feature = "metrics")]
+        metrics::call(script);
+        CallObservation {
+            script,
+            #[cfg(feature = "metrics")]
+            started: std::time::Instant::now(),
+            #[cfg(feature = "tracing")]
+            span: spans::call(script, script.call_command(), db, values),
+        }
+    }
+
+    /// Runs `f` inside the call's span.
+    pub(crate) fn in_scope<R>(&self, f: impl FnOnce() -> R) -> R {
+        #[cfg(feature = "tracing")]
+        let _entered = self.span.enter();
+        f()
+    }
+
+    /// `future`, run inside the call's span.
+    #[cfg(feature = "aio")]
+    pub(crate) fn instrument<F: std::future::Future>(
+        &self,
+        future: F,
+    ) -> impl std::future::Future<Output = F::Output> {
+        #[cfg(feature = "tracing")]
+        let future = tracing::Instrument::instrument(future, self.span.clone());
+        future
+    }
+
+    /// Counts a recovery, sent as `how` (one of the `RECOVERY_` names).
+    #[cfg_attr(not(feature = "tracing"), allow(unused_variables))]
+    pub(crate) fn recovery(&self, how: &'static str) {
+        self.script.counters().recovery();
+        #[cfg(feature = "metrics")]
+        metrics::recovery(self.script);
+        #[cfg(feature = "tracing")]
+        spans::recovery(&self.span, self.script, how);
+    }
+
+    /// Ends the observation with the call's outcome.
+    pub(crate) fn finish<T>(self, result: &Result<T, Error>) {
+        if let Err(error) = result {
+            failed(self.script, error);
+            #[cfg(feature = "tracing")]
+            spans::failure(&self.span, error);
+        }
+        #[cfg(feature = "metrics")]
+        metrics::call_duration(self.script, self.started.elapsed());
+    }
+}
+
+/// Counts a call queued in a pipeline.
+pub(crate) fn queued(script: &'static Script) {
+    script.counters().call();
+    #[cfg(feature = "metrics")]
+    metrics::call(script);
+}
+
+/// Counts a failed call of `script`.
+pub(crate) fn failed(script: &'static Script, error: &Error) {
+    let class = error.class();
+    script.counters().error(class);
+    #[cfg(feature = "metrics")]
+    metrics::error(script, class);
+}
