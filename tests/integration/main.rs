@@ -19,6 +19,7 @@ mod idiomatic;
 mod includes;
 mod invocation;
 mod json;
+mod observe;
 mod pools;
 mod probe;
 mod quick_start;

@@ -56,8 +56,10 @@
 //! A pipeline run through [`ScriptPipeline::observed`](crate::ScriptPipeline::observed)
 //! runs in one INFO span `redis_script.pipeline`, with `db.operation.name`
 //! `PIPELINE` (or `MULTI` for an atomic one), `db.operation.batch.size` (the
-//! commands queued, SCRIPT LOADs included), `redis_script.scripts` (the
-//! bindings it calls, each once, in order) and the error fields above.
+//! commands queued, SCRIPT LOADs included), `redis_script.scripts` (what it
+//! calls, each once, in order: a script's Lua file, a function's name; a
+//! queued EVALSHA tells its script apart, not which of the bindings of one
+//! file queued it) and the error fields above.
 //!
 //! With the feature on and no subscriber listening, a call checks one
 //! cached flag and builds nothing: the field values are computed only for

@@ -72,7 +72,8 @@ impl ObservedPipeline<'_, redis::cluster::ClusterPipeline> {
 
 /// The pipeline forms this module observes: both list their commands.
 trait Queued {
-    /// The bindings the queued commands call, each once, in order.
+    /// A binding of each script or function the queued commands call,
+    /// each once, in order.
     #[cfg(feature = "tracing")]
     fn scripts(&self) -> Vec<&'static crate::Script>;
     #[cfg(feature = "tracing")]
@@ -87,7 +88,10 @@ macro_rules! queued {
                 let mut scripts: Vec<&'static crate::Script> = Vec::new();
                 for cmd in self.cmd_iter() {
                     if let Some(script) = called_script(cmd.args_iter()) {
-                        if !scripts.iter().any(|known| std::ptr::eq(*known, script)) {
+                        if !scripts.iter().any(|known| {
+                            known.sha1() == script.sha1()
+                                && known.function_name() == script.function_name()
+                        }) {
                             scripts.push(script);
                         }
                     }
@@ -162,8 +166,10 @@ impl Run {
     }
 }
 
-/// The names of a pipeline's bindings, `a, b`, written only when a
-/// subscriber reads the field.
+/// What a pipeline calls, `a.lua, b.lua, fn_name`: each script's Lua file
+/// and each function's name, written only when a subscriber reads the field.
+/// (Not the bindings' names: bindings of one file share a SHA1 and a source,
+/// so a queued command tells only its script apart.)
 #[cfg(feature = "tracing")]
 struct ScriptNames<'a, P>(&'a P);
 
@@ -172,7 +178,8 @@ impl<P: Queued> fmt::Display for ScriptNames<'_, P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (index, script) in self.0.scripts().into_iter().enumerate() {
             let separator = if index == 0 { "" } else { ", " };
-            write!(f, "{separator}{}", script.name())?;
+            let called = script.function_name().unwrap_or(script.file());
+            write!(f, "{separator}{called}")?;
         }
         Ok(())
     }

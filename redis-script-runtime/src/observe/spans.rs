@@ -132,10 +132,18 @@ pub(crate) fn pipeline_failure(span: &Span, error: &redis::RedisError) {
     if span.is_disabled() {
         return;
     }
+    // A failed command of a pipeline comes wrapped, its code inside.
+    let first_code = error
+        .clone()
+        .into_server_errors()
+        .and_then(|errors| errors.first().map(|(_, error)| error.code().to_owned()));
     let class = crate::error::class(error);
     span.record("otel.status_code", "ERROR");
     span.record("otel.status_description", tracing::field::display(error));
-    span.record("error.type", error.code().unwrap_or(class.as_str()));
+    span.record(
+        "error.type",
+        first_code.as_deref().unwrap_or(class.as_str()),
+    );
 }
 
 fn applied_name(error: &Error) -> &'static str {

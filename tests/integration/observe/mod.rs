@@ -1,0 +1,473 @@
+//! What a call tells an application that asks: the spans of `tracing`, the
+//! metrics of the `metrics` facade and the counts of `Script::stats`, for a
+//! warm call, a recovery, a server's refusal, a Lua error, a pipeline, a
+//! function whose library was missing and a cluster's cross-slot refusal.
+//! Each binding here is called by one test only, so its counts are the
+//! test's own.
+
+mod capture;
+
+use redis::ConnectionLike;
+use redis_script::{
+    Applied, ErrorClass, NoScriptFallback, Script, ScriptPipeline, ScriptStats, redis_function,
+    redis_script,
+};
+
+use self::capture::{Metrics, SpanRecord, capture};
+use crate::cluster_server::RedisCluster;
+use crate::invocation::flush_scripts;
+use crate::server::RedisServer;
+
+#[redis_script(file = "tests/lua/incr_counter.lua", keys = 1)]
+fn observed_warm(counter: &str) -> i64;
+
+#[redis_script(file = "tests/lua/incr_counter.lua", keys = 1)]
+fn observed_recovered(counter: &str) -> i64;
+
+#[redis_script(file = "tests/lua/incr_counter.lua", keys = 1)]
+fn observed_recovered_async(counter: &str) -> i64;
+
+#[redis_script(file = "tests/lua/incr_counter.lua", keys = 1)]
+fn observed_refused(counter: &str) -> i64;
+
+#[redis_script(file = "tests/lua/errors.lua", keys = 0)]
+fn observed_lua_error(how: &str) -> Option<String>;
+
+#[redis_script(file = "tests/lua/set_value.lua", keys = 1)]
+fn observed_values(key: &str, value: &str) -> Option<String>;
+
+#[redis_script(file = "tests/lua/set_value.lua", keys = 1)]
+fn observed_in_pipeline(key: &str, value: &str) -> Option<String>;
+
+#[redis_script(file = "tests/lua/incr_counter.lua", keys = 1)]
+fn observed_in_multi(counter: &str) -> i64;
+
+#[redis_script(file = "tests/lua/echo_argv.lua", keys = 2)]
+fn observed_cross_slot(a: &str, b: &str) -> Vec<String>;
+
+#[redis_function(
+    library = "tests/lua/functions/stock.lua",
+    name = "stock_add",
+    keys = 1
+)]
+fn observed_stock_add(stock: &str, item: &str, amount: i64) -> i64;
+
+/// The span of the one call made inside `spans`.
+fn call_span(spans: &capture::Spans) -> SpanRecord {
+    spans.only("redis_script.call")
+}
+
+/// Checks the fields every call span has, for `script` sent as `operation`.
+fn assert_call_fields(span: &SpanRecord, script: &Script, operation: &str) {
+    assert_eq!(
+        span.field("otel.name"),
+        format!("{operation} {}", script.name())
+    );
+    assert_eq!(span.field("otel.kind"), "client");
+    assert_eq!(span.field("db.system.name"), "redis");
+    assert_eq!(span.field("db.namespace"), "0");
+    assert_eq!(span.field("db.operation.name"), operation);
+    assert_eq!(span.field("db.stored_procedure.name"), script.name());
+    assert_eq!(span.field("redis_script.file"), script.file());
+    assert_eq!(
+        span.field("redis_script.key_count"),
+        script.key_count().to_string()
+    );
+}
+
+/// Checks that the span and the metrics show no failure.
+fn assert_succeeded(span: &SpanRecord, metrics: &Metrics, script: &Script) {
+    for field in ["otel.status_code", "error.type", "redis_script.applied"] {
+        assert!(
+            !span.has(field),
+            "{field} on a call that succeeded: {span:#?}"
+        );
+    }
+    for class in ErrorClass::ALL {
+        let key = errors_key(script, class);
+        assert_eq!(metrics.counter(&key), 0, "{key}");
+    }
+}
+
+/// Checks a failure's fields on the span.
+fn assert_failed(span: &SpanRecord, error_type: &str, applied: &str) {
+    assert_eq!(span.field("otel.status_code"), "ERROR");
+    assert_eq!(span.field("error.type"), error_type);
+    assert_eq!(span.field("redis_script.applied"), applied);
+}
+
+fn calls_key(script: &Script) -> String {
+    format!("redis_script_calls_total{{script={}}}", script.name())
+}
+
+fn errors_key(script: &Script, class: ErrorClass) -> String {
+    format!(
+        "redis_script_errors_total{{kind={class},script={}}}",
+        script.name()
+    )
+}
+
+fn recoveries_key(script: &Script) -> String {
+    format!("redis_script_recoveries_total{{script={}}}", script.name())
+}
+
+fn duration_key(script: &Script) -> String {
+    format!(
+        "redis_script_call_duration_seconds{{script={}}}",
+        script.name()
+    )
+}
+
+/// Checks one call's metrics and counts: a call, a duration, `recoveries`
+/// recoveries and, if `failed`, one error of that class.
+fn assert_counted(
+    metrics: &Metrics,
+    script: &Script,
+    stats: ScriptStats,
+    recoveries: u64,
+    failed: Option<ErrorClass>,
+) {
+    assert_eq!(
+        metrics.counter(&calls_key(script)),
+        1,
+        "{:#?}",
+        metrics.counters()
+    );
+    assert_eq!(metrics.samples(&duration_key(script)), 1);
+    assert_eq!(metrics.counter(&recoveries_key(script)), recoveries);
+    assert_eq!(stats.calls(), 1);
+    assert_eq!(stats.recoveries(), recoveries);
+    assert_eq!(stats.errors(), u64::from(failed.is_some()));
+    if let Some(class) = failed {
+        assert_eq!(metrics.counter(&errors_key(script, class)), 1);
+        assert_eq!(stats.errors_of(class), 1);
+    }
+}
+
+/// The one event of `span`, which must be a recovery sent as `how`.
+fn assert_recovery_event(span: &SpanRecord, how: &str) {
+    assert_eq!(span.field("redis_script.recovery"), how);
+    assert_eq!(span.events.len(), 1, "{span:#?}");
+    let event = &span.events[0];
+    assert_eq!(event["redis_script.recovery"], how);
+    assert!(event["message"].contains("recovering"), "{event:?}");
+}
+
+#[test]
+fn a_warm_call_is_one_span_one_count_and_one_duration() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let script = &observed_warm::SCRIPT;
+    script.load(&mut con).unwrap();
+    let before = script.stats();
+    let (reply, spans, metrics) = capture(|| observed_warm("hits").invoke(&mut con));
+    assert_eq!(reply.unwrap(), 1);
+
+    let span = call_span(&spans);
+    assert_call_fields(&span, script, "EVALSHA");
+    assert_eq!(span.field("redis_script.sha1"), script.sha1());
+    assert!(!span.has("redis_script.library"));
+    assert!(!span.has("redis_script.recovery"));
+    assert!(span.events.is_empty(), "{span:#?}");
+    assert_succeeded(&span, &metrics, script);
+    assert_counted(&metrics, script, script.stats().since(&before), 0, None);
+}
+
+#[test]
+fn a_recovery_is_an_event_inside_the_span_and_a_count() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let script = &observed_recovered::SCRIPT;
+    for (fallback, how) in [
+        (NoScriptFallback::Eval, "EVAL"),
+        (NoScriptFallback::Load, "SCRIPT LOAD"),
+    ] {
+        flush_scripts(&mut con);
+        let before = script.stats();
+        let call = observed_recovered("hits").on_noscript(fallback);
+        let (reply, spans, metrics) = capture(|| call.invoke(&mut con));
+        reply.unwrap();
+        let span = call_span(&spans);
+        assert_call_fields(&span, script, "EVALSHA");
+        assert_recovery_event(&span, how);
+        assert_succeeded(&span, &metrics, script);
+        assert_counted(&metrics, script, script.stats().since(&before), 1, None);
+    }
+}
+
+#[test]
+fn an_async_call_recovers_inside_its_span() {
+    let server = RedisServer::start();
+    let client = server.client();
+    let script = &observed_recovered_async::SCRIPT;
+    let before = script.stats();
+    let (reply, spans, metrics) = capture(|| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let mut con = client.get_multiplexed_async_connection().await.unwrap();
+            observed_recovered_async("hits")
+                .invoke_async(&mut con)
+                .await
+        })
+    });
+    assert_eq!(reply.unwrap(), 1);
+    let span = call_span(&spans);
+    assert_call_fields(&span, script, "EVALSHA");
+    assert_recovery_event(&span, "EVAL");
+    assert_counted(&metrics, script, script.stats().since(&before), 1, None);
+}
+
+#[test]
+fn a_refusal_by_the_server_records_its_code_and_that_nothing_ran() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let script = &observed_refused::SCRIPT;
+    script.load(&mut con).unwrap();
+    // With no memory to spare, the server refuses the script's write.
+    redis::cmd("CONFIG")
+        .arg("SET")
+        .arg("maxmemory")
+        .arg(1)
+        .exec(&mut con)
+        .unwrap();
+    let before = script.stats();
+    let (reply, spans, metrics) = capture(|| observed_refused("hits").invoke(&mut con));
+    let error = reply.unwrap_err();
+    assert_eq!(error.code(), Some("OOM"), "{error}");
+    assert_eq!(error.applied(), Applied::No);
+    assert_eq!(error.class(), ErrorClass::Refused);
+
+    let span = call_span(&spans);
+    assert_failed(&span, "OOM", "no");
+    assert!(
+        span.field("otel.status_description").contains("OOM"),
+        "{span:#?}"
+    );
+    assert_counted(
+        &metrics,
+        script,
+        script.stats().since(&before),
+        0,
+        Some(ErrorClass::Refused),
+    );
+}
+
+#[test]
+fn a_lua_error_records_its_code_and_that_it_may_have_run() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let script = &observed_lua_error::SCRIPT;
+    let before = script.stats();
+    let (reply, spans, metrics) = capture(|| observed_lua_error("error").invoke(&mut con));
+    let error = reply.unwrap_err();
+    assert_eq!(error.class(), ErrorClass::Script);
+
+    let span = call_span(&spans);
+    assert_call_fields(&span, script, "EVALSHA");
+    assert_failed(&span, "ERR", "maybe");
+    assert!(
+        span.field("otel.status_description").contains("boom"),
+        "{span:#?}"
+    );
+    // The script was not cached: the call recovered, then failed.
+    assert_recovery_event(&span, "EVAL");
+    assert_counted(
+        &metrics,
+        script,
+        script.stats().since(&before),
+        1,
+        Some(ErrorClass::Script),
+    );
+}
+
+#[test]
+fn key_and_argument_values_appear_in_spans_only_when_asked_for() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let (key, value) = ("secret-key-4711", "secret-value-0815");
+    // Failing calls too: an error's message must not carry them either.
+    let calls = |con: &mut redis::Connection| {
+        observed_values(key, value).invoke(con).unwrap();
+        redis::cmd("CONFIG")
+            .arg("SET")
+            .arg("maxmemory")
+            .arg(1)
+            .exec(con)
+            .unwrap();
+        observed_values(key, value).invoke(con).unwrap_err();
+        redis::cmd("CONFIG")
+            .arg("SET")
+            .arg("maxmemory")
+            .arg(0)
+            .exec(con)
+            .unwrap();
+    };
+    let ((), spans, _) = capture(|| calls(&mut con));
+    let spans = spans.all();
+    assert_eq!(spans.len(), 2);
+    for span in &spans {
+        let texts = span
+            .fields
+            .values()
+            .chain(span.events.iter().flat_map(|event| event.values()));
+        for text in texts {
+            assert!(!text.contains("secret"), "a value in {span:#?}");
+        }
+        assert!(!span.has("redis_script.keys") && !span.has("redis_script.args"));
+    }
+
+    // The program's opt-in (global: the one test that turns it on).
+    redis_script::observe::record_values(true);
+    let (reply, spans, _) = capture(|| observed_values(key, value).invoke(&mut con));
+    redis_script::observe::record_values(false);
+    reply.unwrap();
+    let span = call_span(&spans);
+    assert_eq!(span.field("redis_script.keys"), format!("[{key:?}]"));
+    assert_eq!(span.field("redis_script.args"), format!("[{value:?}]"));
+}
+
+#[test]
+fn a_pipeline_is_one_span_naming_its_scripts_and_its_calls_count() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let (in_pipeline, in_multi) = (&observed_in_pipeline::SCRIPT, &observed_in_multi::SCRIPT);
+    let before = (in_pipeline.stats(), in_multi.stats());
+
+    let mut pipe = redis::pipe();
+    pipe.evalsha_script(&observed_in_pipeline("a", "1"))
+        .unwrap();
+    pipe.eval_script(&observed_in_multi("n")).unwrap();
+    pipe.evalsha_script(&observed_in_pipeline("b", "2"))
+        .unwrap();
+    pipe.cmd("PING");
+    let (reply, spans, metrics) = capture(|| {
+        pipe.observed()
+            .query::<(String, i64, String, String)>(&mut con)
+    });
+    assert_eq!(reply.unwrap(), ("1".into(), 1, "2".into(), "PONG".into()));
+    let span = spans.only("redis_script.pipeline");
+    assert_eq!(span.field("db.operation.name"), "PIPELINE");
+    assert_eq!(span.field("otel.name"), "PIPELINE");
+    // SCRIPT LOAD, EVALSHA, EVAL, EVALSHA, PING.
+    assert_eq!(span.field("db.operation.batch.size"), "5");
+    assert_eq!(
+        span.field("redis_script.scripts"),
+        "tests/lua/set_value.lua, tests/lua/incr_counter.lua"
+    );
+    assert!(!span.has("otel.status_code"));
+    assert_eq!(
+        metrics.counter("redis_script_pipelines_total{mode=pipeline}"),
+        1
+    );
+    assert_eq!(
+        metrics.samples("redis_script_pipeline_duration_seconds{mode=pipeline}"),
+        1
+    );
+    // Calls count when queued: before the capture, so not in its metrics.
+    assert_eq!(in_pipeline.stats().since(&before.0).calls(), 2);
+    assert_eq!(in_multi.stats().since(&before.1).calls(), 1);
+
+    // An atomic pipeline whose EXEC fails: a call of a script on a string key
+    // that is a list.
+    redis::cmd("RPUSH")
+        .arg("list")
+        .arg("x")
+        .exec(&mut con)
+        .unwrap();
+    let mut multi = redis::pipe();
+    multi.atomic();
+    multi.evalsha_script(&observed_in_multi("list")).unwrap();
+    let (reply, spans, metrics) = capture(|| multi.observed().query::<(i64,)>(&mut con));
+    // redis-rs wraps the failed command's error, so its code is inside.
+    let error = reply.unwrap_err();
+    assert!(error.to_string().contains("WRONGTYPE"), "{error}");
+    let span = spans.only("redis_script.pipeline");
+    assert_eq!(span.field("db.operation.name"), "MULTI");
+    assert_eq!(
+        span.field("redis_script.scripts"),
+        "tests/lua/incr_counter.lua"
+    );
+    assert_eq!(span.field("otel.status_code"), "ERROR");
+    assert_eq!(span.field("error.type"), "WRONGTYPE");
+    assert_eq!(
+        metrics.counter("redis_script_pipelines_total{mode=multi}"),
+        1
+    );
+    assert_eq!(
+        metrics.counter("redis_script_pipeline_errors_total{kind=script,mode=multi}"),
+        1,
+        "{:#?}",
+        metrics.counters()
+    );
+    // A failed call's reply decoded from the pipeline counts as its error.
+    let mut pipe = redis::pipe();
+    pipe.evalsha_script(&observed_in_multi("list"))
+        .unwrap()
+        .ignore_errors();
+    let replies: Vec<redis::Value> = pipe.query(&mut con).unwrap();
+    let call = observed_in_multi("list");
+    let before = in_multi.stats();
+    call.decode(Ok(replies[0].clone())).unwrap_err();
+    assert_eq!(
+        in_multi
+            .stats()
+            .since(&before)
+            .errors_of(ErrorClass::Script),
+        1
+    );
+}
+
+#[test]
+fn a_function_whose_library_is_missing_loads_it_inside_its_span() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let script = &observed_stock_add::SCRIPT;
+    let before = script.stats();
+    let (reply, spans, metrics) =
+        capture(|| observed_stock_add("stock", "apple", 2).invoke(&mut con));
+    assert_eq!(reply.unwrap(), 2);
+    let span = call_span(&spans);
+    assert_call_fields(&span, script, "FCALL");
+    assert_eq!(span.field("redis_script.library"), "stock");
+    assert_eq!(span.field("redis_script.function"), "stock_add");
+    assert!(!span.has("redis_script.sha1"));
+    assert_recovery_event(&span, "FUNCTION LOAD");
+    assert_succeeded(&span, &metrics, script);
+    assert_counted(&metrics, script, script.stats().since(&before), 1, None);
+}
+
+#[test]
+fn a_cross_slot_refusal_on_a_cluster_records_slots_not_keys() {
+    let cluster = RedisCluster::start(3, 0);
+    let mut con = cluster.connection();
+    let script = &observed_cross_slot::SCRIPT;
+    let (a, b) = ("secret-user:1", "secret-user:2");
+    let before = script.stats();
+    let (reply, spans, metrics) = capture(|| observed_cross_slot(a, b).invoke(&mut con));
+    let error = reply.unwrap_err();
+    assert_eq!(error.class(), ErrorClass::CrossSlot);
+
+    let span = call_span(&spans);
+    assert_call_fields(&span, script, "EVALSHA");
+    assert_failed(&span, "cross_slot", "no");
+    let description = span.field("otel.status_description");
+    assert!(
+        description.contains("different hash slots"),
+        "{description}"
+    );
+    assert!(!description.contains("secret"), "{description}");
+    // The cluster refused it on whichever node the first key maps to; a
+    // node without the script asked for it again first, or not.
+    let recoveries = script.stats().since(&before).recoveries();
+    assert_counted(
+        &metrics,
+        script,
+        script.stats().since(&before),
+        recoveries,
+        Some(ErrorClass::CrossSlot),
+    );
+    assert!(con.is_open());
+}
