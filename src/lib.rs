@@ -78,6 +78,8 @@
 //! - [Replies](#replies) and [Typed JSON](#typed-json).
 //! - [Errors](#errors), [Security](#security), [Metadata](#metadata).
 //! - [Deploying every script at start-up](#deploying-every-script-at-start-up).
+//! - [Observability](observe): counts per script, spans (`tracing`) and
+//!   metrics (`metrics`), named by binding.
 //! - [Recipes](recipes): locks, semaphores, queues, leaderboards, ...
 //! - [Features](#features) and [redis-rs 1.x or 2.0](#redis-rs-1x-or-20).
 //!
@@ -780,6 +782,11 @@
 //!   run on cluster connections without it (turn on redis-rs's own `cluster`
 //!   or `cluster-async` for those).
 //! - `json` (default): [`Json<T>`](Json), with serde_json.
+//! - `tracing`: a span per call and per observed pipeline, through
+//!   `tracing` (see [`observe`]).
+//! - `metrics`: counters and latency histograms per binding, through the
+//!   `metrics` facade (see [`observe`]). The counts of [`Script::stats`]
+//!   need neither.
 //! - `recipes` (default): the ready-made systems in [`recipes`], which bring
 //!   serde and serde_json (for the red envelope's records): five more crates
 //!   in a first build, compiled beside redis-rs. Without them:

@@ -4,6 +4,11 @@
 //! down or disturb the integration tests. Only allocations made by the thread
 //! that runs a measurement are counted, so the test harness's own threads
 //! cannot make it flaky.
+//!
+//! Tests build the runtime with its `tracing` and `metrics` features on (see
+//! the facade's dev-dependencies), with no subscriber or recorder installed
+//! here: so these counts are also those of a program that compiled spans
+//! and metrics in and does not listen.
 
 // With `redis-2`, the tests use redis-rs 2.0 under its usual name.
 #[cfg(feature = "redis-2")]

@@ -676,6 +676,69 @@ mod tests {
     }
 
     #[test]
+    fn each_failure_has_its_class() {
+        use super::ErrorClass;
+        let class = |error: RedisError| Error::operation("f", ErrorKind::Redis(error)).class();
+        let reply = |resp: &str| match redis::parse_redis_value(resp.as_bytes()).unwrap() {
+            Value::ServerError(error) => class(error.into()),
+            other => panic!("not an error reply: {other:?}"),
+        };
+        let io = |kind: io::ErrorKind| class(io::Error::from(kind).into());
+        assert_eq!(io(io::ErrorKind::TimedOut), ErrorClass::Timeout);
+        assert_eq!(io(io::ErrorKind::ConnectionRefused), ErrorClass::Connection);
+        assert_eq!(io(io::ErrorKind::UnexpectedEof), ErrorClass::Connection);
+        assert_eq!(reply("-BUSY Redis is busy\r\n"), ErrorClass::Refused);
+        assert_eq!(reply("-NOPERM no\r\n"), ErrorClass::Refused);
+        assert_eq!(reply("-ERR user_script:1: boom\r\n"), ErrorClass::Script);
+        assert_eq!(reply("-MYCODE raised\r\n"), ErrorClass::Script);
+        assert_eq!(
+            class((redis::ErrorKind::Client, "empty command").into()),
+            ErrorClass::Client
+        );
+        assert_eq!(
+            class(ParsingError::from("invalid first byte").into()),
+            ErrorClass::Other
+        );
+        let reply_error = ErrorKind::Reply {
+            expected: "u8",
+            source: ParsingError::from("300 is out of range"),
+        };
+        assert_eq!(
+            Error::operation("f", reply_error).class(),
+            ErrorClass::Reply
+        );
+        let argument = ErrorKind::Argument {
+            parameter: "key",
+            values: 0,
+        };
+        assert_eq!(
+            Error::operation("f", argument).class(),
+            ErrorClass::Argument
+        );
+        let keys = vec![("a".to_owned(), 15495), ("b".to_owned(), 3300)];
+        let cross_slot = ErrorKind::CrossSlot { keys };
+        assert_eq!(
+            Error::operation("f", cross_slot).class(),
+            ErrorClass::CrossSlot
+        );
+        // A failed SCRIPT LOAD is a load error, whatever broke.
+        let lost = io::Error::from(io::ErrorKind::UnexpectedEof);
+        let load = Error::operation("f", ErrorKind::Redis(lost.into())).during_load();
+        assert_eq!(load.class(), ErrorClass::Load);
+        // Every class has its own name, and its place in `ALL`.
+        for (index, class) in ErrorClass::ALL.into_iter().enumerate() {
+            assert_eq!(class.index(), index);
+            assert_eq!(
+                ErrorClass::ALL
+                    .iter()
+                    .filter(|other| other.as_str() == class.as_str())
+                    .count(),
+                1
+            );
+        }
+    }
+
+    #[test]
     fn busy_is_told_apart_from_other_codes() {
         let busy = redis::parse_redis_value(b"-BUSY Redis is busy running a script.\r\n").unwrap();
         let Value::ServerError(busy) = busy else {

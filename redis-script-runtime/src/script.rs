@@ -57,6 +57,10 @@ pub struct Script {
     /// For a `#[redis_function]` binding: its library and function name.
     function: Option<(&'static Library, &'static str)>,
     counters: Counters,
+    /// The `script` label of this binding's metrics, kept here so that a
+    /// call's metric keys borrow it instead of allocating a label list.
+    #[cfg(feature = "metrics")]
+    metric_label: metrics::Label,
 }
 
 /// The parts of a [`Script`], named, so the macro's output reads clearly and
@@ -108,6 +112,8 @@ impl Script {
             read_only: parts.read_only,
             function: parts.function,
             counters: Counters::new(),
+            #[cfg(feature = "metrics")]
+            metric_label: metrics::Label::from_static_parts("script", parts.name),
         }
     }
 
@@ -218,6 +224,12 @@ impl Script {
 
     pub(crate) fn counters(&self) -> &Counters {
         &self.counters
+    }
+
+    /// The labels of this binding's metrics: `script = <name>`.
+    #[cfg(feature = "metrics")]
+    pub(crate) fn metric_labels(&'static self) -> &'static [metrics::Label] {
+        std::slice::from_ref(&self.metric_label)
     }
 
     /// The command of a call: `EVALSHA` (`EVALSHA_RO` for a read-only

@@ -50,7 +50,7 @@
 //!
 //! Key and argument values are never recorded, because they may hold
 //! secrets (tokens, passwords), unless the program opts in with
-//! [`record_values`]; then `redis_script.keys` and `redis_script.args` hold
+//! `record_values(true)` (feature `tracing`); then `redis_script.keys` and `redis_script.args` hold
 //! them, as text.
 //!
 //! A pipeline run through [`ScriptPipeline::observed`](crate::ScriptPipeline::observed)
@@ -84,7 +84,7 @@
 //! | `redis_script_pipeline_duration_seconds` | histogram | `mode` | their duration |
 //!
 //! `script` is the binding's name: give bindings distinct names, or their
-//! counts add up. [`describe_metrics`] registers each metric's unit and
+//! counts add up. `describe_metrics()` (feature `metrics`) registers each metric's unit and
 //! description with the recorder.
 //!
 //! The counts of [`Script::stats`] and these metrics count the same events.
