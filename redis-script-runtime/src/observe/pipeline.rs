@@ -135,7 +135,7 @@ impl Run {
             #[cfg(feature = "tracing")]
             span: super::spans::pipeline(
                 if atomic { "MULTI" } else { "PIPELINE" },
-                pipe.commands(),
+                || pipe.commands(),
                 ScriptNames(pipe),
                 db,
             ),

@@ -73,9 +73,10 @@ pub(crate) fn call(
 }
 
 /// The span of one pipeline run: `operation` is `PIPELINE` or `MULTI`.
+/// The closures, as in [`call`], run only for a span a subscriber wants.
 pub(crate) fn pipeline(
     operation: &'static str,
-    commands: usize,
+    commands: impl FnOnce() -> usize,
     scripts: impl fmt::Display,
     db: impl FnOnce() -> i64,
 ) -> Span {
@@ -89,7 +90,7 @@ pub(crate) fn pipeline(
         db.system.name = "redis",
         db.namespace = db(),
         db.operation.name = operation,
-        db.operation.batch.size = commands,
+        db.operation.batch.size = commands(),
         redis_script.scripts = %scripts,
         redis_script.applied = Empty,
         error.type = Empty,
