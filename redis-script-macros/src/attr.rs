@@ -7,6 +7,7 @@ use syn::punctuated::Punctuated;
 use syn::{Expr, ExprLit, Ident, Lit, LitInt, LitStr, Meta, MetaList, Token};
 
 use crate::errors::Errors;
+use redis_script_analyzer::{Allowed, Rule};
 
 const FILE: &str = "file";
 /// `library = "..."`, the file of `#[redis_function]`.
@@ -17,11 +18,6 @@ const KEYS: &str = "keys";
 const ALLOW: &str = "allow";
 /// `crate = "path"`: where the facade is, when not at `::redis_script`.
 const CRATE: &str = "crate";
-/// `allow(unread)`: silences the warning for a declared value the script never reads.
-const UNREAD: &str = "unread";
-/// `allow(unknown_commands)`: accepts commands the command table does not
-/// know, for servers newer than it.
-const UNKNOWN_COMMANDS: &str = "unknown_commands";
 
 /// Which attribute the arguments are of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,10 +68,9 @@ pub struct Args {
     /// `crate = "..."`: the path of the redis-script facade, for a renamed
     /// dependency or a crate that re-exports the macro.
     pub krate: Option<syn::Path>,
-    /// `allow(unread)`: no warning for parameters the script never reads.
-    pub allow_unread: bool,
-    /// `allow(unknown_commands)`.
-    pub allow_unknown_commands: bool,
+    /// `allow(unread, unknown_commands, ...)`: the analyzer's rules
+    /// ([`Rule`]) not to report, by their stable names.
+    pub allowed: Allowed,
 }
 
 /// `keys = N`: how many leading parameters are KEYS.
@@ -106,8 +101,7 @@ impl Args {
             keys_written: false,
             krate_written: false,
             krate: None,
-            allow_unread: false,
-            allow_unknown_commands: false,
+            allowed: Allowed::NONE,
         };
         for meta in raw.0 {
             let pair = match meta {
@@ -203,25 +197,24 @@ impl Args {
         args
     }
 
-    /// `allow(unread, unknown_commands)`; any other name inside is an error.
+    /// `allow(unread, unknown_commands, ...)`: names of allowable rules;
+    /// any other name inside is an error.
     fn allow(&mut self, list: &MetaList, errors: &mut Errors) {
         let parsed = list.parse_args_with(Punctuated::<Ident, Token![,]>::parse_terminated);
         let Some(names) = errors.take(parsed) else {
             return;
         };
         for name in names {
-            if name == UNREAD {
-                self.allow_unread = true;
-            } else if name == UNKNOWN_COMMANDS {
-                self.allow_unknown_commands = true;
-            } else {
-                errors.push(syn::Error::new_spanned(
+            match Rule::from_name(&name.to_string()).filter(|rule| rule.allowable()) {
+                Some(rule) => self.allowed = self.allowed.with(rule),
+                None => errors.push(syn::Error::new_spanned(
                     &name,
                     format!(
-                        "unknown name `{name}`: {} can allow `{UNREAD}` and `{UNKNOWN_COMMANDS}`",
-                        self.kind.attribute()
+                        "unknown name `{name}`: {} can allow {}",
+                        self.kind.attribute(),
+                        allowable_names()
                     ),
-                ));
+                )),
             }
         }
     }
@@ -313,4 +306,16 @@ fn keys_literal(value: &Expr) -> syn::Result<Keys> {
         count,
         lit: lit.clone(),
     })
+}
+
+/// The rules `allow(...)` takes, in words: "`unread`, ... and `reply_shape`".
+fn allowable_names() -> String {
+    let names: Vec<String> = Rule::allowable_names()
+        .into_iter()
+        .map(|name| format!("`{name}`"))
+        .collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
 }

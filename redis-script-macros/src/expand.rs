@@ -63,8 +63,7 @@ fn binding(kind: Kind, args: TokenStream, item: TokenStream) -> TokenStream {
     let checked = match (&args, file, keys, &script, &manifest) {
         (Some(args), Some(file), Some(keys), Some(script), Some(manifest)) => {
             let options = script_check::Options {
-                allow_unread: args.allow_unread,
-                allow_unknown_commands: args.allow_unknown_commands,
+                allowed: args.allowed,
                 // A declaration with errors of its own cannot be held against the script.
                 declaration_ok: errors.is_empty(),
                 servers: manifest.servers,

@@ -9,7 +9,7 @@ use syn::{LitStr, ReturnType, Type};
 
 use redis_script_analyzer::servers::Servers;
 use redis_script_analyzer::{
-    self as analyzer, Allowed, Declared, Diagnostic, ReplyKind, Severity, Target,
+    self as analyzer, Allowed, Checker, Declared, Diagnostic, ReplyKind, Severity, Target,
 };
 
 use crate::ast::Binding;
@@ -32,10 +32,8 @@ pub struct Checked {
 
 /// How to check.
 pub struct Options {
-    /// `allow(unread)` on the attribute.
-    pub allow_unread: bool,
-    /// `allow(unknown_commands)` on the attribute.
-    pub allow_unknown_commands: bool,
+    /// `allow(...)` on the attribute.
+    pub allowed: Allowed,
     /// Whether the declaration itself is free of errors; if not, only the
     /// findings about the script alone are reported, not those measured
     /// against the declaration.
@@ -182,15 +180,14 @@ fn declared(binding: &Binding, keys: usize, options: &Options) -> Declared {
         keys,
         args: split.args.len(),
         variadic: split.variadic.is_some(),
+        variadic_keys: false,
         reply: reply_kind(&binding.reply_type()),
         accepts: reply_type::accepted_shapes(&binding.reply_type()),
         // The shebang decides, once it is read.
         read_only: false,
-        allowed: Allowed {
-            unread: options.allow_unread,
-            unknown_commands: options.allow_unknown_commands,
-        },
+        allowed: options.allowed,
         servers: options.servers,
+        checker: Checker::Attribute,
     }
 }
 

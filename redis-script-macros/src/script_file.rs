@@ -4,7 +4,6 @@ use std::path::{Path, PathBuf};
 
 use redis_script_analyzer::Span;
 use redis_script_analyzer::compose::{self, Composed};
-use redis_script_analyzer::report;
 use syn::LitStr;
 
 /// A script read at compile time.
@@ -68,16 +67,7 @@ impl ScriptFile {
         let composed = compose::compose(&relative, &path, source, &mut |included| {
             std::fs::read(included)
         })
-        .map_err(|error| {
-            let message = report::render(
-                &error.display,
-                &error.source,
-                error.span,
-                &error.message,
-                error.note.as_deref(),
-            );
-            syn::Error::new_spanned(lit, message)
-        })?;
+        .map_err(|error| syn::Error::new_spanned(lit, error.render()))?;
         let source = composed.text.clone();
         let sha1 = sha1_smol::Sha1::from(source.as_bytes())
             .digest()
@@ -108,19 +98,7 @@ impl ScriptFile {
     /// and at the line where its text really is; in an included file, with
     /// the includes that brought the file in.
     pub fn render(&self, span: Span, message: &str, note: Option<&str>) -> String {
-        let (file, file_span) = self.composed.locate(span);
-        let mut rendered = report::render(&file.display, &file.source, file_span, message, note);
-        // Aligned with the note `render` writes under the quoted line.
-        let (line, _) = line_and_column(file.source.as_bytes(), file_span.start);
-        let gutter = " ".repeat(line.to_string().len());
-        for (includer, directive) in self.composed.include_chain(self.composed.index_of(file)) {
-            let (line, _) = line_and_column(includer.source.as_bytes(), directive.start);
-            rendered.push_str(&format!(
-                "\n{gutter} = included from {}:{line}",
-                includer.display
-            ));
-        }
-        rendered
+        self.composed.render(span, message, note)
     }
 }
 

@@ -81,6 +81,20 @@ pub struct ComposeError {
     pub note: Option<String>,
 }
 
+impl ComposeError {
+    /// The error as a finding is shown ([`crate::report::render`]), in the
+    /// file that holds the offending directive.
+    pub fn render(&self) -> String {
+        crate::report::render(
+            &self.display,
+            &self.source,
+            self.span,
+            &self.message,
+            self.note.as_deref(),
+        )
+    }
+}
+
 impl Composed {
     /// Whether the script includes anything.
     pub fn has_includes(&self) -> bool {
@@ -112,6 +126,27 @@ impl Composed {
             file = includer;
         }
         chain
+    }
+
+    /// A finding at `span` of [`text`](Self::text), rendered
+    /// ([`crate::report::render`]) in the file and at the line where its
+    /// text really is; in an included file, followed by the includes that
+    /// brought the file in (`= included from scripts/x.lua:3`).
+    pub fn render(&self, span: Span, message: &str, note: Option<&str>) -> String {
+        let (file, file_span) = self.locate(span);
+        let mut rendered =
+            crate::report::render(&file.display, &file.source, file_span, message, note);
+        // Aligned with the note `render` writes under the quoted line.
+        let (line, ..) = crate::report::locate(&file.source, file_span.start);
+        let gutter = " ".repeat(line.to_string().len());
+        for (includer, directive) in self.include_chain(self.index_of(file)) {
+            let (line, ..) = crate::report::locate(&includer.source, directive.start);
+            rendered.push_str(&format!(
+                "\n{gutter} = included from {}:{line}",
+                includer.display
+            ));
+        }
+        rendered
     }
 
     /// The index of `file` in [`files`](Self::files).

@@ -1,6 +1,6 @@
 //! What the checks report: a [`Diagnostic`] per finding, located in the Lua
 //! source ([`Span`]) and at the token of the caller's declaration it
-//! concerns ([`Target`]); and the [`Lint`]s an `allow(...)` can silence.
+//! concerns ([`Target`]); and the [`Rule`] each is of, which an `allow(...)` may silence.
 
 use crate::ast::Span;
 
@@ -48,48 +48,186 @@ pub enum Severity {
     Warning,
 }
 
-/// A kind of finding that the caller may allow, as `#[redis_script]`'s
-/// `allow(...)` does: allowed, it is not reported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lint {
-    /// A declared key or argument the script never reads (`allow(unread)`).
-    Unread,
-    /// A command the command table of a target does not know
-    /// (`allow(unknown_commands)`: the server is newer than the table).
+/// The kind of a finding, by a stable name: what `#[redis_script]`'s
+/// `allow(...)`, the `redis-lua` tool's `-- redis-lua: allow(...)` comments
+/// and its config file name. Some rules can be allowed ([`Rule::allowable`]);
+/// the others are findings the server itself refuses (a script that does
+/// not load), which no setting can silence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rule {
+    /// The script is not Lua 5.1 as the server parses it.
+    Syntax,
+    /// The `#!lua` line: an unknown flag, or options no server reads.
+    Shebang,
+    /// A Redis Functions library that FUNCTION LOAD refuses (its `#!lua
+    /// name=` line, its registrations, what its top level does).
+    Library,
+    /// A `--- @include` directive that cannot be resolved.
+    Include,
+    /// A signature header (`---@key`, `---@param`, `---@return`) that does not parse.
+    Header,
+    /// A `-- redis-lua: allow(...)` comment naming no rule an allow may silence.
+    Directive,
+    /// Reading a global the sandbox does not have (`keys`, `UNPACK`).
+    UndefinedGlobal,
+    /// Creating a global, or modifying a library the sandbox makes read-only.
+    GlobalWrite,
+    /// A library member that does not exist (`string.fromat`).
+    UnknownMember,
+    /// A command a target's command table does not know.
     UnknownCommands,
+    /// A subcommand a container command does not have (`CONFIG GETT`).
+    UnknownSubcommand,
+    /// A command called with a number of arguments it refuses.
+    CommandArity,
+    /// A command flagged `noscript`, which scripts cannot call.
+    NoscriptCommand,
+    /// A write in a script or function flagged `no-writes`.
+    NoWrites,
+    /// `KEYS[n]` or `ARGV[n]` past what the declaration gives the script.
+    OutOfRange,
+    /// A declared key or argument the script never reads.
+    Unread,
+    /// A nil or false reply into a type that cannot hold it.
+    NilReply,
+    /// A reply whose shape the declared type cannot hold.
+    ReplyShape,
 }
 
-impl Lint {
-    /// The name inside `allow(...)`.
+impl Rule {
+    /// Every rule, in the order of the documentation.
+    pub const ALL: [Rule; 18] = [
+        Rule::Syntax,
+        Rule::Shebang,
+        Rule::Library,
+        Rule::Include,
+        Rule::Header,
+        Rule::Directive,
+        Rule::UndefinedGlobal,
+        Rule::GlobalWrite,
+        Rule::UnknownMember,
+        Rule::UnknownCommands,
+        Rule::UnknownSubcommand,
+        Rule::CommandArity,
+        Rule::NoscriptCommand,
+        Rule::NoWrites,
+        Rule::OutOfRange,
+        Rule::Unread,
+        Rule::NilReply,
+        Rule::ReplyShape,
+    ];
+
+    /// The stable name, as `allow(...)` writes it.
     pub const fn name(self) -> &'static str {
         match self {
-            Lint::Unread => "unread",
-            Lint::UnknownCommands => "unknown_commands",
+            Rule::Syntax => "syntax",
+            Rule::Shebang => "shebang",
+            Rule::Library => "library",
+            Rule::Include => "include",
+            Rule::Header => "header",
+            Rule::Directive => "directive",
+            Rule::UndefinedGlobal => "undefined_global",
+            Rule::GlobalWrite => "global_write",
+            Rule::UnknownMember => "unknown_member",
+            Rule::UnknownCommands => "unknown_commands",
+            Rule::UnknownSubcommand => "unknown_subcommand",
+            Rule::CommandArity => "command_arity",
+            Rule::NoscriptCommand => "noscript_command",
+            Rule::NoWrites => "no_writes",
+            Rule::OutOfRange => "out_of_range",
+            Rule::Unread => "unread",
+            Rule::NilReply => "nil_reply",
+            Rule::ReplyShape => "reply_shape",
         }
     }
 
-    /// How to allow it, for a note.
-    pub(crate) fn hint(self) -> String {
-        format!("add `allow({})` to #[redis_script]", self.name())
+    /// The rule named `name`; a `-` stands for a `_` (`unknown-commands`).
+    pub fn from_name(name: &str) -> Option<Rule> {
+        let name = name.trim().replace('-', "_");
+        Rule::ALL.into_iter().find(|rule| rule.name() == name)
+    }
+
+    /// Whether an `allow(...)` may silence it: not for a script the server
+    /// refuses to load, nor for a file that cannot be read as written.
+    pub const fn allowable(self) -> bool {
+        !matches!(
+            self,
+            Rule::Syntax
+                | Rule::Shebang
+                | Rule::Library
+                | Rule::Include
+                | Rule::Header
+                | Rule::Directive
+        )
+    }
+
+    /// The names of the rules an `allow(...)` may silence, for messages.
+    pub fn allowable_names() -> Vec<&'static str> {
+        Rule::ALL
+            .into_iter()
+            .filter(|rule| rule.allowable())
+            .map(Rule::name)
+            .collect()
+    }
+
+    /// How to allow it, for a note, in the words of `checker`.
+    pub(crate) fn hint(self, checker: Checker) -> String {
+        match checker {
+            Checker::Attribute => format!("add `allow({})` to #[redis_script]", self.name()),
+            Checker::CommandLine => format!(
+                "add a comment `-- redis-lua: allow({})` to the file, or allow it in redis-lua.toml",
+                self.name()
+            ),
+        }
     }
 }
 
-/// The [`Lint`]s a caller allows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Allowed {
-    /// [`Lint::Unread`].
-    pub unread: bool,
-    /// [`Lint::UnknownCommands`].
-    pub unknown_commands: bool,
+impl std::fmt::Display for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
+
+/// Who runs the checks, which decides how a note says to allow a finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Checker {
+    /// The `#[redis_script]` and `#[redis_function]` attributes.
+    #[default]
+    Attribute,
+    /// The `redis-lua` command-line tool.
+    CommandLine,
+}
+
+/// The [`Rule`]s a caller allows: allowed, a finding is not reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Allowed(u32);
 
 impl Allowed {
-    /// Whether `lint` is allowed.
-    pub const fn allows(self, lint: Lint) -> bool {
-        match lint {
-            Lint::Unread => self.unread,
-            Lint::UnknownCommands => self.unknown_commands,
+    /// Nothing allowed.
+    pub const NONE: Allowed = Allowed(0);
+
+    /// These and `rule` (a rule that is not [`Rule::allowable`] is ignored).
+    pub const fn with(self, rule: Rule) -> Allowed {
+        if rule.allowable() {
+            Allowed(self.0 | 1 << rule as u32)
+        } else {
+            self
         }
+    }
+
+    /// Both sets.
+    pub const fn and(self, other: Allowed) -> Allowed {
+        Allowed(self.0 | other.0)
+    }
+
+    /// Whether `rule` is allowed.
+    pub const fn allows(self, rule: Rule) -> bool {
+        self.0 & (1 << rule as u32) != 0
+    }
+
+    /// Every allowed rule.
+    pub fn rules(self) -> impl Iterator<Item = Rule> {
+        Rule::ALL.into_iter().filter(move |rule| self.allows(*rule))
     }
 }
 
@@ -106,31 +244,25 @@ pub struct Diagnostic {
     pub note: Option<String>,
     /// Where in the declaration.
     pub target: Target,
-    /// The lint that allows it, if one does.
-    pub lint: Option<Lint>,
+    /// Its kind, by a stable name.
+    pub rule: Rule,
 }
 
 impl Diagnostic {
-    /// An error without a note.
-    pub fn error(target: Target, span: Span, message: String) -> Diagnostic {
+    /// An error of `rule` without a note.
+    pub fn error(rule: Rule, target: Target, span: Span, message: String) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
             message,
             span,
             note: None,
             target,
-            lint: None,
+            rule,
         }
     }
 
     pub(crate) fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.note = Some(note.into());
-        self
-    }
-
-    /// Marks the finding as one that `lint` allows.
-    pub(crate) fn allowed_by(mut self, lint: Lint) -> Diagnostic {
-        self.lint = Some(lint);
         self
     }
 }

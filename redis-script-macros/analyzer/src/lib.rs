@@ -35,6 +35,7 @@ mod diagnostic;
 pub mod header;
 mod lexer;
 pub mod library;
+pub mod lint;
 mod parser;
 pub mod report;
 mod sandbox;
@@ -47,7 +48,7 @@ pub mod testing;
 
 pub use ast::Span;
 pub use check::{Declared, ReplyKind, Shapes};
-pub use diagnostic::{Allowed, Diagnostic, Lint, Severity, Target};
+pub use diagnostic::{Allowed, Checker, Diagnostic, Rule, Severity, Target};
 pub use parser::SyntaxError;
 
 /// The findings on one script.
@@ -64,7 +65,12 @@ pub fn analyze(source: &str, mut declared: Declared) -> Analysis {
     let shebang = match shebang::parse(source, declared.servers) {
         Ok(shebang) => shebang.unwrap_or_default(),
         Err(error) => {
-            let mut diagnostic = Diagnostic::error(Target::File, error.span, error.message);
+            let mut diagnostic = Diagnostic::error(
+                diagnostic::Rule::Shebang,
+                Target::File,
+                error.span,
+                error.message,
+            );
             diagnostic.note = error.note;
             return Analysis {
                 shebang: shebang::Shebang::default(),
@@ -73,14 +79,69 @@ pub fn analyze(source: &str, mut declared: Declared) -> Analysis {
         }
     };
     declared.read_only = shebang.is_read_only();
-    let diagnostics = match parser::parse(source) {
-        Ok(chunk) => check::check(&chunk, &declared),
-        Err(error) => vec![syntax_error(source, error)],
-    };
+    let (inline, mut diagnostics) = inline_allows(source);
+    declared.allowed = declared.allowed.and(inline);
+    match parser::parse(source) {
+        Ok(chunk) => diagnostics.extend(check::check(&chunk, &declared)),
+        Err(error) => diagnostics.push(syntax_error(source, error)),
+    }
     Analysis {
         shebang,
         diagnostics,
     }
+}
+
+/// The comment that starts an inline allow: `-- redis-lua: allow(unread)`.
+pub const INLINE_ALLOW: &str = "redis-lua:";
+
+/// The rules `source` allows in comments: lines whose comment, after `--`
+/// and blanks, is `redis-lua: allow(rule, ...)`, each rule by its name
+/// ([`Rule::from_name`]); anywhere in a script (or a file it includes), a
+/// comment allows the rule in the whole script. A comment that names no
+/// rule an allow may silence is an error of its own ([`Rule::Directive`]).
+pub fn inline_allows(source: &str) -> (Allowed, Vec<Diagnostic>) {
+    let mut allowed = Allowed::NONE;
+    let mut errors = Vec::new();
+    let mut at = 0;
+    for line in source.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let Some(dashes) = line.find("--") else {
+            continue;
+        };
+        let comment = line[dashes..].trim_start_matches('-').trim_start();
+        let Some(directive) = comment.strip_prefix(INLINE_ALLOW) else {
+            continue;
+        };
+        let span = Span::new(start + dashes, start + line.trim_end().len());
+        let error = |message: String| {
+            Diagnostic::error(Rule::Directive, Target::File, span, message).with_note(format!(
+                "write `-- {INLINE_ALLOW} allow(rule, ...)` with rules among: {}",
+                Rule::allowable_names().join(", ")
+            ))
+        };
+        let list = directive
+            .trim()
+            .strip_prefix("allow(")
+            .and_then(|rest| rest.trim_end().strip_suffix(')'));
+        let Some(list) = list else {
+            errors.push(error(format!(
+                "`{}` is not an inline allow",
+                line[dashes..].trim_end()
+            )));
+            continue;
+        };
+        for name in list.split(',') {
+            match Rule::from_name(name) {
+                Some(rule) if rule.allowable() => allowed = allowed.with(rule),
+                Some(rule) => errors.push(error(format!(
+                    "`{rule}` findings cannot be allowed: the server refuses the script"
+                ))),
+                None => errors.push(error(format!("unknown rule `{}`", name.trim()))),
+            }
+        }
+    }
+    (allowed, errors)
 }
 
 /// Whether `source` is a script Redis loads: `Ok`, or the error
@@ -100,6 +161,7 @@ fn syntax_error(source: &str, error: parser::SyntaxError) -> Diagnostic {
         span = ast::Span::new(start, end);
     }
     let mut diagnostic = Diagnostic::error(
+        diagnostic::Rule::Syntax,
         Target::File,
         span,
         format!("Lua syntax error: {}", error.message),

@@ -17,7 +17,7 @@ use std::collections::HashSet;
 
 use crate::ast::{Block, Chunk, Expr, Field, FuncBody, Span, Stat};
 use crate::check::{self, Declared};
-use crate::diagnostic::{Diagnostic, Target};
+use crate::diagnostic::{Diagnostic, Rule, Target};
 use crate::parser;
 use crate::shebang::FLAGS;
 use crate::suggest::suggest;
@@ -69,12 +69,35 @@ pub struct FunctionAnalysis {
 
 /// Reads the library `source` and checks the function `function` in it
 /// against `declared` (whose `read_only` is taken from the function's flags).
-pub fn analyze_function(source: &str, function: &str, mut declared: Declared) -> FunctionAnalysis {
+pub fn analyze_function(source: &str, function: &str, declared: Declared) -> FunctionAnalysis {
+    analyze(source, Some(function), declared)
+}
+
+/// Reads the library `source` and checks every function it registers
+/// against `declared`, as [`analyze_function`] checks one; each finding once.
+/// [`FunctionAnalysis::function`] is `None`.
+pub fn analyze_library(source: &str, declared: Declared) -> FunctionAnalysis {
+    let mut analysis = analyze(source, None, declared);
+    let names: Vec<String> = analysis.registered.iter().map(|r| r.name.clone()).collect();
+    for name in names {
+        for diagnostic in analyze(source, Some(&name), declared).diagnostics {
+            if !analysis.diagnostics.contains(&diagnostic) {
+                analysis.diagnostics.push(diagnostic);
+            }
+        }
+    }
+    analysis
+}
+
+/// [`analyze_function`], or with no `function` the library and its names alone.
+fn analyze(source: &str, function: Option<&str>, mut declared: Declared) -> FunctionAnalysis {
+    let (inline, inline_errors) = crate::inline_allows(source);
+    declared.allowed = declared.allowed.and(inline);
     let mut analysis = FunctionAnalysis {
         library: String::new(),
         registered: Vec::new(),
         function: None,
-        diagnostics: Vec::new(),
+        diagnostics: inline_errors,
     };
     match library_name(source) {
         Ok(name) => analysis.library = name,
@@ -99,9 +122,9 @@ pub fn analyze_function(source: &str, function: &str, mut declared: Declared) ->
     let target = analysis
         .registered
         .iter()
-        .find(|registered| registered.name == function)
+        .find(|registered| Some(registered.name.as_str()) == function)
         .cloned();
-    if target.is_none() && !loading.uncertain {
+    if let Some(function) = function.filter(|_| target.is_none() && !loading.uncertain) {
         analysis
             .diagnostics
             .push(not_registered(&analysis, function, &chunk));
@@ -124,7 +147,7 @@ fn library_name(source: &str) -> Result<String, Diagnostic> {
     let line = &source[..line_end.unwrap_or(source.len())];
     let span = Span::new(0, line.len());
     let error = |message: String, note: &str| {
-        Diagnostic::error(Target::File, span, message).with_note(note.to_owned())
+        Diagnostic::error(Rule::Library, Target::File, span, message).with_note(note.to_owned())
     };
     let example = "start the library with a line such as `#!lua name=mylib`";
     let Some(options) = line.strip_prefix("#!lua") else {
@@ -197,6 +220,7 @@ fn not_registered(analysis: &FunctionAnalysis, function: &str, chunk: &Chunk) ->
         .last()
         .map_or(chunk.block.span, |registered| registered.span);
     Diagnostic::error(
+Rule::Library,
         Target::Params,
         span,
         format!(
@@ -414,6 +438,7 @@ impl LoadTime {
     fn unavailable(&mut self, what: String, span: Span) {
         self.diagnostics.push(
             Diagnostic::error(
+                Rule::Library,
                 Target::File,
                 span,
                 format!(
@@ -453,6 +478,7 @@ impl LoadTime {
         if !is_valid_name(&name) {
             self.diagnostics.push(
                 Diagnostic::error(
+                    Rule::Library,
                     Target::File,
                     name_span,
                     format!("`{name}` is not a function name FUNCTION LOAD accepts"),
@@ -467,6 +493,7 @@ impl LoadTime {
         {
             self.diagnostics.push(
                 Diagnostic::error(
+Rule::Library,
                     Target::File,
                     name_span,
                     format!("the library registers `{name}` twice: FUNCTION LOAD refuses it (\"Function already exists in the library\")"),
@@ -523,6 +550,7 @@ impl LoadTime {
                                 if !FLAGS.contains(&flag.as_str()) {
                                     self.diagnostics.push(
                                         Diagnostic::error(
+Rule::Library,
                                             Target::File,
                                             *span,
                                             format!("`{flag}` is not a function flag: FUNCTION LOAD refuses it (\"unknown flag given\")"),
@@ -543,6 +571,7 @@ impl LoadTime {
                 (other, _) => {
                     self.diagnostics.push(
                         Diagnostic::error(
+Rule::Library,
                             Target::File,
                             key.span,
                             format!("`{other}` is not an argument of redis.register_function: FUNCTION LOAD refuses it (\"unknown argument given\")"),
@@ -577,14 +606,13 @@ mod tests {
         keys: 1,
         args: 1,
         variadic: false,
+        variadic_keys: false,
         reply: ReplyKind::NonNull,
         accepts: crate::check::Shapes::ALL,
         read_only: false,
-        allowed: crate::diagnostic::Allowed {
-            unread: false,
-            unknown_commands: false,
-        },
+        allowed: crate::diagnostic::Allowed::NONE,
         servers: crate::servers::Servers::ALL,
+        checker: crate::diagnostic::Checker::Attribute,
     };
 
     fn errors(source: &str, function: &str) -> Vec<String> {

@@ -1,10 +1,10 @@
 //! The KEYS/ARGV arity check: literal `KEYS[n]` / `ARGV[n]` against the
 //! declaration; and declared values the script never reads, when it reads
-//! the table only by literal index ([`Lint::Unread`]).
+//! the table only by literal index ([`Rule::Unread`]).
 
 use super::Declared;
 use crate::ast::{Expr, Span};
-use crate::diagnostic::{Diagnostic, Lint, Severity, Target};
+use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
 
 /// `KEYS` or `ARGV`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,7 +71,12 @@ impl Uses {
 /// declared values the script never reads.
 pub(super) fn check(uses: &Uses, declared: &Declared, diagnostics: &mut Vec<Diagnostic>) {
     let tables = [
-        (Table::Keys, &uses.keys, declared.keys, false),
+        (
+            Table::Keys,
+            &uses.keys,
+            declared.keys,
+            declared.variadic_keys,
+        ),
         (Table::Argv, &uses.argv, declared.args, declared.variadic),
     ];
     for (table, uses, count, unbounded) in tables {
@@ -90,7 +95,7 @@ pub(super) fn check(uses: &Uses, declared: &Declared, diagnostics: &mut Vec<Diag
             continue;
         }
         for position in (1..=count).filter(|&position| !uses.reads(position)) {
-            diagnostics.push(unread(table, position));
+            diagnostics.push(unread(table, position, declared));
         }
     }
 }
@@ -119,11 +124,11 @@ fn outside(table: Table, index: f64, span: Span, count: usize, keys: usize) -> D
         "`{}[{index}]` is outside the {count} {values} the binding declares",
         table.name()
     );
-    Diagnostic::error(target, span, message).with_note(note)
+    Diagnostic::error(Rule::OutOfRange, target, span, message).with_note(note)
 }
 
 /// The declared value `table[position]`, which the script never reads.
-fn unread(table: Table, position: usize) -> Diagnostic {
+fn unread(table: Table, position: usize, declared: &Declared) -> Diagnostic {
     let target = match table {
         Table::Keys => Target::Key(position - 1),
         Table::Argv => Target::Arg(position - 1),
@@ -137,10 +142,10 @@ fn unread(table: Table, position: usize) -> Diagnostic {
         span: Span::default(),
         note: Some(format!(
             "if the value is passed on purpose (e.g. a key for cluster slot routing), {}",
-            Lint::Unread.hint()
+            Rule::Unread.hint(declared.checker)
         )),
         target,
-        lint: Some(Lint::Unread),
+        rule: Rule::Unread,
     }
 }
 

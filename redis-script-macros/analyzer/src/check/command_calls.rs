@@ -5,7 +5,7 @@
 use super::Declared;
 use crate::ast::{Expr, Span};
 use crate::commands::{self, Command};
-use crate::diagnostic::{Diagnostic, Lint, Target};
+use crate::diagnostic::{Diagnostic, Rule, Target};
 use crate::servers::{Server, Servers, only_on_note};
 use crate::suggest::did_you_mean;
 
@@ -42,7 +42,7 @@ pub(super) fn redis_call<'a>(func: &'a Expr, args: &[Expr]) -> Option<RedisCall<
 
 /// A literal-named command call, checked against the command table of
 /// every targeted server: known to each, then [`on_targets`]. A command some
-/// target lacks is [`Lint::UnknownCommands`].
+/// target lacks is [`Rule::UnknownCommands`].
 pub(super) fn check(
     call: &RedisCall,
     args: &[Expr],
@@ -68,12 +68,13 @@ pub(super) fn check(
                     "{} {} has no such command; if your server is newer and has it, {}",
                     lacking.product(),
                     lacking.version(),
-                    Lint::UnknownCommands.hint()
+                    Rule::UnknownCommands.hint(declared.checker)
                 )
             },
             did_you_mean,
         );
         Diagnostic::error(
+            Rule::UnknownCommands,
             Target::File,
             span,
             format!("`{name}` is not a Redis command, so calling it fails at run time"),
@@ -81,6 +82,7 @@ pub(super) fn check(
         .with_note(note)
     } else {
         Diagnostic::error(
+            Rule::UnknownCommands,
             Target::File,
             span,
             format!(
@@ -89,7 +91,7 @@ pub(super) fn check(
         )
         .with_note(only_on_note(having))
     };
-    diagnostics.push(diagnostic.allowed_by(Lint::UnknownCommands));
+    diagnostics.push(diagnostic);
 }
 
 /// A command every target knows: its subcommand, arity, `noscript` and
@@ -142,7 +144,10 @@ fn on_targets(
         } else {
             only_on_note(having)
         };
-        diagnostics.push(Diagnostic::error(Target::File, *sub_span, message).with_note(note));
+        diagnostics.push(
+            Diagnostic::error(Rule::UnknownSubcommand, Target::File, *sub_span, message)
+                .with_note(note),
+        );
         return;
     }
     let effective: Vec<(Server, &'static Command)> = targets
@@ -167,6 +172,7 @@ fn on_targets(
             format!("at least {}", -arity - 1)
         };
         let mut diagnostic = Diagnostic::error(
+            Rule::CommandArity,
             Target::File,
             span,
             format!(
@@ -192,6 +198,7 @@ fn on_targets(
         };
         diagnostics.push(
             Diagnostic::error(
+                Rule::NoscriptCommand,
                 Target::File,
                 span,
                 format!(
@@ -210,6 +217,7 @@ fn on_targets(
     {
         diagnostics.push(
             Diagnostic::error(
+                Rule::NoWrites,
                 Target::File,
                 span,
                 format!(
@@ -235,7 +243,7 @@ fn on_targets(
 mod tests {
     use super::super::test_support::{ONE_KEY_TWO_ARGS, errors};
     use super::*;
-    use crate::diagnostic::Allowed;
+    use crate::diagnostic::{Allowed, Rule};
 
     #[test]
     fn unknown_commands_can_be_allowed_and_may_replicate_is_a_write() {
@@ -244,10 +252,7 @@ mod tests {
             1
         );
         let newer = Declared {
-            allowed: Allowed {
-                unknown_commands: true,
-                ..Allowed::default()
-            },
+            allowed: Allowed::NONE.with(Rule::UnknownCommands),
             ..ONE_KEY_TWO_ARGS
         };
         assert_eq!(

@@ -14,7 +14,7 @@ mod reply_shape;
 mod scope;
 
 use crate::ast::{Chunk, FuncBody, Span};
-use crate::diagnostic::{Allowed, Diagnostic};
+use crate::diagnostic::{Allowed, Checker, Diagnostic};
 use crate::servers::{Server, Servers};
 
 /// What the caller's declaration says about the script.
@@ -26,6 +26,10 @@ pub struct Declared {
     pub args: usize,
     /// Whether a variable tail (`#[variadic]`) may add more ARGV values.
     pub variadic: bool,
+    /// Whether KEYS may hold more than `keys` values: a checker that does
+    /// not know the count (the `redis-lua` tool on a script without a
+    /// header) sets it, and then no KEYS index is out of range.
+    pub variadic_keys: bool,
     /// What the declared return type makes of a Lua `nil` or `false`.
     pub reply: ReplyKind,
     /// The reply shapes the declared return type can hold
@@ -37,6 +41,8 @@ pub struct Declared {
     pub allowed: Allowed,
     /// The servers the script must run on.
     pub servers: Servers,
+    /// Who checks, which words the notes on allowing a finding.
+    pub checker: Checker,
 }
 
 impl Declared {
@@ -53,11 +59,13 @@ impl Default for Declared {
             keys: 0,
             args: 0,
             variadic: false,
+            variadic_keys: false,
             reply: ReplyKind::Unknown,
             accepts: Shapes::ALL,
             read_only: false,
-            allowed: Allowed::default(),
+            allowed: Allowed::NONE,
             servers: Servers::ALL,
+            checker: Checker::Attribute,
         }
     }
 }
@@ -176,11 +184,7 @@ pub fn check_function(
 
 /// `diagnostics` without the findings `declared` allows.
 fn allowed_out(mut diagnostics: Vec<Diagnostic>, declared: &Declared) -> Vec<Diagnostic> {
-    diagnostics.retain(|diagnostic| {
-        !diagnostic
-            .lint
-            .is_some_and(|lint| declared.allowed.allows(lint))
-    });
+    diagnostics.retain(|diagnostic| !declared.allowed.allows(diagnostic.rule));
     diagnostics
 }
 
@@ -194,14 +198,13 @@ pub(super) mod test_support {
         keys: 1,
         args: 2,
         variadic: false,
+        variadic_keys: false,
         reply: ReplyKind::Nullable,
         accepts: Shapes::ALL,
         read_only: false,
-        allowed: Allowed {
-            unread: false,
-            unknown_commands: false,
-        },
+        allowed: Allowed::NONE,
         servers: Servers::ALL,
+        checker: Checker::Attribute,
     };
 
     /// Every finding on `source`: severity, target and message.

@@ -6,7 +6,7 @@ use super::command_calls::redis_call;
 use super::{Declared, ReplyKind};
 use crate::ast::{BinOp, Block, Chunk, Expr, Span, Stat, UnOp};
 use crate::commands;
-use crate::diagnostic::{Diagnostic, Target};
+use crate::diagnostic::{Diagnostic, Rule, Target};
 
 /// Why a script can end with `nil` or `false`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +43,7 @@ pub(super) fn check(chunk: &Chunk, declared: &Declared, diagnostics: &mut Vec<Di
         };
         diagnostics.push(
             Diagnostic::error(
+                Rule::NilReply,
                 Target::Reply,
                 span,
                 format!("{why}, but the declared return type cannot hold nil"),

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use super::nil_return::{fall_through_span, stat_blocks, terminates};
 use super::{Declared, Shapes};
 use crate::ast::{BinOp, Block, Chunk, Expr, Field, Span, Stat, UnOp};
-use crate::diagnostic::{Diagnostic, Target};
+use crate::diagnostic::{Diagnostic, Rule, Target};
 
 /// Refuses `declared.accepts` if it holds none of the shapes `chunk` can reply.
 pub(super) fn check(chunk: &Chunk, declared: &Declared, diagnostics: &mut Vec<Diagnostic>) {
@@ -53,6 +53,7 @@ pub(super) fn check(chunk: &Chunk, declared: &Declared, diagnostics: &mut Vec<Di
         .map_or_else(|| fall_through_span(&chunk.block), |(_, span)| *span);
     diagnostics.push(
         Diagnostic::error(
+            Rule::ReplyShape,
             Target::Reply,
             span,
             format!(

@@ -8,7 +8,7 @@ use super::Declared;
 use super::arity::{Table, Uses};
 use super::command_calls;
 use crate::ast::{BinOp, Block, Chunk, Expr, Field, FuncBody, FuncName, Name, Span, Stat};
-use crate::diagnostic::{Diagnostic, Target};
+use crate::diagnostic::{Diagnostic, Rule, Target};
 use crate::sandbox;
 use crate::servers::{Servers, only_on_note};
 use crate::suggest::{did_you_mean, suggest};
@@ -287,11 +287,13 @@ impl Walker {
                 first.text
             );
             self.diagnostics.push(
-                Diagnostic::error(Target::File, first.span, message).with_note(format!(
-                    "write `local function {}(...)`; at run time Redis fails with \
+                Diagnostic::error(Rule::GlobalWrite, Target::File, first.span, message).with_note(
+                    format!(
+                        "write `local function {}(...)`; at run time Redis fails with \
                      \"Attempt to modify a readonly table\"",
-                    first.text
-                )),
+                        first.text
+                    ),
+                ),
             );
         } else if sandbox::library(&first.text).is_some() || first.text == "_G" {
             self.readonly_library(first);
@@ -310,7 +312,8 @@ impl Walker {
                     "assigning `{0}` creates a global, and Redis forbids creating globals",
                     name.text
                 );
-                let mut diagnostic = Diagnostic::error(Target::File, name.span, message);
+                let mut diagnostic =
+                    Diagnostic::error(Rule::GlobalWrite, Target::File, name.span, message);
                 diagnostic = match self.suggest_local(&name.text) {
                     Some(local) => diagnostic.with_note(format!(
                         "did you mean the local `{local}`? Otherwise declare it: `local {}`",
@@ -349,7 +352,7 @@ impl Walker {
             library.text
         );
         self.diagnostics.push(
-            Diagnostic::error(Target::File, library.span, message)
+            Diagnostic::error(Rule::GlobalWrite, Target::File, library.span, message)
                 .with_note("keep your own values in locals: `local helpers = {}`"),
         );
     }
@@ -477,6 +480,7 @@ impl Walker {
         };
         self.diagnostics.push(
             Diagnostic::error(
+Rule::UndefinedGlobal,
                 Target::File,
                 name.span,
                 format!(
@@ -516,8 +520,10 @@ impl Walker {
             },
         };
         let note = with_other_servers(note, &name.text);
-        self.diagnostics
-            .push(Diagnostic::error(Target::File, name.span, message).with_note(note));
+        self.diagnostics.push(
+            Diagnostic::error(Rule::UndefinedGlobal, Target::File, name.span, message)
+                .with_note(note),
+        );
     }
 
     fn suggest_local(&self, name: &str) -> Option<String> {
@@ -582,8 +588,9 @@ impl Walker {
                 format!("`{library}` has: {}", lib.member_names(targets).join(", "))
             });
         let note = with_other_servers(note, &path);
-        self.diagnostics
-            .push(Diagnostic::error(Target::File, span, message).with_note(note));
+        self.diagnostics.push(
+            Diagnostic::error(Rule::UnknownMember, Target::File, span, message).with_note(note),
+        );
     }
 
     /// `redis.call('NAME', ...)` and the like, unless `redis` is a local.

@@ -1,0 +1,461 @@
+//! The checks of a Lua file on its own, with no Rust declaration: what the
+//! `redis-lua` command-line tool runs on each file, with the same engine
+//! and messages as `#[redis_script]`.
+//!
+//! [`check_file`] composes the file (its `--- @include`s), and then:
+//! - a Redis Functions library (`#!lua name=...`) has every function it
+//!   registers checked ([`library::analyze_library`]);
+//! - a script with a signature header (`---@key`, `---@param`,
+//!   `---@return`) is checked against it ([`Header::declared`]), as
+//!   `scripts!` checks it;
+//! - any other script is checked with the number of keys the caller knows
+//!   ([`FileOptions::keys`]), or from its name (`name-N.lua`, BullMQ's
+//!   convention, when [`FileOptions::keys_from_name`]), or else with the
+//!   number unknown: no `KEYS[n]` is then out of range. Its ARGV count is
+//!   always unknown, and its reply unchecked; a key it never reads is
+//!   reported only against a header, which says what each key is.
+
+use std::path::Path;
+
+use crate::compose::{self, Composed};
+use crate::header::{self, Header, LuaType};
+use crate::servers::Servers;
+use crate::{
+    Allowed, Checker, Declared, Diagnostic, ReplyKind, Rule, Severity, Shapes, Span, Target,
+    library, report,
+};
+
+/// What a caller knows about a file beyond its text.
+#[derive(Debug, Clone, Copy)]
+pub struct FileOptions {
+    /// The servers it must run on.
+    pub servers: Servers,
+    /// Its number of keys, when the caller knows it (a header still decides).
+    pub keys: Option<usize>,
+    /// Whether a name `name-N.lua` says it takes N keys.
+    pub keys_from_name: bool,
+    /// The rules not to report.
+    pub allowed: Allowed,
+}
+
+impl Default for FileOptions {
+    fn default() -> FileOptions {
+        FileOptions {
+            servers: Servers::ALL,
+            keys: None,
+            keys_from_name: true,
+            allowed: Allowed::NONE,
+        }
+    }
+}
+
+/// What a file is, as checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// A script (EVAL), with its signature header.
+    Headed,
+    /// A script whose number of keys came from the caller or its name.
+    Keyed(usize),
+    /// A script whose number of keys is unknown.
+    Unkeyed,
+    /// A Redis Functions library.
+    Library,
+    /// A file whose includes could not be composed.
+    Uncomposed,
+}
+
+/// One finding, placed in the file where its text is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// Its rule.
+    pub rule: Rule,
+    /// Error or warning.
+    pub severity: Severity,
+    /// What is wrong.
+    pub message: String,
+    /// How to fix it.
+    pub note: Option<String>,
+    /// The file it is in (the script, or a file it includes), as shown.
+    pub file: String,
+    /// 1-based line and column (in characters) where it starts.
+    pub line: usize,
+    /// See `line`.
+    pub column: usize,
+    /// 1-based line and column where it ends (exclusive column).
+    pub end_line: usize,
+    /// See `end_line`.
+    pub end_column: usize,
+    /// The finding as `#[redis_script]` shows it: the message, `-->
+    /// file:line:col`, the line, a caret, the note, the include chain.
+    pub rendered: String,
+}
+
+/// The findings on one file.
+#[derive(Debug, Clone)]
+pub struct FileReport {
+    /// What the file was checked as.
+    pub kind: FileKind,
+    /// Every finding, in the order the checks ran.
+    pub findings: Vec<Finding>,
+    /// The files its includes brought in (paths as read), not counting itself.
+    pub included: Vec<std::path::PathBuf>,
+}
+
+/// Checks the file `display` (at `path`, whose text is `source`), reading
+/// the files it includes with `read`.
+pub fn check_file(
+    display: &str,
+    path: &Path,
+    source: String,
+    read: &mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
+    options: &FileOptions,
+) -> FileReport {
+    let composed = match compose::compose(display, path, source, read) {
+        Ok(composed) => composed,
+        Err(error) => {
+            let rendered = error.render();
+            let finding = place(
+                Rule::Include,
+                Severity::Error,
+                &error.display,
+                &error.source,
+                error.span,
+                error.message,
+                error.note,
+                rendered,
+            );
+            return FileReport {
+                kind: FileKind::Uncomposed,
+                findings: vec![finding],
+                included: Vec::new(),
+            };
+        }
+    };
+    let included = composed.files[1..]
+        .iter()
+        .map(|file| file.path.clone())
+        .collect();
+    let own = &composed.files[0].source;
+    let mut declared = Declared {
+        allowed: options.allowed,
+        servers: options.servers,
+        checker: Checker::CommandLine,
+        // Unknown until a header or the caller says.
+        variadic: true,
+        variadic_keys: true,
+        ..Declared::default()
+    };
+    if is_library(own) {
+        let analysis = library::analyze_library(&composed.text, declared);
+        let findings = findings(&composed, None, &analysis.diagnostics);
+        return FileReport {
+            kind: FileKind::Library,
+            findings,
+            included,
+        };
+    }
+    let mut findings_before = Vec::new();
+    let mut header_ok = true;
+    let (kind, header) = match header::parse(own) {
+        Ok(Some(header)) => {
+            let from_header = header.declared();
+            declared = Declared {
+                allowed: declared.allowed,
+                servers: declared.servers,
+                checker: declared.checker,
+                ..from_header
+            };
+            (FileKind::Headed, Some(header))
+        }
+        result => {
+            if let Err(errors) = result {
+                header_ok = false;
+                for error in errors {
+                    let message = format!("in the script's header: {}", error.message);
+                    let rendered =
+                        report::render(display, own, error.span, &message, error.note.as_deref());
+                    findings_before.push(place(
+                        Rule::Header,
+                        Severity::Error,
+                        display,
+                        own,
+                        error.span,
+                        message,
+                        error.note,
+                        rendered,
+                    ));
+                }
+            }
+            let keys = options.keys.or_else(|| {
+                options
+                    .keys_from_name
+                    .then(|| keys_from_name(path))
+                    .flatten()
+            });
+            match keys {
+                Some(keys) => {
+                    declared.keys = keys;
+                    declared.variadic_keys = false;
+                    // A count is no declaration of what each key is for:
+                    // one never read may be there for cluster slot routing.
+                    declared.allowed = declared.allowed.with(Rule::Unread);
+                    (FileKind::Keyed(keys), None)
+                }
+                None => (FileKind::Unkeyed, None),
+            }
+        }
+    };
+    let analysis = crate::analyze(&composed.text, declared);
+    // As `#[redis_script]` does: a declaration with errors of its own (here,
+    // a header that does not parse) is not held against the script.
+    let diagnostics: Vec<Diagnostic> = analysis
+        .diagnostics
+        .into_iter()
+        .filter(|diagnostic| header_ok || diagnostic.target == Target::File)
+        .collect();
+    let mut all = findings_before;
+    all.extend(findings(&composed, header.as_ref(), &diagnostics));
+    FileReport {
+        kind,
+        findings: all,
+        included,
+    }
+}
+
+/// Whether the file is a Redis Functions library: its first line is `#!lua`
+/// with a `name=` option.
+pub fn is_library(source: &str) -> bool {
+    let first = source.lines().next().unwrap_or("");
+    first.starts_with("#!lua")
+        && first
+            .split_whitespace()
+            .any(|word| word.starts_with("name="))
+}
+
+/// N of a file named `name-N.lua` (BullMQ's convention: N keys).
+pub fn keys_from_name(path: &Path) -> Option<usize> {
+    let stem = path.file_stem()?.to_str()?;
+    let (name, count) = stem.rsplit_once('-')?;
+    if name.is_empty() || count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    count.parse().ok()
+}
+
+/// Each diagnostic on the composed text, placed where its text is.
+fn findings(
+    composed: &Composed,
+    header: Option<&Header>,
+    diagnostics: &[Diagnostic],
+) -> Vec<Finding> {
+    diagnostics
+        .iter()
+        .map(|diagnostic| {
+            let mut message = diagnostic.message.clone();
+            let mut span = diagnostic.span;
+            let unread = matches!(diagnostic.target, Target::Key(_) | Target::Arg(_));
+            if let (true, Some(header)) = (unread, header) {
+                // A declared value is shown at its header line, by its name.
+                let value = match diagnostic.target {
+                    Target::Key(index) => header.keys.get(index),
+                    Target::Arg(index) => header.args.get(index),
+                    _ => None,
+                };
+                if let Some(value) = value {
+                    span = value.span;
+                    message = diagnostic
+                        .target
+                        .unread_message("the script", &format!("`{}`", value.name))
+                        .unwrap_or(message);
+                }
+            }
+            let rendered = composed.render(span, &message, diagnostic.note.as_deref());
+            let (file, file_span) = composed.locate(span);
+            place(
+                diagnostic.rule,
+                diagnostic.severity,
+                &file.display,
+                &file.source,
+                file_span,
+                message,
+                diagnostic.note.clone(),
+                rendered,
+            )
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn place(
+    rule: Rule,
+    severity: Severity,
+    file: &str,
+    source: &str,
+    span: Span,
+    message: String,
+    note: Option<String>,
+    rendered: String,
+) -> Finding {
+    let (line, column, _) = report::locate(source, span.start);
+    let (end_line, end_column, _) = report::locate(source, span.end.max(span.start));
+    Finding {
+        rule,
+        severity,
+        message,
+        note,
+        file: file.to_owned(),
+        line,
+        column,
+        end_line,
+        end_column,
+        rendered,
+    }
+}
+
+impl Header {
+    /// The declaration the header stands for, as `scripts!` binds it: its
+    /// keys and arguments, its tail, and what its reply type holds (the
+    /// reply type of `---@return T` is the Rust type `scripts!` gives T).
+    pub fn declared(&self) -> Declared {
+        let (reply, accepts) = self
+            .reply
+            .as_ref()
+            .map_or((ReplyKind::Nullable, Shapes::ALL), |reply| {
+                (reply_kind(&reply.ty), accepted_shapes(&reply.ty))
+            });
+        Declared {
+            keys: self.keys.len(),
+            args: self.args.len(),
+            variadic: self.variadic.is_some(),
+            reply,
+            accepts,
+            ..Declared::default()
+        }
+    }
+}
+
+/// What a nil becomes in the Rust type of a header's reply type.
+fn reply_kind(ty: &LuaType) -> ReplyKind {
+    match ty {
+        LuaType::String | LuaType::Integer | LuaType::Number => ReplyKind::NonNull,
+        LuaType::Boolean => ReplyKind::Bool,
+        LuaType::Nil | LuaType::Any | LuaType::Optional(_) => ReplyKind::Nullable,
+        LuaType::Array(_) | LuaType::Map(_) => ReplyKind::Unknown,
+    }
+}
+
+/// The reply shapes the Rust type of a header's reply type holds.
+fn accepted_shapes(ty: &LuaType) -> Shapes {
+    let scalar = Shapes::INTEGER
+        .union(Shapes::STRING)
+        .union(Shapes::STATUS)
+        .union(Shapes::DOUBLE);
+    match ty {
+        LuaType::String | LuaType::Integer | LuaType::Number => scalar,
+        LuaType::Boolean => Shapes::NIL
+            .union(Shapes::INTEGER)
+            .union(Shapes::STRING)
+            .union(Shapes::STATUS),
+        LuaType::Nil | LuaType::Any => Shapes::ALL,
+        LuaType::Optional(inner) => Shapes::NIL.union(accepted_shapes(inner)),
+        LuaType::Array(_) => Shapes::ARRAY.union(Shapes::STRING).union(Shapes::NIL),
+        LuaType::Map(_) => Shapes::ARRAY.union(Shapes::NIL),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(name: &str, source: &str, options: &FileOptions) -> FileReport {
+        check_file(
+            name,
+            Path::new(name),
+            source.to_owned(),
+            &mut |_| Err(std::io::ErrorKind::NotFound.into()),
+            options,
+        )
+    }
+
+    fn rules(report: &FileReport) -> Vec<Rule> {
+        report.findings.iter().map(|f| f.rule).collect()
+    }
+
+    #[test]
+    fn unknown_keys_skip_the_keys_checks() {
+        let script = "return redis.call('GET', KEYS[3])";
+        let report = check("get.lua", script, &FileOptions::default());
+        assert_eq!(report.kind, FileKind::Unkeyed);
+        assert_eq!(rules(&report), []);
+        let report = check("get-2.lua", script, &FileOptions::default());
+        assert_eq!(report.kind, FileKind::Keyed(2));
+        assert_eq!(rules(&report), [Rule::OutOfRange]);
+        let without_names = FileOptions {
+            keys_from_name: false,
+            ..FileOptions::default()
+        };
+        assert_eq!(
+            check("get-2.lua", script, &without_names).kind,
+            FileKind::Unkeyed
+        );
+        let keyed = FileOptions {
+            keys: Some(1),
+            ..FileOptions::default()
+        };
+        assert_eq!(rules(&check("get.lua", script, &keyed)), [Rule::OutOfRange]);
+    }
+
+    #[test]
+    fn names_give_keys_only_in_the_convention() {
+        for (name, keys) in [
+            ("addJob-9.lua", Some(9)),
+            ("a/b/moveToFinished-14.lua", Some(14)),
+            ("lock.lua", None),
+            ("-3.lua", None),
+            ("v-1a.lua", None),
+        ] {
+            assert_eq!(keys_from_name(Path::new(name)), keys, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_header_is_the_declaration() {
+        let script = "---@key lock string\n---@param ttl integer\n---@return integer\n\
+                      return redis.call('GET', KEYS[1])";
+        let report = check("x.lua", script, &FileOptions::default());
+        assert_eq!(report.kind, FileKind::Headed);
+        // GET can reply nil into an integer; ARGV[1] is never read.
+        assert_eq!(rules(&report), [Rule::Unread, Rule::NilReply], "{report:?}");
+        assert!(report.findings[0].message.contains("`ttl`"));
+        assert_eq!(report.findings[0].line, 2);
+    }
+
+    #[test]
+    fn inline_allows_silence_a_rule_and_typos_are_errors() {
+        let script = "-- redis-lua: allow(unknown-commands)\nreturn redis.call('FOO')";
+        assert_eq!(rules(&check("x.lua", script, &FileOptions::default())), []);
+        let script = "-- redis-lua: allow(unknown_comands)\nreturn redis.call('FOO')";
+        assert_eq!(
+            rules(&check("x.lua", script, &FileOptions::default())),
+            [Rule::Directive, Rule::UnknownCommands]
+        );
+        let script = "--redis-lua: allow(syntax)\nreturn";
+        assert_eq!(
+            rules(&check("x.lua", script, &FileOptions::default())),
+            [Rule::Directive]
+        );
+    }
+
+    #[test]
+    fn libraries_have_every_function_checked() {
+        let library = "#!lua name=lib\n\
+            redis.register_function('a', function(keys, args) return redis.call('GETT', keys[1]) end)\n\
+            redis.register_function('b', function(keys, args) return redis.call('SETT', keys[1]) end)\n";
+        let report = check("lib.lua", library, &FileOptions::default());
+        assert_eq!(report.kind, FileKind::Library);
+        assert_eq!(
+            rules(&report),
+            [Rule::UnknownCommands, Rule::UnknownCommands]
+        );
+    }
+}
