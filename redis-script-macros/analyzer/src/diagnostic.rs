@@ -141,6 +141,44 @@ impl Rule {
         }
     }
 
+    /// What a finding of the rule is, in one sentence.
+    pub const fn description(self) -> &'static str {
+        match self {
+            Rule::Syntax => "The script is not Lua 5.1 as the server parses it.",
+            Rule::Shebang => "The `#!lua` line: an unknown flag, or options no server reads.",
+            Rule::Library => {
+                "A Redis Functions library that FUNCTION LOAD refuses (its `#!lua name=` line, its registrations, what its top level does)."
+            }
+            Rule::Include => "A `--- @include` directive that cannot be resolved.",
+            Rule::Header => {
+                "A signature header (`---@key`, `---@param`, `---@return`) that does not parse."
+            }
+            Rule::Directive => {
+                "A `-- redis-lua: allow(...)` comment naming no rule an allow may silence."
+            }
+            Rule::UndefinedGlobal => {
+                "Reading a global the sandbox does not have (`keys`, `UNPACK`)."
+            }
+            Rule::GlobalWrite => {
+                "Creating a global, or modifying a library the sandbox makes read-only."
+            }
+            Rule::UnknownMember => "A library member that does not exist (`string.fromat`).",
+            Rule::UnknownCommands => "A command a target's command table does not know.",
+            Rule::UnknownSubcommand => {
+                "A subcommand a container command does not have (`CONFIG GETT`)."
+            }
+            Rule::CommandArity => "A command called with a number of arguments it refuses.",
+            Rule::NoscriptCommand => "A command flagged `noscript`, which scripts cannot call.",
+            Rule::NoWrites => "A write in a script or function flagged `no-writes`.",
+            Rule::OutOfRange => {
+                "`KEYS[n]` or `ARGV[n]` past what the declaration gives the script."
+            }
+            Rule::Unread => "A declared key or argument the script never reads.",
+            Rule::NilReply => "A nil or false reply into a type that cannot hold it.",
+            Rule::ReplyShape => "A reply whose shape the declared type cannot hold.",
+        }
+    }
+
     /// The rule named `name`; a `-` stands for a `_` (`unknown-commands`).
     pub fn from_name(name: &str) -> Option<Rule> {
         let name = name.trim().replace('-', "_");

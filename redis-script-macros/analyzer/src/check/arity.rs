@@ -4,7 +4,7 @@
 
 use super::Declared;
 use crate::ast::{Expr, Span};
-use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use crate::diagnostic::{Checker, Diagnostic, Rule, Severity, Target};
 
 /// `KEYS` or `ARGV`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,7 +88,7 @@ pub(super) fn check(uses: &Uses, declared: &Declared, diagnostics: &mut Vec<Diag
                 && index >= 1.0
                 && (unbounded || optional || index <= count as f64);
             if !valid {
-                diagnostics.push(outside(table, index, span, count, declared.keys));
+                diagnostics.push(outside(table, index, span, count, declared));
             }
         }
         if unbounded {
@@ -101,9 +101,10 @@ pub(super) fn check(uses: &Uses, declared: &Declared, diagnostics: &mut Vec<Diag
 }
 
 /// `table[index]` past the `count` values the declaration gives it.
-fn outside(table: Table, index: f64, span: Span, count: usize, keys: usize) -> Diagnostic {
-    let (target, values, note) = match table {
-        Table::Keys => (
+fn outside(table: Table, index: f64, span: Span, count: usize, declared: &Declared) -> Diagnostic {
+    let keys = declared.keys;
+    let (target, values, note) = match (table, declared.checker) {
+        (Table::Keys, Checker::Attribute) => (
             Target::Keys,
             "key(s)",
             format!(
@@ -111,7 +112,7 @@ fn outside(table: Table, index: f64, span: Span, count: usize, keys: usize) -> D
                  or read the value from ARGV"
             ),
         ),
-        Table::Argv => (
+        (Table::Argv, Checker::Attribute) => (
             Target::Params,
             "argument(s)",
             format!(
@@ -119,9 +120,29 @@ fn outside(table: Table, index: f64, span: Span, count: usize, keys: usize) -> D
                  add a parameter, or mark the last one #[variadic]"
             ),
         ),
+        (Table::Keys, Checker::CommandLine) => (
+            Target::Keys,
+            "key(s)",
+            format!(
+                "KEYS has indexes 1 to {count}; declare more keys (`---@key` lines, the \
+                 file name's `-N`, or `keys` in redis-lua.toml), or read the value from ARGV"
+            ),
+        ),
+        (Table::Argv, Checker::CommandLine) => (
+            Target::Params,
+            "argument(s)",
+            format!(
+                "ARGV has indexes 1 to {count}; declare more `---@param` lines, or a \
+                 variable tail `---@param ... string`"
+            ),
+        ),
+    };
+    let whose = match declared.checker {
+        Checker::Attribute => "the binding declares",
+        Checker::CommandLine => "the script declares",
     };
     let message = format!(
-        "`{}[{index}]` is outside the {count} {values} the binding declares",
+        "`{}[{index}]` is outside the {count} {values} {whose}",
         table.name()
     );
     Diagnostic::error(Rule::OutOfRange, target, span, message).with_note(note)

@@ -1,0 +1,268 @@
+//! `redis-lua`: the checks of redis-script's `#[redis_script]` attribute
+//! (the crate `redis-script-analyzer`) on the Redis Lua of any project, as
+//! a command-line tool. The binary is `src/main.rs`; this library is what
+//! it runs, for tests and benchmarks: [`run`] takes the command line,
+//! [`find_files`] and [`check_files`] are the engine, [`output`] writes
+//! the findings.
+#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+pub mod config;
+pub mod options;
+pub mod output;
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use redis_script_analyzer::lint::{self, FileKind, FileOptions, FileReport};
+use redis_script_analyzer::servers::Servers;
+use redis_script_analyzer::{Allowed, Severity};
+
+use config::Config;
+use options::{CheckOptions, Command};
+
+/// Exit status: no error found.
+pub const EXIT_CLEAN: i32 = 0;
+/// Exit status: errors found (or warnings, with `--deny-warnings`).
+pub const EXIT_FINDINGS: i32 = 1;
+/// Exit status: a usage or I/O error.
+pub const EXIT_TROUBLE: i32 = 2;
+
+/// Settings that hold for every file, before the config's per-file ones.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// `--server`s (empty: the config's, or every server).
+    pub servers: Servers,
+    /// `--keys`.
+    pub keys: Option<usize>,
+    /// `--allow`s.
+    pub allowed: Allowed,
+    /// The config file, if one is read.
+    pub config: Option<Config>,
+}
+
+/// A file checked.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// Its path as shown (as given, or joined onto the folder given).
+    pub display: String,
+    /// Its path on disk.
+    pub path: PathBuf,
+    /// The findings.
+    pub report: FileReport,
+}
+
+/// What a run found.
+#[derive(Debug, Clone, Default)]
+pub struct Run {
+    /// Each file checked on its own, in the order found.
+    pub checked: Vec<Checked>,
+    /// Files not checked on their own because another file includes them.
+    pub included: usize,
+    /// Files the config excludes.
+    pub excluded: usize,
+    /// Files that could not be read, each with why.
+    pub unreadable: Vec<String>,
+}
+
+impl Run {
+    /// The number of findings of `severity`.
+    pub fn count(&self, severity: Severity) -> usize {
+        self.checked
+            .iter()
+            .flat_map(|checked| &checked.report.findings)
+            .filter(|finding| finding.severity == severity)
+            .count()
+    }
+
+    /// How many files were checked as libraries.
+    pub fn libraries(&self) -> usize {
+        self.checked
+            .iter()
+            .filter(|checked| checked.report.kind == FileKind::Library)
+            .count()
+    }
+}
+
+/// The `.lua` files under `paths` (a file is taken as given, whatever its
+/// name; folders are searched, skipping hidden ones, `node_modules` and
+/// `target`), each with its path as shown; and the paths that do not exist.
+pub fn find_files(paths: &[String]) -> (Vec<(String, PathBuf)>, Vec<String>) {
+    let mut files = Vec::new();
+    let mut missing = Vec::new();
+    for given in paths {
+        let path = PathBuf::from(given);
+        let display = given.trim_end_matches('/').trim_start_matches("./");
+        if path.is_dir() {
+            walk(&path, display, &mut files, &mut missing);
+        } else if path.is_file() {
+            files.push((display.to_owned(), path));
+        } else {
+            missing.push(format!("{given}: no such file or folder"));
+        }
+    }
+    (files, missing)
+}
+
+fn walk(dir: &Path, display: &str, files: &mut Vec<(String, PathBuf)>, problems: &mut Vec<String>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) => return problems.push(format!("{}: {error}", dir.display())),
+    };
+    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+    entries.sort_by_key(|entry| entry.file_name());
+    for entry in entries {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = entry.path();
+        let shown = if display.is_empty() || display == "." {
+            name.clone()
+        } else {
+            format!("{display}/{name}")
+        };
+        if path.is_dir() {
+            if !name.starts_with('.') && name != "node_modules" && name != "target" {
+                walk(&path, &shown, files, problems);
+            }
+        } else if name.ends_with(".lua") {
+            files.push((shown, path));
+        }
+    }
+}
+
+/// Checks `files` under `settings`. A file another one includes is checked
+/// only as part of it: an include is a fragment, not a script (BullMQ's
+/// `includes/` hold helpers that use the including script's locals).
+pub fn check_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
+    let mut run = Run::default();
+    let mut included = HashSet::new();
+    for (display, path) in files {
+        let per_file = settings.config.as_ref().map(|config| config.for_file(path));
+        if per_file.is_some_and(|file| file.excluded) {
+            run.excluded += 1;
+            continue;
+        }
+        let mut options = FileOptions {
+            servers: Servers::ALL,
+            keys: settings.keys,
+            keys_from_name: settings.config.as_ref().is_none_or(|c| c.keys_from_name),
+            allowed: settings.allowed,
+        };
+        if let Some(file) = per_file {
+            options.keys = options.keys.or(file.keys);
+            options.allowed = options.allowed.and(file.allowed);
+            if !file.servers.is_empty() {
+                options.servers = file.servers;
+            }
+        }
+        if !settings.servers.is_empty() {
+            options.servers = settings.servers;
+        }
+        let source = match read_source(path) {
+            Ok(source) => source,
+            Err(why) => {
+                run.unreadable.push(format!("{display}: {why}"));
+                continue;
+            }
+        };
+        let report = lint::check_file(display, path, source, &mut |p| std::fs::read(p), &options);
+        included.extend(report.included.iter().map(|p| canonical(p)));
+        run.checked.push(Checked {
+            display: display.clone(),
+            path: path.clone(),
+            report,
+        });
+    }
+    let before = run.checked.len();
+    run.checked
+        .retain(|checked| !included.contains(&canonical(&checked.path)));
+    run.included = before - run.checked.len();
+    run
+}
+
+fn canonical(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The file's text, or why it cannot be checked.
+fn read_source(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|error| error.to_string())?;
+    String::from_utf8(bytes).map_err(|error| {
+        let at = error.utf8_error().valid_up_to();
+        let (line, column, _) = redis_script_analyzer::report::locate(
+            &String::from_utf8_lossy(&error.as_bytes()[..at]),
+            at,
+        );
+        format!("not valid UTF-8 (first bad byte at line {line}, column {column})")
+    })
+}
+
+/// Runs the command line `args` (without the program's name), writing
+/// findings to `out` and trouble to `err`; returns the exit status.
+pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let command = match options::parse(args) {
+        Ok(command) => command,
+        Err(message) => {
+            let _ = writeln!(err, "redis-lua: {}", message.trim_end());
+            return EXIT_TROUBLE;
+        }
+    };
+    let written = match command {
+        Command::Help => write!(out, "{}", options::USAGE),
+        Command::Version => writeln!(out, "redis-lua {}", env!("CARGO_PKG_VERSION")),
+        Command::Rules => output::rules(out),
+        Command::Check(options) => return check(&options, out, err),
+    };
+    match written {
+        Ok(()) => EXIT_CLEAN,
+        Err(_) => EXIT_TROUBLE,
+    }
+}
+
+fn check(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let config_path = match (&options.config, options.no_config) {
+        (_, true) => None,
+        (Some(path), false) => Some(PathBuf::from(path)),
+        (None, false) => Config::find(Path::new(".")),
+    };
+    let config = match config_path.map(|path| Config::read(&path)).transpose() {
+        Ok(config) => config,
+        Err(message) => {
+            let _ = writeln!(err, "redis-lua: {message}");
+            return EXIT_TROUBLE;
+        }
+    };
+    let settings = Settings {
+        servers: options.servers,
+        keys: options.keys,
+        allowed: options
+            .allow
+            .iter()
+            .fold(Allowed::NONE, |allowed, rule| allowed.with(*rule)),
+        config,
+    };
+    let (files, missing) = find_files(&options.paths);
+    let run = check_files(&files, &settings);
+    let written = match options.format {
+        options::Format::Human => output::human(&run, out),
+        options::Format::Json => output::json(&run, out),
+        options::Format::Sarif => output::sarif(&run, out),
+    };
+    for problem in missing.iter().chain(&run.unreadable) {
+        let _ = writeln!(err, "redis-lua: {problem}");
+    }
+    if written.is_err() || !missing.is_empty() || !run.unreadable.is_empty() {
+        return EXIT_TROUBLE;
+    }
+    let failing = run.count(Severity::Error)
+        + if options.deny_warnings {
+            run.count(Severity::Warning)
+        } else {
+            0
+        };
+    if failing > 0 {
+        EXIT_FINDINGS
+    } else {
+        EXIT_CLEAN
+    }
+}

@@ -1,0 +1,234 @@
+//! The command line, read by hand: a subcommand, flags and paths.
+
+use redis_script_analyzer::Rule;
+use redis_script_analyzer::servers::{Server, Servers};
+
+/// How findings are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// For people: each finding as the macro shows it, and a summary.
+    Human,
+    /// One JSON document.
+    Json,
+    /// SARIF 2.1.0, for code-scanning tools.
+    Sarif,
+}
+
+/// What to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// `check [PATHS...]`.
+    Check(CheckOptions),
+    /// `rules`: the rules and what each finds.
+    Rules,
+    /// `--help`.
+    Help,
+    /// `--version`.
+    Version,
+}
+
+/// The options of `check`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// Files and folders to check (`.` when none is given).
+    pub paths: Vec<String>,
+    /// The output format.
+    pub format: Format,
+    /// `--server`s given (empty: the config's, or every server).
+    pub servers: Servers,
+    /// `--keys N`: the key count of every script without a header.
+    pub keys: Option<usize>,
+    /// `--allow RULE`s.
+    pub allow: Vec<Rule>,
+    /// `--config PATH`.
+    pub config: Option<String>,
+    /// `--no-config`: no `redis-lua.toml` is read.
+    pub no_config: bool,
+    /// `--deny-warnings`: warnings fail the run too.
+    pub deny_warnings: bool,
+}
+
+/// The usage text of `--help`.
+pub const USAGE: &str = "\
+redis-lua: checks Redis and Valkey Lua scripts and Functions libraries
+
+Usage:
+  redis-lua check [OPTIONS] [PATHS...]   check .lua files (folders are searched; default .)
+  redis-lua rules                        list the rules and what each finds
+  redis-lua --help | --version
+
+Options of check:
+  --format human|json|sarif   how to write the findings (default human)
+  --server NAME               a server the scripts must run on: redis-7.0,
+                              valkey-8.1 or valkey-9.1; repeat for several
+                              (default: all three, the strictest)
+  --keys N                    the number of keys of every script that has no
+                              signature header (default: from redis-lua.toml,
+                              a name-N.lua file name, or unknown)
+  --allow RULE                do not report RULE; repeat for several
+  --config PATH               read this config file instead of the nearest
+                              redis-lua.toml
+  --no-config                 read no config file
+  --deny-warnings             exit 1 on warnings too
+
+Exit status: 0 no errors, 1 errors found, 2 usage or I/O error.
+";
+
+/// Reads `args` (without the program's name).
+pub fn parse(args: &[String]) -> Result<Command, String> {
+    let Some((first, rest)) = args.split_first() else {
+        return Err("no command: try `redis-lua check .`".to_owned());
+    };
+    match first.as_str() {
+        "-h" | "--help" | "help" => Ok(Command::Help),
+        "-V" | "--version" => Ok(Command::Version),
+        "rules" => match rest.first() {
+            None => Ok(Command::Rules),
+            Some(extra) => Err(format!("`rules` takes no argument, got `{extra}`")),
+        },
+        "check" => check(rest).map(Command::Check),
+        other => Err(format!(
+            "unknown command `{other}`: the commands are `check` and `rules`"
+        )),
+    }
+}
+
+fn check(args: &[String]) -> Result<CheckOptions, String> {
+    let mut options = CheckOptions {
+        paths: Vec::new(),
+        format: Format::Human,
+        servers: Servers::empty(),
+        keys: None,
+        allow: Vec::new(),
+        config: None,
+        no_config: false,
+        deny_warnings: false,
+    };
+    let mut args = args.iter();
+    let mut only_paths = false;
+    while let Some(arg) = args.next() {
+        if only_paths || !arg.starts_with("--") {
+            options.paths.push(arg.clone());
+            continue;
+        }
+        // `--flag=value` or `--flag value`.
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) => (flag, Some(value.to_owned())),
+            None => (arg.as_str(), None),
+        };
+        let mut value = |name: &str| {
+            inline
+                .clone()
+                .or_else(|| args.next().cloned())
+                .ok_or_else(|| format!("`{name}` needs a value"))
+        };
+        match flag {
+            "--" => only_paths = true,
+            "--format" => {
+                options.format = match value(flag)?.as_str() {
+                    "human" => Format::Human,
+                    "json" => Format::Json,
+                    "sarif" => Format::Sarif,
+                    other => {
+                        return Err(format!(
+                            "unknown format `{other}`: the formats are human, json and sarif"
+                        ));
+                    }
+                }
+            }
+            "--server" => options.servers = options.servers.with(server(&value(flag)?)?),
+            "--keys" => {
+                let text = value(flag)?;
+                let keys = text.parse().map_err(|_| {
+                    format!("`--keys {text}`: the number of keys is a whole number")
+                })?;
+                options.keys = Some(keys);
+            }
+            "--allow" => options.allow.push(rule(&value(flag)?)?),
+            "--config" => options.config = Some(value(flag)?),
+            "--no-config" => options.no_config = true,
+            "--deny-warnings" => options.deny_warnings = true,
+            "--help" => return Err(USAGE.to_owned()),
+            other => return Err(format!("unknown option `{other}`: see `redis-lua --help`")),
+        }
+    }
+    if options.paths.is_empty() {
+        options.paths.push(".".to_owned());
+    }
+    Ok(options)
+}
+
+/// The server named `name` (`redis-7.0`).
+pub fn server(name: &str) -> Result<Server, String> {
+    Server::from_key(name).ok_or_else(|| {
+        let known: Vec<&str> = Server::ALL.iter().map(|server| server.key()).collect();
+        format!(
+            "unknown server `{name}`: the servers are {}",
+            known.join(", ")
+        )
+    })
+}
+
+/// The allowable rule named `name`.
+pub fn rule(name: &str) -> Result<Rule, String> {
+    match Rule::from_name(name) {
+        Some(rule) if rule.allowable() => Ok(rule),
+        Some(rule) => Err(format!(
+            "`{rule}` cannot be allowed: the server refuses such a script"
+        )),
+        None => Err(format!(
+            "unknown rule `{name}`: the rules that can be allowed are {}",
+            redis_script_analyzer::Rule::allowable_names().join(", ")
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn flags_and_paths() {
+        let Ok(Command::Check(options)) = parse(&args(
+            "check a.lua --format=json --server redis-7.0 --server valkey-9.1 --keys 2 \
+             --allow unknown-commands dir --deny-warnings",
+        )) else {
+            panic!()
+        };
+        assert_eq!(options.paths, ["a.lua", "dir"]);
+        assert_eq!(options.format, Format::Json);
+        assert_eq!(
+            options.servers,
+            Servers::only(Server::Redis7_0).with(Server::Valkey9_1)
+        );
+        assert_eq!(options.keys, Some(2));
+        assert_eq!(options.allow, [Rule::UnknownCommands]);
+        assert!(options.deny_warnings);
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        for (line, expected) in [
+            ("", "no command"),
+            ("lint", "unknown command `lint`"),
+            ("check --format xml", "unknown format `xml`"),
+            ("check --server redis-6", "unknown server `redis-6`"),
+            ("check --keys two", "whole number"),
+            ("check --allow syntax", "cannot be allowed"),
+            ("check --allow nope", "unknown rule `nope`"),
+            ("check --keys", "needs a value"),
+            ("check --fast", "unknown option `--fast`"),
+        ] {
+            let error = parse(&args(line)).unwrap_err();
+            assert!(error.contains(expected), "{line}: {error}");
+        }
+        let Ok(Command::Check(options)) = parse(&args("check")) else {
+            panic!()
+        };
+        assert_eq!(options.paths, ["."]);
+    }
+}
