@@ -132,7 +132,8 @@ fn walk(dir: &Path, display: &str, files: &mut Vec<(String, PathBuf)>, problems:
 
 /// Checks `files` under `settings`. A file another one includes is checked
 /// only as part of it: an include is a fragment, not a script (BullMQ's
-/// `includes/` hold helpers that use the including script's locals).
+/// `includes/` hold helpers that use the including script's locals); a
+/// finding in it is reported once, however many scripts include it.
 pub fn check_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
     let mut run = Run::default();
     let mut included = HashSet::new();
@@ -177,6 +178,19 @@ pub fn check_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
     run.checked
         .retain(|checked| !included.contains(&canonical(&checked.path)));
     run.included = before - run.checked.len();
+    // A mistake in a file several scripts include is shown once.
+    let mut seen = HashSet::new();
+    for checked in &mut run.checked {
+        checked.report.findings.retain(|finding| {
+            seen.insert((
+                finding.file.clone(),
+                finding.line,
+                finding.column,
+                finding.rule,
+                finding.message.clone(),
+            ))
+        });
+    }
     run
 }
 

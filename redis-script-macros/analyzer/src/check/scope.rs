@@ -46,15 +46,50 @@ pub(super) fn walk_in(
         diagnostics: Vec::new(),
         reported: Vec::new(),
         optional: false,
+        aliases: 0,
+        reassigned: Vec::new(),
+        alias_calls: Vec::new(),
     };
     walker.block(&chunk.block);
+    // A call through an alias is checked once the walk has seen every
+    // assignment: an alias assigned anywhere may hold something else.
+    for call in std::mem::take(&mut walker.alias_calls) {
+        if !walker.reassigned.contains(&call.alias) {
+            let redis_call = command_calls::RedisCall {
+                library: "redis",
+                name: call.name,
+                span: call.span,
+            };
+            command_calls::check(
+                &redis_call,
+                &call.args,
+                &call.declared,
+                &mut walker.diagnostics,
+            );
+        }
+    }
     (walker.diagnostics, walker.uses)
+}
+
+/// A command call through an alias of `redis.call` (`rcall('GET', k)`).
+struct AliasCall {
+    /// The alias's number.
+    alias: usize,
+    /// The command name, lower case.
+    name: String,
+    span: Span,
+    args: Vec<Expr>,
+    /// The declaration in force at the call.
+    declared: Declared,
 }
 
 struct Local {
     name: String,
     /// A callback's parameter that holds the keys or the arguments.
     role: Option<Table>,
+    /// For `local rcall = redis.call` (or `pcall`), BullMQ's idiom: the
+    /// alias's number, so that calls through it are checked as commands.
+    alias: Option<usize>,
 }
 
 struct Walker {
@@ -78,6 +113,12 @@ struct Walker {
     /// a missing library member or an absent ARGV value is no mistake
     /// (`local unpack = unpack or table.unpack`).
     optional: bool,
+    /// Aliases of `redis.call` declared so far.
+    aliases: usize,
+    /// The aliases some assignment gives another value.
+    reassigned: Vec<usize>,
+    /// Calls through aliases, checked at the end of the walk.
+    alias_calls: Vec<AliasCall>,
 }
 
 impl Walker {
@@ -104,6 +145,7 @@ impl Walker {
             scope.push(Local {
                 name: name.text.clone(),
                 role,
+                alias: None,
             });
         }
     }
@@ -155,8 +197,20 @@ impl Walker {
         match stat {
             Stat::Local { names, exprs, .. } => {
                 self.exprs(exprs);
-                for name in names {
+                for (index, name) in names.iter().enumerate() {
+                    let aliases = exprs
+                        .get(index)
+                        .is_some_and(|expr| self.is_redis_call(expr));
                     self.declare(name);
+                    if aliases {
+                        self.aliases += 1;
+                        let number = self.aliases;
+                        if let Some(local) =
+                            self.scopes.last_mut().and_then(|scope| scope.last_mut())
+                        {
+                            local.alias = Some(number);
+                        }
+                    }
                 }
             }
             Stat::LocalFunction { name, func, .. } => {
@@ -303,6 +357,11 @@ impl Walker {
     }
 
     fn assign_target(&mut self, target: &Expr) {
+        if let Expr::Name(name) = target
+            && let Some(alias) = self.local(&name.text).and_then(|local| local.alias)
+        {
+            self.reassigned.push(alias);
+        }
         match target {
             Expr::Name(name) if !self.is_local(&name.text) => {
                 if !self.first_report(&name.text) {
@@ -599,7 +658,30 @@ Rule::UndefinedGlobal,
             && !self.is_local(call.library)
         {
             command_calls::check(&call, args, &self.declared, &mut self.diagnostics);
+            return;
         }
+        if let (Expr::Name(name), Some(Expr::String(command, span))) = (func, args.first())
+            && let Some(alias) = self.local(&name.text).and_then(|local| local.alias)
+        {
+            self.alias_calls.push(AliasCall {
+                alias,
+                name: String::from_utf8_lossy(command).to_ascii_lowercase(),
+                span: *span,
+                args: args.to_vec(),
+                declared: self.declared,
+            });
+        }
+    }
+
+    /// Whether `expr` is `redis.call` or `redis.pcall` (or Valkey's
+    /// `server.`), with the library not shadowed by a local.
+    fn is_redis_call(&self, expr: &Expr) -> bool {
+        let Expr::Index { obj, key, .. } = expr else {
+            return false;
+        };
+        matches!(&**obj, Expr::Name(library)
+            if (library.text == "redis" || library.text == "server") && !self.is_local(&library.text))
+            && matches!(&**key, Expr::String(member, _) if member == b"call" || member == b"pcall")
     }
 }
 
@@ -617,6 +699,34 @@ fn with_other_servers(note: String, path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::test_support::{ONE_KEY_TWO_ARGS, errors};
+
+    #[test]
+    fn calls_through_an_alias_of_redis_call_are_checked() {
+        let found = errors(
+            "local rcall = redis.call\nlocal function f() return rcall('GETT', KEYS[1]) end\n\
+             return rcall('SET', KEYS[1])",
+            ONE_KEY_TWO_ARGS,
+        );
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found[0].starts_with("`gett` is not a Redis command"),
+            "{found:?}"
+        );
+        assert!(found[1].starts_with("`set` takes at least 2"), "{found:?}");
+        // An alias assigned anywhere, or a shadowed `redis`, is not judged.
+        for script in [
+            "local rcall = redis.call\nlocal function f() return rcall('GETT') end\n\
+             rcall = function() end return f()",
+            "local redis = {call = tostring} local rcall = redis.call return rcall('GETT')",
+            "local rcall = redis.call return rcall(ARGV[1])",
+        ] {
+            assert_eq!(
+                errors(script, ONE_KEY_TWO_ARGS),
+                Vec::<String>::new(),
+                "{script}"
+            );
+        }
+    }
 
     #[test]
     fn globals_are_checked_and_reported_once() {
