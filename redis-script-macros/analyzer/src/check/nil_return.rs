@@ -6,7 +6,7 @@ use super::command_calls::redis_call;
 use super::{Declared, ReplyKind};
 use crate::ast::{BinOp, Block, Chunk, Expr, Span, Stat, UnOp};
 use crate::commands;
-use crate::diagnostic::{Diagnostic, Rule, Target};
+use crate::diagnostic::{Checker, Diagnostic, Rule, Target};
 
 /// Why a script can end with `nil` or `false`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,9 +37,20 @@ pub(super) fn check(chunk: &Chunk, declared: &Declared, diagnostics: &mut Vec<Di
         if declared.reply == ReplyKind::Bool && falsy == Falsy::False {
             continue;
         }
-        let help = match declared.reply {
-            ReplyKind::Bool => "return `true` or `false` on every path, or declare `Option<bool>`",
-            _ => "declare the return type as `Option<...>`, or return a value on every path",
+        let help = match (declared.reply, declared.checker) {
+            (ReplyKind::Bool, Checker::Attribute) => {
+                "return `true` or `false` on every path, or declare `Option<bool>`"
+            }
+            (_, Checker::Attribute) => {
+                "declare the return type as `Option<...>`, or return a value on every path"
+            }
+            (ReplyKind::Bool, Checker::CommandLine) => {
+                "return `true` or `false` on every path, or declare `---@return boolean?`"
+            }
+            (_, Checker::CommandLine) => {
+                "declare the reply optional in the header (`---@return T?`), or return a value \
+                 on every path"
+            }
         };
         diagnostics.push(
             Diagnostic::error(

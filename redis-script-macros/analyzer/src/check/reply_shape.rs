@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use super::nil_return::{fall_through_span, stat_blocks, terminates};
 use super::{Declared, Shapes};
 use crate::ast::{BinOp, Block, Chunk, Expr, Field, Span, Stat, UnOp};
-use crate::diagnostic::{Diagnostic, Rule, Target};
+use crate::diagnostic::{Checker, Diagnostic, Rule, Target};
 
 /// Refuses `declared.accepts` if it holds none of the shapes `chunk` can reply.
 pub(super) fn check(chunk: &Chunk, declared: &Declared, diagnostics: &mut Vec<Diagnostic>) {
@@ -61,10 +61,14 @@ pub(super) fn check(chunk: &Chunk, declared: &Declared, diagnostics: &mut Vec<Di
                 replies.describe()
             ),
         )
-        .with_note(format!(
-            "declare a type that holds it, e.g. `{}`",
-            replies.example()
-        )),
+        .with_note(match declared.checker {
+            Checker::Attribute => {
+                format!("declare a type that holds it, e.g. `{}`", replies.example())
+            }
+            Checker::CommandLine => {
+                "declare a reply type in the header that holds it, e.g. `---@return any`".to_owned()
+            }
+        }),
     );
 }
 

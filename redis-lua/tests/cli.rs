@@ -1,0 +1,291 @@
+//! The tool as a user runs it: its output on a corpus of bad scripts
+//! (`corpus/bad/`, one mistake per rule) compared with the committed
+//! `expected/` files, its exit codes, the config file, inline allows and
+//! include errors. `REDIS_LUA_BLESS=1 cargo test -p redis-lua` rewrites
+//! the expected files from the current output.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
+}
+
+/// `redis-lua ARGS` run in `dir` (relative to the corpus).
+fn redis_lua(dir: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_redis-lua"))
+        .args(args)
+        .current_dir(corpus().join(dir))
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("UTF-8 output")
+}
+
+/// Compares `actual` with `expected/NAME`, or writes it there when blessing.
+fn snapshot(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/expected")
+        .join(name);
+    if std::env::var_os("REDIS_LUA_BLESS").is_some() {
+        std::fs::write(&path, actual).expect("write the expected file");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "no {}: run with REDIS_LUA_BLESS=1 to write it",
+            path.display()
+        )
+    });
+    if expected != actual {
+        let line = expected
+            .lines()
+            .zip(actual.lines())
+            .position(|(e, a)| e != a)
+            .map_or_else(
+                || expected.lines().count().min(actual.lines().count()),
+                |at| at,
+            );
+        panic!(
+            "{name} differs from the expected output at line {}:\n  expected: {:?}\n  actual:   {:?}\n\
+             (REDIS_LUA_BLESS=1 rewrites it)\n--- actual output:\n{actual}",
+            line + 1,
+            expected.lines().nth(line),
+            actual.lines().nth(line)
+        );
+    }
+}
+
+#[test]
+fn human_output_on_bad_scripts() {
+    let output = redis_lua(".", &["check", "--no-config", "bad"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    snapshot("bad.txt", &stdout(&output));
+}
+
+#[test]
+fn json_output_on_bad_scripts() {
+    let output = redis_lua(".", &["check", "--no-config", "--format", "json", "bad"]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    snapshot("bad.json", &text);
+    let document: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let findings = document["findings"].as_array().expect("findings");
+    assert_eq!(document["errors"], findings.len());
+    // Every rule that is a mistake in a script appears in the corpus.
+    for rule in redis_script_analyzer::Rule::ALL {
+        if rule != redis_script_analyzer::Rule::Unread {
+            assert!(
+                findings.iter().any(|f| f["rule"] == rule.name()),
+                "no finding of `{rule}` in the corpus"
+            );
+        }
+    }
+}
+
+#[test]
+fn sarif_output_on_bad_scripts() {
+    let output = redis_lua(".", &["check", "--no-config", "--format=sarif", "bad"]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    snapshot("bad.sarif", &text);
+    let document: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(document["version"], "2.1.0");
+    let run = &document["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
+    for result in run["results"].as_array().expect("results") {
+        let index = result["ruleIndex"].as_u64().expect("an index") as usize;
+        assert_eq!(rules[index]["id"], result["ruleId"]);
+        let region = &result["locations"][0]["physicalLocation"]["region"];
+        assert!(region["startLine"].as_u64() >= Some(1));
+    }
+}
+
+#[test]
+fn inline_allows_silence_their_rule_and_a_typo_is_an_error() {
+    let output = redis_lua(".", &["check", "--no-config", "--format", "json", "bad"]);
+    let document: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    let in_file = |file: &str| -> Vec<String> {
+        document["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .filter(|f| f["file"] == file)
+            .map(|f| f["rule"].as_str().expect("a rule").to_owned())
+            .collect()
+    };
+    assert_eq!(in_file("bad/allowed_inline.lua"), Vec::<String>::new());
+    assert_eq!(in_file("bad/directive.lua"), ["directive"]);
+    // Without its comment, the same script has a finding (`CF.ADD`, a
+    // module's command, is never judged).
+    let output = redis_lua(
+        ".",
+        &[
+            "check",
+            "--no-config",
+            "../../tests/corpus/bad/allowed_inline.lua",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let text = std::fs::read_to_string(corpus().join("bad/allowed_inline.lua")).expect("read");
+    let bare = text.replace("-- redis-lua: allow(unknown-commands)\n", "");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("inline");
+    std::fs::create_dir_all(&dir).expect("a folder");
+    std::fs::write(dir.join("bare.lua"), bare).expect("write");
+    let output = Command::new(env!("CARGO_BIN_EXE_redis-lua"))
+        .args(["check", "--no-config", "bare.lua"])
+        .current_dir(&dir)
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stdout(&output).matches("error[unknown_commands]").count(),
+        1
+    );
+    // And `--allow` does what the comment does.
+    let output = Command::new(env!("CARGO_BIN_EXE_redis-lua"))
+        .args([
+            "check",
+            "--no-config",
+            "--allow",
+            "unknown_commands",
+            "bare.lua",
+        ])
+        .current_dir(&dir)
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+}
+
+#[test]
+fn include_errors_are_shown_at_the_directive() {
+    let output = redis_lua(
+        "bad",
+        &[
+            "check",
+            "--no-config",
+            "include_missing.lua",
+            "include_cycle.lua",
+            "include_chain.lua",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(text.contains("error[include]: cannot include `lib/nowhere.lua`: no such file\n --> include_missing.lua:1:1"), "{text}");
+    assert!(
+        text.contains(
+            "error[include]: include cycle: lib/cycle_a.lua -> lib/cycle_b.lua -> lib/cycle_a.lua"
+        ),
+        "{text}"
+    );
+    assert!(text.contains(" --> lib/helpers.lua:2:21"), "{text}");
+    assert!(
+        text.contains("  = included from include_chain.lua:1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn exit_codes() {
+    let clean = redis_lua(".", &["check", "--no-config", "clean"]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
+    assert_eq!(
+        stdout(&clean),
+        "redis-lua: 2 files checked: 0 errors, 0 warnings\n"
+    );
+    let warned = redis_lua(".", &["check", "--no-config", "warnings"]);
+    assert_eq!(warned.status.code(), Some(0));
+    assert!(
+        stdout(&warned)
+            .contains("warning[unread]: the script never reads KEYS[2], which `shadow` fills")
+    );
+    let denied = redis_lua(
+        ".",
+        &["check", "--no-config", "--deny-warnings", "warnings"],
+    );
+    assert_eq!(denied.status.code(), Some(1));
+    for (args, message) in [
+        (&["check", "--format", "xml"][..], "unknown format `xml`"),
+        (
+            &["check", "--no-config", "nowhere"][..],
+            "nowhere: no such file or folder",
+        ),
+        (
+            &["check", "--config", "bad-config.toml", "clean"][..],
+            "bad-config.toml:2: unknown key `alow`",
+        ),
+        (&["lint"][..], "unknown command `lint`"),
+    ] {
+        let output = redis_lua(".", args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&output).contains(message),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn the_config_file_sets_keys_servers_allows_and_exclusions() {
+    // Found in the current folder: keys = 1 makes KEYS[2] an error, the
+    // unknown command is allowed, vendor/ is not read.
+    let configured = redis_lua("configured", &["check"]);
+    assert_eq!(configured.status.code(), Some(1));
+    snapshot("configured.txt", &stdout(&configured));
+    // Without it: the key count is unknown, and everything is read.
+    let bare = redis_lua("configured", &["check", "--no-config"]);
+    assert_eq!(bare.status.code(), Some(1));
+    snapshot("configured-no-config.txt", &stdout(&bare));
+}
+
+#[test]
+fn server_tables_are_chosen_on_the_command_line() {
+    // `--server` overrides the config's servers: the message names it.
+    let output = redis_lua(
+        "configured",
+        &[
+            "check",
+            "--server",
+            "redis-7.0",
+            "--format",
+            "json",
+            "move.lua",
+        ],
+    );
+    let document: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    assert_eq!(document["errors"], 1);
+    let default = redis_lua(".", &["check", "--no-config", "bad/undefined_global.lua"]);
+    assert!(stdout(&default).contains("script sandbox of Redis 7.0"));
+    let valkey = redis_lua(
+        ".",
+        &[
+            "check",
+            "--no-config",
+            "--server",
+            "valkey-9.1",
+            "bad/undefined_global.lua",
+        ],
+    );
+    assert!(
+        stdout(&valkey).contains("script sandbox of Valkey 9.1"),
+        "{}",
+        stdout(&valkey)
+    );
+}
+
+#[test]
+fn rules_are_listed() {
+    let output = redis_lua(".", &["rules"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    for rule in redis_script_analyzer::Rule::ALL {
+        assert!(text.contains(rule.name()), "{rule}");
+    }
+}

@@ -1,0 +1,3 @@
+count = redis.call('INCR', KEYS[1])
+string.trim = function(s) return s end
+return count

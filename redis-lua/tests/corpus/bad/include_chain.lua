@@ -1,0 +1,2 @@
+--- @include "lib/helpers"
+return bump(KEYS[1])

@@ -1,0 +1,2 @@
+--- @include "lib/cycle_a"
+return 1

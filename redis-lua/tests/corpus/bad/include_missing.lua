@@ -1,0 +1,2 @@
+--- @include "lib/nowhere"
+return 1

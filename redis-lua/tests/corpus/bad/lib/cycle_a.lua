@@ -1,0 +1,2 @@
+--- @include "cycle_b"
+local a = 1

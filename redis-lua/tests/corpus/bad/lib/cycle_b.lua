@@ -1,0 +1,2 @@
+--- @include "cycle_a"
+local b = 2

@@ -1,0 +1,3 @@
+local function bump(key)
+  return redis.call('INCRBYY', key, 1)
+end

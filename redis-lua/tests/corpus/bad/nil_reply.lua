@@ -1,0 +1,3 @@
+---@key counter string
+---@return integer the counter
+return redis.call('GET', KEYS[1])

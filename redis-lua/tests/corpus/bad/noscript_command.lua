@@ -1,0 +1,2 @@
+redis.call('MULTI')
+return redis.call('INCR', KEYS[1])

@@ -1,0 +1,1 @@
+return redis.call('RENAME', KEYS[1], KEYS[2])

@@ -1,0 +1,3 @@
+---@key user string
+---@return integer
+return redis.call('HGETALL', KEYS[1])

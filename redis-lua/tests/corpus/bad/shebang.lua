@@ -1,0 +1,2 @@
+#!lua flags=no-write
+return redis.call('GET', KEYS[1])

@@ -1,0 +1,2 @@
+local login = redis.call('HGET', keys[1], 'login')
+return login

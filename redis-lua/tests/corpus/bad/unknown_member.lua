@@ -1,0 +1,1 @@
+return string.fromat('%s:%s', KEYS[1], ARGV[1])

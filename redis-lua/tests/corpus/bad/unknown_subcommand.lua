@@ -1,0 +1,1 @@
+return redis.call('OBJECT', 'ENCODINGG', KEYS[1])

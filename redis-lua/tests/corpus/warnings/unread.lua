@@ -1,0 +1,4 @@
+---@key counter string
+---@key shadow string kept for slot routing
+---@return integer
+return redis.call('INCR', KEYS[1])
