@@ -11,6 +11,8 @@
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(test)]
+mod agreement;
 mod ast;
 mod attr;
 mod errors;

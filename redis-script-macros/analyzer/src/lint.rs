@@ -146,6 +146,11 @@ pub fn check_file(
         ..Declared::default()
     };
     if is_library(own) {
+        if let Some(keys) = options.keys {
+            declared.keys = keys;
+            declared.variadic_keys = false;
+            declared.allowed = declared.allowed.with(Rule::Unread);
+        }
         let analysis = library::analyze_library(&composed.text, declared);
         let findings = findings(&composed, None, &analysis.diagnostics);
         return FileReport {
