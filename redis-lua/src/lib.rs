@@ -166,15 +166,7 @@ pub fn check_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
                 continue;
             }
         };
-        // Canonical, as the macro reads it: a cycle back to the file itself
-        // is then seen as one, whatever `..` the path took.
-        let report = lint::check_file(
-            display,
-            &canonical(path),
-            source,
-            &mut |p| std::fs::read(p),
-            &options,
-        );
+        let report = lint::check_file(display, path, source, &mut |p| std::fs::read(p), &options);
         included.extend(report.included.iter().map(|p| canonical(p)));
         run.checked.push(Checked {
             display: display.clone(),

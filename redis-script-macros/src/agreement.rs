@@ -104,8 +104,7 @@ fn tool_errors(relative: &str, path: &Path, keys: Option<usize>) -> Vec<String> 
         keys_from_name: false,
         ..FileOptions::default()
     };
-    let path = path.canonicalize().expect("a file");
-    let report = lint::check_file(relative, &path, source, &mut |p| std::fs::read(p), &options);
+    let report = lint::check_file(relative, path, source, &mut |p| std::fs::read(p), &options);
     let mut messages: Vec<String> = report
         .findings
         .iter()

@@ -171,7 +171,9 @@ pub fn compose(
             text: String::with_capacity(source.len()),
             files: vec![SourceFile {
                 display: display.to_owned(),
-                path: path.to_path_buf(),
+                // Lexically, as included files' paths are: an include back
+                // to the script is then a cycle, whatever `..` its path took.
+                path: normalize(path),
                 source,
                 included_from: None,
             }],
