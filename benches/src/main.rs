@@ -17,6 +17,7 @@ mod allocations;
 mod bindings;
 mod build_cost;
 mod concurrent;
+mod lint;
 mod lock;
 mod measure;
 mod noscript;
@@ -71,7 +72,15 @@ fn main() -> ExitCode {
         eprintln!("running the clients unpinned: cannot pin to CPU {cpu}: {error}");
     }
     let client_cpus = sys::allowed_cpus("self");
-    let needs_server = options.sections.iter().any(|s| *s != Section::Build);
+    // Pinned like the clients, before the server starts: no server needed.
+    let lint = options.runs(Section::Lint).then(|| {
+        eprintln!("lint");
+        lint::run(&options)
+    });
+    let needs_server = options
+        .sections
+        .iter()
+        .any(|s| !matches!(s, Section::Build | Section::Lint));
     let server = needs_server.then(|| Server::start(options.server_cpu));
     let server_cpus = server
         .as_ref()
@@ -99,6 +108,7 @@ fn main() -> ExitCode {
         pipelines: None,
         concurrent: None,
         lock: None,
+        lint,
     };
     if let Some(server) = &server {
         if options.runs(Section::Sequential) {

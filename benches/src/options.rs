@@ -13,7 +13,9 @@ usage: cargo run --release -p redis-script-benches -- [options]
   --slice-seconds S   the time of one variant in one round, other sections (default 1)
   --build-runs N      runs of each build timing (default 3)
   --only LIST         sections to run, comma-separated, of: sequential, allocations,
-                      pipelines, async, noscript, lock, build (default: all)
+                      pipelines, async, noscript, lock, build, lint (default: all)
+  --lint-path DIR     the `lint` section checks the Lua files under DIR instead of
+                      BullMQ's commands (fetched with `npm pack bullmq`)
   --skip-build-cost   leave out the build timings (the `build` section)
   --skip-python       leave out the redis-py lock variants
   --quick             a smoke run: 2 rounds, 0.2 s slices, 1 s lock windows,
@@ -39,10 +41,11 @@ pub enum Section {
     Pipelines,
     Async,
     Lock,
+    Lint,
 }
 
 impl Section {
-    pub const ALL: [Section; 7] = [
+    pub const ALL: [Section; 8] = [
         Section::Build,
         Section::Sequential,
         Section::Allocations,
@@ -50,6 +53,7 @@ impl Section {
         Section::Pipelines,
         Section::Async,
         Section::Lock,
+        Section::Lint,
     ];
 
     pub fn name(self) -> &'static str {
@@ -61,6 +65,7 @@ impl Section {
             Section::Pipelines => "pipelines",
             Section::Async => "async",
             Section::Lock => "lock",
+            Section::Lint => "lint",
         }
     }
 }
@@ -81,6 +86,8 @@ pub struct Options {
     pub lock_clients: Vec<usize>,
     /// Indexes into `bindings::SIZES` for the pipelines.
     pub sizes: Vec<usize>,
+    /// `--lint-path`: what the `lint` section checks instead of BullMQ.
+    pub lint_path: Option<PathBuf>,
     /// The arguments as given, for the report.
     pub args: Vec<String>,
 }
@@ -102,6 +109,7 @@ impl Options {
             out: None,
             lock_clients: vec![1, 2, 5, 10],
             sizes: vec![0, 1, 2, 3],
+            lint_path: None,
             args: args.to_vec(),
         };
         // --quick first, so that explicit options given with it win.
@@ -149,6 +157,7 @@ impl Options {
                     options.client_cpu = None;
                 }
                 "--out" => options.out = Some(PathBuf::from(value(arg)?)),
+                "--lint-path" => options.lint_path = Some(PathBuf::from(value(arg)?)),
                 other => return Err(format!("unknown option `{other}`\n\n{USAGE}")),
             }
         }

@@ -8,7 +8,7 @@ use crate::bindings::SIZES;
 use crate::options::{Options, Section};
 use crate::stats::{Summary, number, ratios};
 use crate::svg::{Chart, Series, line_chart};
-use crate::{allocations, build_cost, concurrent, lock, noscript, pipelines, sequential};
+use crate::{allocations, build_cost, concurrent, lint, lock, noscript, pipelines, sequential};
 
 /// The seed's Table 11.2 (10 s windows): clients, then attempts and
 /// acquisitions of the original (WATCH) lock and of the Lua lock.
@@ -44,6 +44,8 @@ pub struct Run<'a> {
     pub pipelines: Option<pipelines::Results>,
     pub concurrent: Option<concurrent::Results>,
     pub lock: Option<lock::Results>,
+    /// The `lint` section, or why it could not run.
+    pub lint: Option<Result<lint::Results, String>>,
 }
 
 /// Met or not, by the median; says so when the range crosses the target.
@@ -232,6 +234,7 @@ fn markdown_text(run: &Run, plots: &str) -> String {
     async_section(&mut md, run);
     lock_section(&mut md, run, plots);
     build_section(&mut md, run);
+    lint_section(&mut md, run);
     method(&mut md);
     md
 }
@@ -640,6 +643,54 @@ fn lock_table(md: &mut String, l: &lock::Results, scale: f64, attempts: bool) {
                 .chain(ratio),
         );
     }
+}
+
+fn lint_section(md: &mut String, run: &Run) {
+    let _ = writeln!(md, "## `redis-lua check` on BullMQ's commands\n");
+    if not_run(md, run, Section::Lint) {
+        return;
+    }
+    let l = match &run.lint {
+        Some(Ok(l)) => l,
+        Some(Err(why)) => {
+            let _ = writeln!(md, "Could not run: {why}.\n");
+            return;
+        }
+        None => return,
+    };
+    let _ = writeln!(
+        md,
+        "The tool's engine (`redis_lua::find_files` and `check_files`, what `redis-lua check` \
+         runs, in this release build) over `{}`: {}, fetched at run time, never committed. \
+         Each of {} rounds finds, reads, composes and checks every file, pinned to the \
+         clients' CPU; one untimed pass first.\n",
+        l.folder,
+        l.source,
+        l.seconds.len()
+    );
+    table_head(
+        md,
+        [
+            "scripts",
+            "included files",
+            "findings",
+            "ms per check",
+            "scripts per s",
+        ],
+    );
+    let ms: Vec<f64> = l.seconds.iter().map(|s| s * 1000.0).collect();
+    let rate: Vec<f64> = l.seconds.iter().map(|s| l.scripts as f64 / s).collect();
+    table_row(
+        md,
+        [
+            l.scripts.to_string(),
+            l.included.to_string(),
+            l.findings.to_string(),
+            summary_of(&ms),
+            rate_of(&rate),
+        ],
+    );
+    let _ = writeln!(md);
 }
 
 fn build_section(md: &mut String, run: &Run) {
