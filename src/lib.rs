@@ -94,10 +94,13 @@
 //!   The expansion `include_str!`s the file: editing it rebuilds the crate.
 //! - `keys`: how many leading parameters are KEYS; the rest are ARGV, in order.
 //!   Required, `keys = 0` for a script without keys.
-//! - `allow(unread)`, `allow(unknown_commands)` (optional): silence the
-//!   warning for parameters the script never reads, and accept commands that
-//!   the Redis 7.0 command table does not know (for newer servers); see the
-//!   checks below.
+//! - `allow(unread)`, `allow(unknown_commands)`, ... (optional): silence the
+//!   warning for parameters the script never reads, accept commands that
+//!   the Redis 7.0 command table does not know (for newer servers), or any
+//!   other check by its rule name (the README's "The command-line tool"
+//!   lists them; a script that the server would refuse to load cannot be
+//!   allowed); see the checks below. A comment `-- redis-lua: allow(rule)`
+//!   in the Lua file does the same.
 //! - `crate = "path"` (optional): where this crate is, when the generated
 //!   code cannot reach it as `::redis_script`: a renamed dependency, or a
 //!   library that re-exports the macro to its users (`crate = "my_lib::redis_script"`).

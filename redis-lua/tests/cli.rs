@@ -48,10 +48,7 @@ fn snapshot(name: &str, actual: &str) {
             .lines()
             .zip(actual.lines())
             .position(|(e, a)| e != a)
-            .map_or_else(
-                || expected.lines().count().min(actual.lines().count()),
-                |at| at,
-            );
+            .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
         panic!(
             "{name} differs from the expected output at line {}:\n  expected: {:?}\n  actual:   {:?}\n\
              (REDIS_LUA_BLESS=1 rewrites it)\n--- actual output:\n{actual}",
