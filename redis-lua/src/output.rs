@@ -1,5 +1,5 @@
-//! The findings, written for people ([`human`]), as JSON ([`json`]) or as
-//! SARIF 2.1.0 for code-scanning tools ([`sarif`]).
+//! The findings, written for people ([`human()`]), as JSON ([`json()`]) or as
+//! SARIF 2.1.0 for code-scanning tools ([`sarif()`]).
 
 use std::io::{self, Write};
 
