@@ -442,6 +442,29 @@ mod tests {
     }
 
     #[test]
+    fn a_script_reached_by_a_path_with_dots_is_one_file() {
+        let disk = files(&[
+            ("s/a.lua", "--- @include \"b\"\nreturn 1"),
+            ("s/b.lua", "--- @include \"a\"\nlocal b = 1"),
+        ]);
+        let source = String::from_utf8(disk[Path::new("s/a.lua")].clone()).unwrap();
+        let mut read = |path: &Path| {
+            disk.get(path)
+                .cloned()
+                .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+        };
+        let error = compose("s/a.lua", Path::new("s/./x/../a.lua"), source, &mut read)
+            .expect_err("a cycle");
+        assert!(
+            error
+                .message
+                .starts_with("include cycle: s/a.lua -> s/b.lua -> s/a.lua"),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
     fn includes_are_replaced_in_place_nested_and_once() {
         let composed = run(
             "s/main.lua",
