@@ -407,11 +407,15 @@ fn normalize(path: &Path) -> PathBuf {
     for component in path.components() {
         match component {
             Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
+            // `..` cancels a folder name only: a leading `..` stays (popping
+            // it would drop the folder the path climbs out of), and `/..` is `/`.
+            Component::ParentDir => match out.components().next_back() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
                 }
-            }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(".."),
+            },
             other => out.push(other),
         }
     }
@@ -591,6 +595,31 @@ mod tests {
         )
         .unwrap_err();
         assert!(error.message.contains("shebang"));
+    }
+
+    #[test]
+    fn a_script_above_the_working_folder_includes_from_its_own_folder() {
+        let composed = run(
+            "../../x/a.lua",
+            &[
+                ("../../x/a.lua", "--- @include \"b\"\nreturn b\n"),
+                ("../../x/b.lua", "--- @include \"../y/c\"\nlocal b = c\n"),
+                ("../../y/c.lua", "local c = 1\n"),
+            ],
+        )
+        .unwrap();
+        let paths: Vec<&Path> = composed.files.iter().map(|f| f.path.as_path()).collect();
+        assert_eq!(
+            paths,
+            [
+                Path::new("../../x/a.lua"),
+                Path::new("../../x/b.lua"),
+                Path::new("../../y/c.lua")
+            ]
+        );
+        assert_eq!(composed.files[2].display, "../../y/c.lua");
+        assert_eq!(normalize(Path::new("a/../../b/./../c")), Path::new("../c"));
+        assert_eq!(normalize(Path::new("/../a")), Path::new("/a"));
     }
 
     #[test]
