@@ -133,7 +133,9 @@ fn walk(dir: &Path, display: &str, files: &mut Vec<(String, PathBuf)>, problems:
 /// Checks `files` under `settings`. A file another one includes is checked
 /// only as part of it: an include is a fragment, not a script (BullMQ's
 /// `includes/` hold helpers that use the including script's locals); a
-/// finding in it is reported once, however many scripts include it.
+/// finding in it is reported once, however many scripts include it. A file
+/// is a fragment too when the script including it fails to compose (the
+/// files reached before the error) or is excluded by the config.
 pub fn check_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
     let mut run = Run::default();
     let mut included = HashSet::new();
@@ -141,6 +143,11 @@ pub fn check_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
         let per_file = settings.config.as_ref().map(|config| config.for_file(path));
         if per_file.is_some_and(|file| file.excluded) {
             run.excluded += 1;
+            // Not checked, but what it includes is a fragment all the same.
+            if let Ok(source) = read_source(path) {
+                let reached = lint::included_files(path, source, &mut |p| std::fs::read(p));
+                included.extend(reached.iter().map(|p| canonical(p)));
+            }
             continue;
         }
         let mut options = FileOptions {

@@ -119,6 +119,8 @@ fn inline_allows_silence_their_rule_and_a_typo_is_an_error() {
     };
     assert_eq!(in_file("bad/allowed_inline.lua"), Vec::<String>::new());
     assert_eq!(in_file("bad/directive.lua"), ["directive"]);
+    // A fragment reached by a script whose includes fail is not a script.
+    assert_eq!(in_file("bad/lib/cycle_a.lua"), Vec::<String>::new());
     // Without its comment, the same script has a finding (`CF.ADD`, a
     // module's command, is never judged).
     let output = redis_lua(
@@ -232,9 +234,11 @@ fn exit_codes() {
 #[test]
 fn the_config_file_sets_keys_servers_allows_and_exclusions() {
     // Found in the current folder: keys = 1 makes KEYS[2] an error, the
-    // unknown command is allowed, vendor/ is not read.
+    // unknown command is allowed, vendor/ is not checked; lib/bump.lua,
+    // which only the excluded vendor/job.lua includes, is still a fragment.
     let configured = redis_lua("configured", &["check"]);
     assert_eq!(configured.status.code(), Some(1));
+    assert!(!stdout(&configured).contains("lib/bump.lua"));
     snapshot("configured.txt", &stdout(&configured));
     // Without it: the key count is unknown, and everything is read.
     let bare = redis_lua("configured", &["check", "--no-config"]);

@@ -79,6 +79,9 @@ pub struct ComposeError {
     pub message: String,
     /// How to fix it.
     pub note: Option<String>,
+    /// The files the includes reached before the error (paths as read, the
+    /// script not counted): fragments still, though the script failed.
+    pub reached: Vec<PathBuf>,
 }
 
 impl ComposeError {
@@ -356,6 +359,10 @@ impl Composer<'_> {
         message: String,
         note: Option<String>,
     ) -> ComposeError {
+        let reached = self.composed.files[1..]
+            .iter()
+            .map(|file| file.path.clone())
+            .collect();
         let file = &self.composed.files[file];
         ComposeError {
             display: file.display.clone(),
@@ -363,6 +370,7 @@ impl Composer<'_> {
             span,
             message,
             note,
+            reached,
         }
     }
 }
@@ -563,6 +571,9 @@ mod tests {
                 .contains("include cycle: a.lua -> b.lua -> a.lua"),
             "{error:?}"
         );
+
+        // The files reached before the error are still known.
+        assert_eq!(error.reached, [PathBuf::from("b.lua")]);
 
         let error = run("a.lua", &[("a.lua", "-- x\n--- @include \"gone\"\n")]).unwrap_err();
         assert_eq!((error.display.as_str(), error.span.start), ("a.lua", 5));

@@ -97,8 +97,28 @@ pub struct FileReport {
     pub kind: FileKind,
     /// Every finding, in the order the checks ran.
     pub findings: Vec<Finding>,
-    /// The files its includes brought in (paths as read), not counting itself.
+    /// The files its includes brought in (paths as read), not counting
+    /// itself; when they could not all be composed, those reached before
+    /// the error.
     pub included: Vec<std::path::PathBuf>,
+}
+
+/// The files the includes of the script at `path` (whose text is `source`)
+/// bring in, as [`FileReport::included`] lists them, without checking
+/// anything: what a script the caller does not check still makes a fragment.
+pub fn included_files(
+    path: &Path,
+    source: String,
+    read: &mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
+) -> Vec<std::path::PathBuf> {
+    let display = path.to_string_lossy();
+    match compose::compose(&display, path, source, read) {
+        Ok(composed) => composed.files[1..]
+            .iter()
+            .map(|file| file.path.clone())
+            .collect(),
+        Err(error) => error.reached,
+    }
 }
 
 /// Checks the file `display` (at `path`, whose text is `source`), reading
@@ -127,7 +147,9 @@ pub fn check_file(
             return FileReport {
                 kind: FileKind::Uncomposed,
                 findings: vec![finding],
-                included: Vec::new(),
+                // Fragments still: checked on their own, they would be
+                // reported as scripts, with the includer's locals unknown.
+                included: error.reached,
             };
         }
     };
@@ -370,6 +392,8 @@ fn accepted_shapes(ty: &LuaType) -> Shapes {
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
 
     fn check(name: &str, source: &str, options: &FileOptions) -> FileReport {
@@ -448,6 +472,36 @@ mod tests {
         assert_eq!(
             rules(&check("x.lua", script, &FileOptions::default())),
             [Rule::Directive]
+        );
+    }
+
+    #[test]
+    fn a_failed_composition_still_lists_the_files_it_reached() {
+        let disk = |path: &Path| match path.to_str() {
+            Some("lib/a.lua") => Ok(b"--- @include \"b\"\nlocal a = 1\n".to_vec()),
+            Some("lib/b.lua") => Ok(b"--- @include \"a\"\nlocal b = 2\n".to_vec()),
+            _ => Err(std::io::ErrorKind::NotFound.into()),
+        };
+        let report = check_file(
+            "main.lua",
+            Path::new("main.lua"),
+            "--- @include \"lib/a\"\nreturn 1\n".to_owned(),
+            &mut { disk },
+            &FileOptions::default(),
+        );
+        assert_eq!(report.kind, FileKind::Uncomposed);
+        assert_eq!(rules(&report), [Rule::Include]);
+        assert_eq!(
+            report.included,
+            [PathBuf::from("lib/a.lua"), PathBuf::from("lib/b.lua")]
+        );
+        assert_eq!(
+            included_files(
+                Path::new("main.lua"),
+                "--- @include \"lib/a\"\n".to_owned(),
+                &mut { disk }
+            ),
+            report.included
         );
     }
 
