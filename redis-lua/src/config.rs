@@ -3,11 +3,11 @@
 //! ```toml
 //! servers = ["redis-7.0", "valkey-8.1"]   # the servers scripts must run on (default: all)
 //! allow = ["unread"]                     # rules not reported anywhere
-//! keys-from-name = true                  # name-N.lua takes N keys (the default)
+//! keys-from-name = true                  # name-N.lua takes N keys, N up to 999 (the default)
 //! exclude = ["vendor/**"]                # files not checked
 //!
 //! [files."src/commands/*.lua"]           # files matching a glob, relative to this file
-//! keys = 2                               # their number of keys, when they have no header
+//! keys = 2                               # their number of keys, when they have no header (at most 10000)
 //! allow = ["unknown_commands"]
 //! servers = ["valkey-9.1"]
 //! ```
@@ -167,11 +167,8 @@ impl Config {
                     }
                 }
                 (true, "keys") => {
-                    let keys = value.parse().map_err(|_| {
-                        error(format!(
-                            "`keys = {value}`: the number of keys is a whole number"
-                        ))
-                    })?;
+                    let keys = crate::options::key_count(value)
+                        .map_err(|why| error(format!("`keys = {value}`: {why}")))?;
                     if let Some(rule) = config.files.last_mut() {
                         rule.keys = Some(keys);
                     }
@@ -379,6 +376,7 @@ mod tests {
             ("serves = []", 1, "unknown key `serves`"),
             ("\nkeys = 2", 2, "unknown key `keys`"),
             ("[files.\"a\"]\nkeys = x", 2, "whole number"),
+            ("[files.\"a\"]\nkeys = 20000", 2, "at most 10000 keys"),
             ("[other]", 1, "the only tables"),
             ("allow = [\"syntax\"]", 1, "cannot be allowed"),
             ("servers = [\"redis-6\"]", 1, "unknown server"),

@@ -1,7 +1,7 @@
 //! The command line, read by hand: a subcommand, flags and paths.
 
-use redis_script_analyzer::Rule;
 use redis_script_analyzer::servers::{Server, Servers};
+use redis_script_analyzer::{Rule, lint};
 
 /// How findings are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,8 +63,9 @@ Options of check:
                               valkey-8.1 or valkey-9.1; repeat for several
                               (default: all three, the strictest)
   --keys N                    the number of keys of every script that has no
-                              signature header (default: from redis-lua.toml,
-                              a name-N.lua file name, or unknown)
+                              signature header, at most 10000 (default: from
+                              redis-lua.toml, a name-N.lua file name with N of
+                              at most 3 digits, or unknown)
   --allow RULE                do not report RULE; repeat for several
   --config PATH               read this config file instead of the nearest
                               redis-lua.toml
@@ -139,10 +140,8 @@ fn check(args: &[String]) -> Result<CheckOptions, String> {
             "--server" => options.servers = options.servers.with(server(&value(flag)?)?),
             "--keys" => {
                 let text = value(flag)?;
-                let keys = text.parse().map_err(|_| {
-                    format!("`--keys {text}`: the number of keys is a whole number")
-                })?;
-                options.keys = Some(keys);
+                options.keys =
+                    Some(key_count(&text).map_err(|why| format!("`--keys {text}`: {why}"))?);
             }
             "--allow" => options.allow.push(rule(&value(flag)?)?),
             "--config" => options.config = Some(value(flag)?),
@@ -183,6 +182,23 @@ pub fn rule(name: &str) -> Result<Rule, String> {
     }
 }
 
+/// A key count as `--keys` and `keys = N` in redis-lua.toml give it: a
+/// whole number up to [`lint::MAX_KEYS`].
+pub fn key_count(text: &str) -> Result<usize, String> {
+    let keys: u64 = text
+        .parse()
+        .map_err(|_| "the number of keys is a whole number".to_owned())?;
+    usize::try_from(keys)
+        .ok()
+        .filter(|&keys| keys <= lint::MAX_KEYS)
+        .ok_or_else(|| {
+            format!(
+                "a script takes at most {} keys here; a larger count is a mistake",
+                lint::MAX_KEYS
+            )
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,6 +237,7 @@ mod tests {
             ("check --allow syntax", "cannot be allowed"),
             ("check --allow nope", "unknown rule `nope`"),
             ("check --keys", "needs a value"),
+            ("check --keys 99999999999", "at most 10000"),
             ("check --fast", "unknown option `--fast`"),
         ] {
             let error = parse(&args(line)).unwrap_err();

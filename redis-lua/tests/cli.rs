@@ -220,6 +220,10 @@ fn exit_codes() {
             "bad-config.toml:2: unknown key `alow`",
         ),
         (&["lint"][..], "unknown command `lint`"),
+        (
+            &["check", "--keys", "99999999999", "clean"][..],
+            "`--keys 99999999999`: a script takes at most 10000 keys",
+        ),
     ] {
         let output = redis_lua(".", args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");

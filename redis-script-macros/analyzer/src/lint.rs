@@ -30,7 +30,8 @@ use crate::{
 pub struct FileOptions {
     /// The servers it must run on.
     pub servers: Servers,
-    /// Its number of keys, when the caller knows it (a header still decides).
+    /// Its number of keys, when the caller knows it (a header still
+    /// decides); at most [`MAX_KEYS`] for a caller that takes it from users.
     pub keys: Option<usize>,
     /// Whether a name `name-N.lua` says it takes N keys.
     pub keys_from_name: bool,
@@ -259,11 +260,20 @@ pub fn is_library(source: &str) -> bool {
             .any(|word| word.starts_with("name="))
 }
 
-/// N of a file named `name-N.lua` (BullMQ's convention: N keys).
+/// The most keys a caller may give a script ([`FileOptions::keys`]): far
+/// above any real script's fixed count; a larger number is a mistake.
+pub const MAX_KEYS: usize = 10_000;
+
+/// N of a file named `name-N.lua` (BullMQ's convention: N keys), for N of
+/// one to three digits: a longer number is a date or a version
+/// (`migrate-20240101.lua`), not a key count.
 pub fn keys_from_name(path: &Path) -> Option<usize> {
     let stem = path.file_stem()?.to_str()?;
     let (name, count) = stem.rsplit_once('-')?;
-    if name.is_empty() || count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
+    if name.is_empty()
+        || !(1..=3).contains(&count.len())
+        || !count.bytes().all(|b| b.is_ascii_digit())
+    {
         return None;
     }
     count.parse().ok()
@@ -442,6 +452,9 @@ mod tests {
             ("lock.lua", None),
             ("-3.lua", None),
             ("v-1a.lua", None),
+            ("queue-999.lua", Some(999)),
+            ("migrate-20240101.lua", None),
+            ("x-99999999999999999999999.lua", None),
         ] {
             assert_eq!(keys_from_name(Path::new(name)), keys, "{name}");
         }

@@ -91,7 +91,10 @@ pub(super) fn check(uses: &Uses, declared: &Declared, diagnostics: &mut Vec<Diag
                 diagnostics.push(outside(table, index, span, count, declared));
             }
         }
-        if unbounded {
+        // Allowed, the warnings would all be dropped: not building them
+        // keeps a huge key count (`--keys`, a file name) from costing
+        // memory in proportion.
+        if unbounded || declared.allowed.allows(Rule::Unread) {
             continue;
         }
         for position in (1..=count).filter(|&position| !uses.reads(position)) {
@@ -208,6 +211,22 @@ mod tests {
                 "{script}: {found:?}"
             );
         }
+    }
+
+    #[test]
+    fn no_unread_warning_is_built_when_unread_is_allowed() {
+        // Before the allowed rules are filtered: a count in the millions
+        // would otherwise build a warning per key.
+        let declared = Declared {
+            keys: 3,
+            allowed: crate::Allowed::NONE.with(Rule::Unread),
+            ..ONE_KEY_TWO_ARGS
+        };
+        let mut diagnostics = Vec::new();
+        check(&Uses::default(), &declared, &mut diagnostics);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        check(&Uses::default(), &ONE_KEY_TWO_ARGS, &mut diagnostics);
+        assert_eq!(diagnostics.len(), 3);
     }
 
     #[test]
