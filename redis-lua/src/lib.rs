@@ -87,25 +87,40 @@ impl Run {
 
 /// The `.lua` files under `paths` (a file is taken as given, whatever its
 /// name; folders are searched, skipping hidden ones, `node_modules` and
-/// `target`), each with its path as shown; and the paths that do not exist.
+/// `target`), each with its path as shown; and the paths that do not exist
+/// or are not regular files. A path given is followed if it is a symbolic
+/// link; in a folder, links are not followed (a link back up would repeat
+/// the tree, or never end), each folder is searched once, and only regular
+/// files are read (a named pipe `x.lua` would block the read).
 pub fn find_files(paths: &[String]) -> (Vec<(String, PathBuf)>, Vec<String>) {
     let mut files = Vec::new();
     let mut missing = Vec::new();
+    let mut visited = HashSet::new();
     for given in paths {
         let path = PathBuf::from(given);
         let display = given.trim_end_matches('/').trim_start_matches("./");
-        if path.is_dir() {
-            walk(&path, display, &mut files, &mut missing);
-        } else if path.is_file() {
-            files.push((display.to_owned(), path));
-        } else {
-            missing.push(format!("{given}: no such file or folder"));
+        match std::fs::metadata(&path) {
+            Ok(metadata) if metadata.is_dir() => {
+                walk(&path, display, &mut files, &mut missing, &mut visited);
+            }
+            Ok(metadata) if metadata.is_file() => files.push((display.to_owned(), path)),
+            Ok(_) => missing.push(format!("{given}: not a regular file or folder")),
+            Err(_) => missing.push(format!("{given}: no such file or folder")),
         }
     }
     (files, missing)
 }
 
-fn walk(dir: &Path, display: &str, files: &mut Vec<(String, PathBuf)>, problems: &mut Vec<String>) {
+fn walk(
+    dir: &Path,
+    display: &str,
+    files: &mut Vec<(String, PathBuf)>,
+    problems: &mut Vec<String>,
+    visited: &mut HashSet<PathBuf>,
+) {
+    if !visited.insert(canonical(dir)) {
+        return;
+    }
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(error) => return problems.push(format!("{}: {error}", dir.display())),
@@ -120,11 +135,15 @@ fn walk(dir: &Path, display: &str, files: &mut Vec<(String, PathBuf)>, problems:
         } else {
             format!("{display}/{name}")
         };
-        if path.is_dir() {
+        // The entry itself, not what a link points to.
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
             if !name.starts_with('.') && name != "node_modules" && name != "target" {
-                walk(&path, &shown, files, problems);
+                walk(&path, &shown, files, problems, visited);
             }
-        } else if name.ends_with(".lua") {
+        } else if kind.is_file() && name.ends_with(".lua") {
             files.push((shown, path));
         }
     }

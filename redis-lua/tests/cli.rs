@@ -294,3 +294,64 @@ fn rules_are_listed() {
         assert!(text.contains(rule.name()), "{rule}");
     }
 }
+
+/// A folder with a link back up, a link to a file and a named pipe: each
+/// regular file is checked once, nothing blocks, and a link given on the
+/// command line is followed.
+#[cfg(unix)]
+#[test]
+fn folders_are_walked_without_following_links() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("walk");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("s/sub")).expect("a folder");
+    std::fs::write(dir.join("s/a.lua"), "return 1\n").expect("write");
+    std::fs::write(dir.join("s/sub/b.lua"), "return 2\n").expect("write");
+    std::os::unix::fs::symlink("..", dir.join("s/sub/up")).expect("a link");
+    std::os::unix::fs::symlink("a.lua", dir.join("s/link.lua")).expect("a link");
+    let made = Command::new("mkfifo")
+        .arg(dir.join("s/pipe.lua"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let run = |args: &[&str]| -> Output {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_redis-lua"))
+            .args(args)
+            .current_dir(&dir)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        let started = std::time::Instant::now();
+        while child.try_wait().expect("waits").is_none() {
+            if started.elapsed() > std::time::Duration::from_secs(20) {
+                child.kill().expect("kill");
+                panic!("redis-lua {args:?} did not finish");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        child.wait_with_output().expect("output")
+    };
+    let output = run(&["check", "--no-config", "--format", "json", "s"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let document: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    let paths: Vec<&str> = document["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|file| file["path"].as_str().expect("a path"))
+        .collect();
+    assert_eq!(paths, ["s/a.lua", "s/sub/b.lua"]);
+    let output = run(&["check", "--no-config", "s/link.lua"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "redis-lua: 1 file checked: 0 errors, 0 warnings\n"
+    );
+    let output = run(&["check", "--no-config", "s/pipe.lua"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("s/pipe.lua: not a regular file or folder"),
+        "{}",
+        stderr(&output)
+    );
+}
