@@ -100,8 +100,10 @@ impl Config {
     pub fn read(path: &Path) -> Result<Config, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+        // A bare file name's parent is the empty path: the current folder.
         let root = path
             .parent()
+            .filter(|parent| !parent.as_os_str().is_empty())
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
         Config::parse(&text, root)
             .map_err(|(line, message)| format!("{}:{line}: {message}", path.display()))
@@ -223,7 +225,14 @@ impl Config {
 
 /// `path` relative to `root`, with `/` between folders.
 fn relative_to(path: &Path, root: &Path) -> String {
-    let absolute = |path: &Path| path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let absolute = |path: &Path| {
+        let path = if path.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            path
+        };
+        path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+    };
     let (path, root) = (absolute(path), absolute(root));
     let relative = path.strip_prefix(&root).unwrap_or(&path);
     relative

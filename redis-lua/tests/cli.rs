@@ -244,6 +244,12 @@ fn the_config_file_sets_keys_servers_allows_and_exclusions() {
     assert_eq!(configured.status.code(), Some(1));
     assert!(!stdout(&configured).contains("lib/bump.lua"));
     snapshot("configured.txt", &stdout(&configured));
+    // Named by a bare file name: its folder is the current one, and the
+    // globs with `/` (`vendor/**`) match as when it is found.
+    let named = redis_lua("configured", &["check", "--config", "redis-lua.toml"]);
+    assert_eq!(stdout(&named), stdout(&configured));
+    let named = redis_lua("configured", &["check", "--config", "./redis-lua.toml"]);
+    assert_eq!(stdout(&named), stdout(&configured));
     // Without it: the key count is unknown, and everything is read.
     let bare = redis_lua("configured", &["check", "--no-config"]);
     assert_eq!(bare.status.code(), Some(1));
