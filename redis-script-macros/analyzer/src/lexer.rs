@@ -153,6 +153,9 @@ pub struct Lexer<'a> {
     /// Lua's `linenumber`: the line the lexer is on, so after reading a
     /// token, the line on which that token ends.
     line: usize,
+    /// The line comments (`--` to the end of the line, not `--[[ ]]`)
+    /// read so far.
+    line_comments: Vec<Span>,
 }
 
 impl<'a> Lexer<'a> {
@@ -182,7 +185,23 @@ impl<'a> Lexer<'a> {
             bytes,
             pos,
             line: 1,
+            line_comments: Vec::new(),
         })
+    }
+
+    /// The line comments of `src`, `--` included, up to the first text the
+    /// lexer cannot read: comments as Lua sees them, so `--` in a string or
+    /// a long comment `--[[ ]]` is none.
+    pub fn line_comments(src: &'a str) -> Vec<Span> {
+        let Ok(mut lexer) = Lexer::new(src) else {
+            return Vec::new();
+        };
+        while let Ok(token) = lexer.next_token() {
+            if token.kind == TokenKind::Eof {
+                break;
+            }
+        }
+        lexer.line_comments
     }
 
     /// The source being read.
@@ -305,6 +324,7 @@ impl<'a> Lexer<'a> {
                         }
                         self.pos += 1;
                     }
+                    self.line_comments.push(Span::new(start, self.pos));
                 }
                 b'[' => {
                     let sep = self.skip_sep();

@@ -94,26 +94,23 @@ pub fn analyze(source: &str, mut declared: Declared) -> Analysis {
 /// The comment that starts an inline allow: `-- redis-lua: allow(unread)`.
 pub const INLINE_ALLOW: &str = "redis-lua:";
 
-/// The rules `source` allows in comments: lines whose comment, after `--`
-/// and blanks, is `redis-lua: allow(rule, ...)`, each rule by its name
-/// ([`Rule::from_name`]); anywhere in a script (or a file it includes), a
-/// comment allows the rule in the whole script. A comment that names no
-/// rule an allow may silence is an error of its own ([`Rule::Directive`]).
+/// The rules `source` allows in comments: line comments (as the lexer
+/// reads them: not `--` in a string, not a long comment `--[[ ]]`) whose
+/// text, after the dashes and blanks, is `redis-lua: allow(rule, ...)`,
+/// each rule by its name ([`Rule::from_name`]); anywhere in a script (or a
+/// file it includes), a comment allows the rule in the whole script. A
+/// comment that names no rule an allow may silence is an error of its own
+/// ([`Rule::Directive`]).
 pub fn inline_allows(source: &str) -> (Allowed, Vec<Diagnostic>) {
     let mut allowed = Allowed::NONE;
     let mut errors = Vec::new();
-    let mut at = 0;
-    for line in source.split_inclusive('\n') {
-        let start = at;
-        at += line.len();
-        let Some(dashes) = line.find("--") else {
-            continue;
-        };
-        let comment = line[dashes..].trim_start_matches('-').trim_start();
+    for comment_span in lexer::Lexer::line_comments(source) {
+        let text = source[comment_span.start..comment_span.end].trim_end();
+        let comment = text.trim_start_matches('-').trim_start();
         let Some(directive) = comment.strip_prefix(INLINE_ALLOW) else {
             continue;
         };
-        let span = Span::new(start + dashes, start + line.trim_end().len());
+        let span = Span::new(comment_span.start, comment_span.start + text.len());
         let error = |message: String| {
             Diagnostic::error(Rule::Directive, Target::File, span, message).with_note(format!(
                 "write `-- {INLINE_ALLOW} allow(rule, ...)` with rules among: {}",
@@ -125,10 +122,7 @@ pub fn inline_allows(source: &str) -> (Allowed, Vec<Diagnostic>) {
             .strip_prefix("allow(")
             .and_then(|rest| rest.trim_end().strip_suffix(')'));
         let Some(list) = list else {
-            errors.push(error(format!(
-                "`{}` is not an inline allow",
-                line[dashes..].trim_end()
-            )));
+            errors.push(error(format!("`{text}` is not an inline allow")));
             continue;
         };
         for name in list.split(',') {

@@ -519,6 +519,42 @@ mod tests {
     }
 
     #[test]
+    fn inline_allows_are_line_comments_as_lua_reads_them() {
+        let options = FileOptions::default();
+        // In a string: no allow, and no error.
+        let script =
+            "local s = '-- redis-lua: allow(unknown_commands)'\nreturn redis.call('FOO', s)";
+        assert_eq!(
+            rules(&check("x.lua", script, &options)),
+            [Rule::UnknownCommands]
+        );
+        let script = "return \"-- redis-lua: done\"";
+        assert_eq!(rules(&check("x.lua", script, &options)), []);
+        let script = "return [[\n-- redis-lua: done\n]]";
+        assert_eq!(rules(&check("x.lua", script, &options)), []);
+        // A long comment is not a line comment.
+        let script = "--[[ redis-lua: allow(unknown_commands) ]]\nreturn redis.call('FOO')";
+        assert_eq!(
+            rules(&check("x.lua", script, &options)),
+            [Rule::UnknownCommands]
+        );
+        // After a string holding `--`, the comment is still read.
+        let script = "---@key k string\nlocal s = \"--\" -- redis-lua: allow(unread)\nreturn s";
+        assert_eq!(rules(&check("x.lua", script, &options)), []);
+        let report = check("x.lua", "return 1 -- redis-lua: allow(nothing)", &options);
+        assert_eq!(rules(&report), [Rule::Directive]);
+        assert_eq!(
+            (report.findings[0].line, report.findings[0].column),
+            (1, 10)
+        );
+        assert!(
+            report.findings[0]
+                .message
+                .contains("unknown rule `nothing`")
+        );
+    }
+
+    #[test]
     fn libraries_have_every_function_checked() {
         let library = "#!lua name=lib\n\
             redis.register_function('a', function(keys, args) return redis.call('GETT', keys[1]) end)\n\
