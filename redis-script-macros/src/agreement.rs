@@ -160,7 +160,7 @@ fn the_tool_and_the_macro_agree_on_every_script_of_the_repository() {
                 from_macro.dedup();
                 cases.push((from_macro, tool_errors(&relative, path, Some(keys))));
             }
-        } else if let Ok(Some(header)) = header::parse(own) {
+        } else if let Ok(Some(header)) = header::parse_optional(own) {
             let name = format_ident!("headed");
             let item =
                 signature::declaration(&name, &header, &quote!(::redis_script), Span::call_site());

@@ -43,7 +43,7 @@ fn binding(kind: Kind, args: TokenStream, item: TokenStream) -> TokenStream {
     let file = args.as_ref().and_then(|args| args.file.as_ref());
     let script = file.and_then(|lit| errors.take(ScriptFile::read(lit)));
     if let (Some(file), Some(script), Some(keys)) = (file, &script, keys) {
-        match header::parse(script.own_source()) {
+        match header::parse_optional(script.own_source()) {
             Err(header_errors) => {
                 signature::header_errors(file, script.own_source(), header_errors, &mut errors)
             }

@@ -23,7 +23,12 @@
 //! Other lines are the description. `@param` and `@return` are the language
 //! server's own tags; `@key` is ours, and an editor shows it as text. A
 //! `--- @include` line (see the `compose` convention) is not part of the
-//! signature. Types are [`LuaType`]s, written without spaces.
+//! signature, nor is any other tag of the language server's
+//! (`---@diagnostic`, `---@type`, `---@class`...). Types are [`LuaType`]s,
+//! written without spaces. Where a signature is optional ([`parse_optional`]:
+//! `#[redis_script]`, `redis-lua`), a header of `@param`/`@return` lines
+//! that do not parse as one is the language server's annotations, not a
+//! signature.
 
 use crate::ast::Span;
 use crate::suggest::suggest;
@@ -167,9 +172,38 @@ pub struct HeaderError {
     pub note: Option<String>,
 }
 
-/// Reads the header of `source`: `Ok(None)` when the file opens with no
-/// `---` line carrying a signature tag, every mistake otherwise.
+/// Reads the header of `source`, as `scripts!` binds it: `Ok(None)` when
+/// the file opens with no `---` line carrying a signature tag, every
+/// mistake otherwise. Another `---@` tag is the language server's
+/// (`---@diagnostic`, `---@type`, `---@class`) and is skipped, unless it is
+/// a near miss of a signature tag (`---@parm`), which is a mistake.
 pub fn parse(source: &str) -> Result<Option<Header>, Vec<HeaderError>> {
+    parse_tags(source).0
+}
+
+/// Reads the header of a script that may have none, as `#[redis_script]`
+/// and `redis-lua` do, where the signature is optional: as [`parse`], but a
+/// header that does not parse is taken for the language server's own
+/// annotations (`---@param x string|number`), not for a signature, unless
+/// it has a `---@key` line (a tag only signatures use) or a near miss of a
+/// signature tag. A signature there still has each mistake reported.
+pub fn parse_optional(source: &str) -> Result<Option<Header>, Vec<HeaderError>> {
+    match parse_tags(source) {
+        (Err(_), Intent::Unclear) => Ok(None),
+        (result, _) => result,
+    }
+}
+
+/// Whether a header's tags show it is meant as a signature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Intent {
+    /// A `---@key` line, or a near miss of a signature tag.
+    Signature,
+    /// Only `---@param` and `---@return` lines: the language server's tags too.
+    Unclear,
+}
+
+fn parse_tags(source: &str) -> (Result<Option<Header>, Vec<HeaderError>>, Intent) {
     let mut header = Header {
         description: Vec::new(),
         keys: Vec::new(),
@@ -180,6 +214,7 @@ pub fn parse(source: &str) -> Result<Option<Header>, Vec<HeaderError>> {
     };
     let mut errors = Vec::new();
     let mut tagged = false;
+    let mut intent = Intent::Unclear;
     let mut first = None;
     let mut end = 0;
     for (index, (start, line)) in lines(source).enumerate() {
@@ -205,13 +240,20 @@ pub fn parse(source: &str) -> Result<Option<Header>, Vec<HeaderError>> {
         if tag == "include" {
             continue;
         }
+        if !TAGS.contains(&tag) && suggest(tag, TAGS.iter().copied()).is_none() {
+            // The language server's tag, not a signature's.
+            continue;
+        }
+        if tag != "param" && tag != "return" {
+            intent = Intent::Signature;
+        }
         tagged = true;
         if let Err(error) = header.add(tag, rest, span) {
             errors.push(error);
         }
     }
     if !tagged {
-        return Ok(None);
+        return (Ok(None), intent);
     }
     header.span = Span::new(first.unwrap_or(0), end);
     // A description that ends in blank lines (before the tags) keeps none of them.
@@ -222,11 +264,12 @@ pub fn parse(source: &str) -> Result<Option<Header>, Vec<HeaderError>> {
     {
         header.description.pop();
     }
-    if errors.is_empty() {
+    let result = if errors.is_empty() {
         Ok(Some(header))
     } else {
         Err(errors)
-    }
+    };
+    (result, intent)
 }
 
 impl Header {
@@ -428,6 +471,29 @@ mod tests {
         assert_eq!(parse("-- text\n---@key k string\nreturn 1\n"), Ok(None));
         // Include lines are not a signature.
         assert_eq!(parse("--- @include \"x\"\nreturn 1\n"), Ok(None));
+    }
+
+    #[test]
+    fn the_language_servers_own_tags_are_no_signature() {
+        // Tags of the language server's only: skipped, by both readers.
+        let source = "---@diagnostic disable: undefined-global\n---@type string\n\
+                      ---@class Job\n---@field id string\nreturn 1\n";
+        assert_eq!(parse(source), Ok(None));
+        assert_eq!(parse_optional(source), Ok(None));
+        let source = "---@diagnostic disable: undefined-global\n---@key k string\nreturn 1\n";
+        assert_eq!(parse(source).unwrap().unwrap().keys.len(), 1);
+        // Its `@param` with a type no signature has: a signature to bind,
+        // annotations where the signature is optional.
+        let source = "---@param x string|number\n---@return integer\nreturn 1\n";
+        assert!(parse(source).is_err());
+        assert_eq!(parse_optional(source), Ok(None));
+        // With a `@key`, or a near miss of a tag, it is a signature all the same.
+        let source = "---@key k string\n---@param x string|number\nreturn 1\n";
+        assert!(parse_optional(source).is_err());
+        let source = "---@parm x string\n---@param y string|number\nreturn 1\n";
+        assert!(parse_optional(source).is_err());
+        let source = "---@param x string\n---@return integer\nreturn 1\n";
+        assert_eq!(parse_optional(source).unwrap().unwrap().args.len(), 1);
     }
 
     #[test]

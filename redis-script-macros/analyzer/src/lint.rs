@@ -184,7 +184,7 @@ pub fn check_file(
     }
     let mut findings_before = Vec::new();
     let mut header_ok = true;
-    let (kind, header) = match header::parse(own) {
+    let (kind, header) = match header::parse_optional(own) {
         Ok(Some(header)) => {
             let from_header = header.declared();
             declared = Declared {
@@ -551,6 +551,23 @@ mod tests {
             report.findings[0]
                 .message
                 .contains("unknown rule `nothing`")
+        );
+    }
+
+    #[test]
+    fn language_server_annotations_are_no_header() {
+        let script = "---@diagnostic disable: undefined-global\n---@type string\n\
+                      ---@class Job\n---@param x string|number\n\
+                      return redis.call('GET', KEYS[1])";
+        let report = check("x.lua", script, &FileOptions::default());
+        assert_eq!(report.kind, FileKind::Unkeyed);
+        assert_eq!(rules(&report), []);
+        // A signature among them is still read, and its mistakes reported.
+        let script = "---@diagnostic disable: undefined-global\n---@key k string\n\
+                      ---@param x string|number\nreturn redis.call('GET', KEYS[1])";
+        assert_eq!(
+            rules(&check("x.lua", script, &FileOptions::default())),
+            [Rule::Header]
         );
     }
 
