@@ -168,7 +168,7 @@ pub fn compose(
     path: &Path,
     source: String,
     read: &mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
-) -> Result<Composed, ComposeError> {
+) -> Result<Composed, Box<ComposeError>> {
     let mut composer = Composer {
         composed: Composed {
             text: String::with_capacity(source.len()),
@@ -198,7 +198,7 @@ struct Composer<'r> {
 
 impl Composer<'_> {
     /// Appends file `index` to the text, expanding its directives.
-    fn expand(&mut self, index: usize) -> Result<(), ComposeError> {
+    fn expand(&mut self, index: usize) -> Result<(), Box<ComposeError>> {
         self.stack.push(index);
         let source = self.composed.files[index].source.clone();
         let mut copied_to = 0;
@@ -238,7 +238,12 @@ impl Composer<'_> {
     }
 
     /// Expands the directive at `span` of file `includer`, naming `target`.
-    fn include(&mut self, includer: usize, span: Span, target: &str) -> Result<(), ComposeError> {
+    fn include(
+        &mut self,
+        includer: usize,
+        span: Span,
+        target: &str,
+    ) -> Result<(), Box<ComposeError>> {
         let including = &self.composed.files[includer];
         if Path::new(target).is_absolute() {
             return Err(self.error(
@@ -358,20 +363,20 @@ impl Composer<'_> {
         span: Span,
         message: String,
         note: Option<String>,
-    ) -> ComposeError {
+    ) -> Box<ComposeError> {
         let reached = self.composed.files[1..]
             .iter()
             .map(|file| file.path.clone())
             .collect();
         let file = &self.composed.files[file];
-        ComposeError {
+        Box::new(ComposeError {
             display: file.display.clone(),
             source: file.source.clone(),
             span,
             message,
             note,
             reached,
-        }
+        })
     }
 }
 
@@ -442,7 +447,7 @@ mod tests {
             .collect()
     }
 
-    fn run(root: &str, list: &[(&str, &str)]) -> Result<Composed, ComposeError> {
+    fn run(root: &str, list: &[(&str, &str)]) -> Result<Composed, Box<ComposeError>> {
         let disk = files(list);
         let source = String::from_utf8(disk[Path::new(root)].clone()).unwrap();
         let mut read = |path: &Path| {
