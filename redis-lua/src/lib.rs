@@ -62,8 +62,33 @@ pub struct Run {
     pub included: usize,
     /// Files the config excludes.
     pub excluded: usize,
-    /// Files that could not be read, each with why.
-    pub unreadable: Vec<String>,
+    /// Paths that could not be read (missing, not a file, not UTF-8), each
+    /// with why.
+    pub unreadable: Vec<Trouble>,
+}
+
+/// A path that could not be checked, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trouble {
+    /// The path as given or found.
+    pub path: String,
+    /// Why it could not be read.
+    pub why: String,
+}
+
+impl Trouble {
+    fn new(path: impl Into<String>, why: impl Into<String>) -> Trouble {
+        Trouble {
+            path: path.into(),
+            why: why.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Trouble {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.why)
+    }
 }
 
 impl Run {
@@ -92,7 +117,7 @@ impl Run {
 /// link; in a folder, links are not followed (a link back up would repeat
 /// the tree, or never end), each folder is searched once, and only regular
 /// files are read (a named pipe `x.lua` would block the read).
-pub fn find_files(paths: &[String]) -> (Vec<(String, PathBuf)>, Vec<String>) {
+pub fn find_files(paths: &[String]) -> (Vec<(String, PathBuf)>, Vec<Trouble>) {
     let mut files = Vec::new();
     let mut missing = Vec::new();
     let mut visited = HashSet::new();
@@ -104,8 +129,8 @@ pub fn find_files(paths: &[String]) -> (Vec<(String, PathBuf)>, Vec<String>) {
                 walk(&path, display, &mut files, &mut missing, &mut visited);
             }
             Ok(metadata) if metadata.is_file() => files.push((display.to_owned(), path)),
-            Ok(_) => missing.push(format!("{given}: not a regular file or folder")),
-            Err(_) => missing.push(format!("{given}: no such file or folder")),
+            Ok(_) => missing.push(Trouble::new(given, "not a regular file or folder")),
+            Err(_) => missing.push(Trouble::new(given, "no such file or folder")),
         }
     }
     (files, missing)
@@ -115,7 +140,7 @@ fn walk(
     dir: &Path,
     display: &str,
     files: &mut Vec<(String, PathBuf)>,
-    problems: &mut Vec<String>,
+    problems: &mut Vec<Trouble>,
     visited: &mut HashSet<PathBuf>,
 ) {
     if !visited.insert(canonical(dir)) {
@@ -123,7 +148,7 @@ fn walk(
     }
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
-        Err(error) => return problems.push(format!("{}: {error}", dir.display())),
+        Err(error) => return problems.push(Trouble::new(display, error.to_string())),
     };
     let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
     entries.sort_by_key(|entry| entry.file_name());
@@ -188,7 +213,7 @@ pub fn check_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
         let source = match read_source(path) {
             Ok(source) => source,
             Err(why) => {
-                run.unreadable.push(format!("{display}: {why}"));
+                run.unreadable.push(Trouble::new(display.as_str(), why));
                 continue;
             }
         };
@@ -282,16 +307,17 @@ fn check(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> i3
         config,
     };
     let (files, missing) = find_files(&options.paths);
-    let run = check_files(&files, &settings);
+    let mut run = check_files(&files, &settings);
+    run.unreadable.splice(0..0, missing);
     let written = match options.format {
         options::Format::Human => output::human(&run, out),
         options::Format::Json => output::json(&run, out),
         options::Format::Sarif => output::sarif(&run, out),
     };
-    for problem in missing.iter().chain(&run.unreadable) {
+    for problem in &run.unreadable {
         let _ = writeln!(err, "redis-lua: {problem}");
     }
-    if written.is_err() || !missing.is_empty() || !run.unreadable.is_empty() {
+    if written.is_err() || !run.unreadable.is_empty() {
         return EXIT_TROUBLE;
     }
     let failing = run.count(Severity::Error)

@@ -2,6 +2,7 @@
 //! SARIF 2.1.0 for code-scanning tools ([`sarif()`]).
 
 use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
 
 use redis_script_analyzer::lint::Finding;
 use redis_script_analyzer::{Rule, Severity};
@@ -114,8 +115,13 @@ pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out)
 }
 
-/// SARIF 2.1.0: one run, the rules, and a result per finding.
+/// SARIF 2.1.0: one run, the rules, and a result per finding. Paths are
+/// URIs relative to `%SRCROOT%`, the folder the tool runs in (given in
+/// `originalUriBaseIds`), or absolute `file://` URIs for files outside it;
+/// columns count Unicode code points. Paths that could not be read are the
+/// invocation's notifications, and make it unsuccessful.
 pub fn sarif(run: &Run, out: &mut dyn Write) -> io::Result<()> {
+    let root = std::env::current_dir()?;
     let rules: Vec<Value> = Rule::ALL
         .iter()
         .map(|rule| {
@@ -139,13 +145,23 @@ pub fn sarif(run: &Run, out: &mut dyn Write) -> io::Result<()> {
                 "message": { "text": text },
                 "locations": [{
                     "physicalLocation": {
-                        "artifactLocation": { "uri": finding.file },
-                        "region": {
-                            "startLine": finding.line,
-                            "startColumn": finding.column,
-                            "endLine": finding.end_line,
-                            "endColumn": finding.end_column.max(finding.column + 1),
-                        }
+                        "artifactLocation": artifact_location(&finding.file, &root),
+                        "region": region(finding),
+                    }
+                }],
+            })
+        })
+        .collect();
+    let notifications: Vec<Value> = run
+        .unreadable
+        .iter()
+        .map(|trouble| {
+            json!({
+                "level": "error",
+                "message": { "text": trouble.to_string() },
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": artifact_location(&trouble.path, &root),
                     }
                 }],
             })
@@ -163,11 +179,106 @@ pub fn sarif(run: &Run, out: &mut dyn Write) -> io::Result<()> {
                     "rules": rules,
                 }
             },
+            "invocations": [{
+                "executionSuccessful": run.unreadable.is_empty(),
+                "toolExecutionNotifications": notifications,
+            }],
+            "originalUriBaseIds": {
+                SRCROOT: { "uri": format!("{}/", file_uri(&root).trim_end_matches('/')) },
+            },
+            "columnKind": "unicodeCodePoints",
             "results": results,
         }],
     });
     serde_json::to_writer_pretty(&mut *out, &document)?;
     writeln!(out)
+}
+
+/// The base id of paths relative to the folder the tool runs in.
+const SRCROOT: &str = "%SRCROOT%";
+
+/// A finding's region; the end column is made to follow the start only on
+/// a one-line region (an empty span still shows one character).
+fn region(finding: &Finding) -> Value {
+    let end_column = if finding.end_line == finding.line {
+        finding.end_column.max(finding.column + 1)
+    } else {
+        finding.end_column
+    };
+    json!({
+        "startLine": finding.line,
+        "startColumn": finding.column,
+        "endLine": finding.end_line,
+        "endColumn": end_column,
+    })
+}
+
+/// `file` (as shown: relative to `root`, the working folder, or absolute)
+/// as a SARIF artifact location: relative to `%SRCROOT%` when it is inside
+/// `root`, else an absolute `file://` URI.
+fn artifact_location(file: &str, root: &Path) -> Value {
+    let path = Path::new(file);
+    let absolute = lexical(&if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        root.join(path)
+    });
+    match absolute.strip_prefix(root) {
+        Ok(relative) if !relative.as_os_str().is_empty() => json!({
+            "uri": encode(relative.components().map(|part| part.as_os_str().to_string_lossy())),
+            "uriBaseId": SRCROOT,
+        }),
+        _ => json!({ "uri": file_uri(&absolute) }),
+    }
+}
+
+/// An absolute path as a `file://` URI: `file:///home/a%20b/x.lua`.
+fn file_uri(path: &Path) -> String {
+    let parts = path.components().filter_map(|part| match part {
+        Component::RootDir => None,
+        // `C:` of a Windows path, kept as written.
+        Component::Prefix(prefix) => Some(prefix.as_os_str().to_string_lossy()),
+        other => Some(other.as_os_str().to_string_lossy()),
+    });
+    format!("file:///{}", encode(parts))
+}
+
+/// Path segments joined with `/`, each percent-encoded but for RFC 3986's
+/// unreserved characters (and `:` of a drive).
+fn encode<'a>(parts: impl Iterator<Item = std::borrow::Cow<'a, str>>) -> String {
+    let mut uri = String::new();
+    for (index, part) in parts.enumerate() {
+        if index > 0 {
+            uri.push('/');
+        }
+        for byte in part.bytes() {
+            if byte.is_ascii_alphanumeric() || b"-._~:".contains(&byte) {
+                uri.push(byte as char);
+            } else {
+                uri.push_str(&format!("%{byte:02X}"));
+            }
+        }
+    }
+    uri
+}
+
+/// `path` with `.` and `..` resolved lexically.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => match out.components().next_back() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(".."),
+            },
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// Every rule: its name, whether an allow can silence it, what it finds.
@@ -181,4 +292,51 @@ pub fn rules(out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "{:<20} {}{allowable}", rule.name(), rule.description())?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(line: usize, column: usize, end_line: usize, end_column: usize) -> Finding {
+        Finding {
+            rule: Rule::Syntax,
+            severity: Severity::Error,
+            message: String::new(),
+            note: None,
+            file: "a.lua".to_owned(),
+            line,
+            column,
+            end_line,
+            end_column,
+            rendered: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_end_column_follows_the_start_only_on_one_line() {
+        let one_line = region(&finding(3, 5, 3, 5));
+        assert_eq!(one_line["endColumn"], 6);
+        let two_lines = region(&finding(3, 9, 4, 2));
+        assert_eq!(
+            (&two_lines["endLine"], &two_lines["endColumn"]),
+            (&json!(4), &json!(2))
+        );
+    }
+
+    #[test]
+    fn paths_are_relative_uris_or_absolute_file_uris() {
+        let root = Path::new("/work/project");
+        let location = artifact_location("src/a b%\u{e9}.lua", root);
+        assert_eq!(location["uri"], "src/a%20b%25%C3%A9.lua");
+        assert_eq!(location["uriBaseId"], SRCROOT);
+        let location = artifact_location("./x/../lua/#1.lua", root);
+        assert_eq!(location["uri"], "lua/%231.lua");
+        let location = artifact_location("/work/project/y.lua", root);
+        assert_eq!(location["uri"], "y.lua");
+        let location = artifact_location("../../other/z.lua", root);
+        assert_eq!(location, json!({ "uri": "file:///other/z.lua" }));
+        let location = artifact_location("/tmp/q r.lua", root);
+        assert_eq!(location, json!({ "uri": "file:///tmp/q%20r.lua" }));
+    }
 }

@@ -91,17 +91,96 @@ fn sarif_output_on_bad_scripts() {
     let output = redis_lua(".", &["check", "--no-config", "--format=sarif", "bad"]);
     assert_eq!(output.status.code(), Some(1));
     let text = stdout(&output);
-    snapshot("bad.sarif", &text);
-    let document: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let mut document: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    // The working folder, which differs from machine to machine.
+    let root = &mut document["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"];
+    let uri = root.as_str().expect("a URI");
+    assert!(
+        uri.starts_with("file:///") && uri.ends_with("/tests/corpus/"),
+        "{uri}"
+    );
+    *root = "file:///CORPUS/".into();
+    snapshot(
+        "bad.sarif",
+        &format!(
+            "{}\n",
+            serde_json::to_string_pretty(&document).expect("JSON")
+        ),
+    );
     assert_eq!(document["version"], "2.1.0");
     let run = &document["runs"][0];
+    assert_eq!(run["columnKind"], "unicodeCodePoints");
+    assert_eq!(run["invocations"][0]["executionSuccessful"], true);
     let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
     for result in run["results"].as_array().expect("results") {
         let index = result["ruleIndex"].as_u64().expect("an index") as usize;
         assert_eq!(rules[index]["id"], result["ruleId"]);
-        let region = &result["locations"][0]["physicalLocation"]["region"];
-        assert!(region["startLine"].as_u64() >= Some(1));
+        let location = &result["locations"][0]["physicalLocation"];
+        assert!(location["region"]["startLine"].as_u64() >= Some(1));
+        let artifact = &location["artifactLocation"];
+        assert_eq!(artifact["uriBaseId"], "%SRCROOT%");
+        assert!(
+            artifact["uri"]
+                .as_str()
+                .is_some_and(|uri| uri.starts_with("bad/")),
+            "{artifact}"
+        );
     }
+}
+
+#[test]
+fn sarif_names_files_outside_the_folder_by_absolute_uri_and_reports_unread_paths() {
+    let output = redis_lua(
+        "bad",
+        &[
+            "check",
+            "--no-config",
+            "--format",
+            "sarif",
+            "../clean/counter.lua",
+            "nowhere.lua",
+            "syntax.lua",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let document: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    let run = &document["runs"][0];
+    let invocation = &run["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false);
+    let notifications = invocation["toolExecutionNotifications"]
+        .as_array()
+        .expect("notifications");
+    assert_eq!(notifications.len(), 1);
+    assert_eq!(
+        notifications[0]["message"]["text"],
+        "nowhere.lua: no such file or folder"
+    );
+    assert_eq!(
+        notifications[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "nowhere.lua"
+    );
+    let artifact = &run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(artifact["uri"], "syntax.lua");
+    // A clean file outside the folder has no result; an error in one does.
+    let output = redis_lua(
+        "clean",
+        &[
+            "check",
+            "--no-config",
+            "--format",
+            "sarif",
+            "../bad/syntax.lua",
+        ],
+    );
+    let document: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    let artifact =
+        &document["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    let uri = artifact["uri"].as_str().expect("a URI");
+    assert!(
+        uri.starts_with("file:///") && uri.ends_with("/tests/corpus/bad/syntax.lua"),
+        "{uri}"
+    );
+    assert_eq!(artifact.get("uriBaseId"), None);
 }
 
 #[test]
