@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 
-use redis_script_analyzer::lint::Finding;
+use redis_script_analyzer::lint::{FileKind, Finding};
 use redis_script_analyzer::{Rule, Severity};
 use serde_json::{Value, json};
 
@@ -72,7 +72,13 @@ pub fn human(run: &Run, out: &mut dyn Write) -> io::Result<()> {
     )
 }
 
-/// One JSON document: the counts, and every finding with its place.
+/// The version of the JSON document's format ([`json()`]): raised when a
+/// field changes meaning or goes away (a new field does not raise it).
+pub const JSON_SCHEMA: u32 = 1;
+
+/// One JSON document (format [`JSON_SCHEMA`], described in the README): the
+/// counts, every file with what it was checked as (or why it could not be
+/// read), and every finding with its place.
 pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
     let findings: Vec<Value> = findings(run)
         .map(|finding| {
@@ -89,26 +95,36 @@ pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
             })
         })
         .collect();
-    let files: Vec<Value> = run
+    let mut files: Vec<Value> = run
         .checked
         .iter()
         .map(|checked| {
             let (kind, keys) = match checked.report.kind {
-                redis_script_analyzer::lint::FileKind::Headed => ("headed script", None),
-                redis_script_analyzer::lint::FileKind::Keyed(keys) => ("script", Some(keys)),
-                redis_script_analyzer::lint::FileKind::Unkeyed => ("script", None),
-                redis_script_analyzer::lint::FileKind::Library => ("library", None),
-                redis_script_analyzer::lint::FileKind::Uncomposed => ("script", None),
+                FileKind::Headed(keys) => ("headed script", Some(keys)),
+                FileKind::Keyed(keys) => ("script", Some(keys)),
+                FileKind::Unkeyed => ("script", None),
+                FileKind::Library => ("library", None),
+                FileKind::Uncomposed => ("uncomposed", None),
             };
             json!({ "path": checked.display, "kind": kind, "keys": keys })
         })
         .collect();
+    files.extend(run.unreadable.iter().map(|trouble| {
+        json!({
+            "path": trouble.path,
+            "kind": "unreadable",
+            "keys": null,
+            "error": trouble.why,
+        })
+    }));
     let document = json!({
+        "schema": JSON_SCHEMA,
         "tool": "redis-lua",
         "version": env!("CARGO_PKG_VERSION"),
         "files": files,
         "errors": run.count(Severity::Error),
         "warnings": run.count(Severity::Warning),
+        "unreadable": run.unreadable.len(),
         "findings": findings,
     });
     serde_json::to_writer_pretty(&mut *out, &document)?;

@@ -73,8 +73,27 @@ fn json_output_on_bad_scripts() {
     let text = stdout(&output);
     snapshot("bad.json", &text);
     let document: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(document["schema"], 1);
+    assert_eq!(document["unreadable"], 0);
     let findings = document["findings"].as_array().expect("findings");
     assert_eq!(document["errors"], findings.len());
+    let file = |path: &str| {
+        document["files"]
+            .as_array()
+            .expect("files")
+            .iter()
+            .find(|file| file["path"] == path)
+            .unwrap_or_else(|| panic!("no {path}"))
+            .clone()
+    };
+    // Its includes failed: neither a script checked nor a library.
+    assert_eq!(file("bad/include_cycle.lua")["kind"], "uncomposed");
+    // A header declares its keys.
+    let headed = file("bad/nil_reply.lua");
+    assert_eq!(
+        (&headed["kind"], &headed["keys"]),
+        (&"headed script".into(), &1.into())
+    );
     // Every rule that is a mistake in a script appears in the corpus.
     for rule in redis_script_analyzer::Rule::ALL {
         if rule != redis_script_analyzer::Rule::Unread {
@@ -126,6 +145,33 @@ fn sarif_output_on_bad_scripts() {
             "{artifact}"
         );
     }
+}
+
+#[test]
+fn json_lists_paths_that_cannot_be_read() {
+    let output = redis_lua(
+        "clean",
+        &[
+            "check",
+            "--no-config",
+            "--format",
+            "json",
+            "counter.lua",
+            "gone.lua",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let document: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    assert_eq!(document["unreadable"], 1);
+    assert_eq!(
+        document["files"][1],
+        serde_json::json!({
+            "path": "gone.lua",
+            "kind": "unreadable",
+            "keys": null,
+            "error": "no such file or folder",
+        })
+    );
 }
 
 #[test]

@@ -53,8 +53,9 @@ impl Default for FileOptions {
 /// What a file is, as checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
-    /// A script (EVAL), with its signature header.
-    Headed,
+    /// A script (EVAL), with its signature header, which declares this
+    /// many keys.
+    Headed(usize),
     /// A script whose number of keys came from the caller or its name.
     Keyed(usize),
     /// A script whose number of keys is unknown.
@@ -193,7 +194,7 @@ pub fn check_file(
                 checker: declared.checker,
                 ..from_header
             };
-            (FileKind::Headed, Some(header))
+            (FileKind::Headed(header.keys.len()), Some(header))
         }
         result => {
             if let Err(errors) = result {
@@ -465,7 +466,7 @@ mod tests {
         let script = "---@key lock string\n---@param ttl integer\n---@return integer\n\
                       return redis.call('GET', KEYS[1])";
         let report = check("x.lua", script, &FileOptions::default());
-        assert_eq!(report.kind, FileKind::Headed);
+        assert_eq!(report.kind, FileKind::Headed(1));
         // GET can reply nil into an integer; ARGV[1] is never read.
         assert_eq!(rules(&report), [Rule::Unread, Rule::NilReply], "{report:?}");
         assert!(report.findings[0].message.contains("`ttl`"));
