@@ -87,14 +87,15 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             None => Ok(Command::Rules),
             Some(extra) => Err(format!("`rules` takes no argument, got `{extra}`")),
         },
-        "check" => check(rest).map(Command::Check),
+        "check" => check(rest),
         other => Err(format!(
             "unknown command `{other}`: the commands are `check` and `rules`"
         )),
     }
 }
 
-fn check(args: &[String]) -> Result<CheckOptions, String> {
+/// The options of `check`; `--help` among them is [`Command::Help`].
+fn check(args: &[String]) -> Result<Command, String> {
     let mut options = CheckOptions {
         paths: Vec::new(),
         format: Format::Human,
@@ -108,9 +109,18 @@ fn check(args: &[String]) -> Result<CheckOptions, String> {
     let mut args = args.iter();
     let mut only_paths = false;
     while let Some(arg) = args.next() {
-        if only_paths || !arg.starts_with("--") {
+        if only_paths || !arg.starts_with('-') {
             options.paths.push(arg.clone());
             continue;
+        }
+        if arg == "-h" {
+            return Ok(Command::Help);
+        }
+        if !arg.starts_with("--") {
+            return Err(format!(
+                "unknown option `{arg}`: see `redis-lua --help` (a path that starts \
+                 with `-` goes after `--`)"
+            ));
         }
         // `--flag=value` or `--flag value`.
         let (flag, inline) = match arg.split_once('=') {
@@ -147,14 +157,14 @@ fn check(args: &[String]) -> Result<CheckOptions, String> {
             "--config" => options.config = Some(value(flag)?),
             "--no-config" => options.no_config = true,
             "--deny-warnings" => options.deny_warnings = true,
-            "--help" => return Err(USAGE.to_owned()),
+            "--help" => return Ok(Command::Help),
             other => return Err(format!("unknown option `{other}`: see `redis-lua --help`")),
         }
     }
     if options.paths.is_empty() {
         options.paths.push(".".to_owned());
     }
-    Ok(options)
+    Ok(Command::Check(options))
 }
 
 /// The server named `name` (`redis-7.0`).
@@ -239,6 +249,7 @@ mod tests {
             ("check --keys", "needs a value"),
             ("check --keys 99999999999", "at most 10000"),
             ("check --fast", "unknown option `--fast`"),
+            ("check -x a.lua", "unknown option `-x`"),
         ] {
             let error = parse(&args(line)).unwrap_err();
             assert!(error.contains(expected), "{line}: {error}");
@@ -247,5 +258,23 @@ mod tests {
             panic!()
         };
         assert_eq!(options.paths, ["."]);
+        let Ok(Command::Check(options)) = parse(&args("check -- -x.lua")) else {
+            panic!()
+        };
+        assert_eq!(options.paths, ["-x.lua"]);
+    }
+
+    #[test]
+    fn help_is_a_command_wherever_it_is_asked() {
+        for line in [
+            "--help",
+            "-h",
+            "help",
+            "check --help",
+            "check -h",
+            "check a.lua --help",
+        ] {
+            assert!(matches!(parse(&args(line)), Ok(Command::Help)), "{line}");
+        }
     }
 }

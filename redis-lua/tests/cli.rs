@@ -417,6 +417,29 @@ fn server_tables_are_chosen_on_the_command_line() {
 }
 
 #[test]
+fn help_goes_to_stdout_and_unknown_options_are_usage_errors() {
+    for args in [
+        &["--help"][..],
+        &["check", "--help"][..],
+        &["check", "-h"][..],
+    ] {
+        let output = redis_lua(".", args);
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        assert!(stdout(&output).starts_with("redis-lua"), "{args:?}");
+        assert!(stdout(&output).contains("Options of check:"), "{args:?}");
+        assert_eq!(stderr(&output), "", "{args:?}");
+    }
+    let output = redis_lua(".", &["check", "--no-config", "-x", "clean"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("unknown option `-x`"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(stdout(&output), "");
+}
+
+#[test]
 fn rules_are_listed() {
     let output = redis_lua(".", &["rules"]);
     assert_eq!(output.status.code(), Some(0));
