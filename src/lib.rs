@@ -95,12 +95,15 @@
 //! - `keys`: how many leading parameters are KEYS; the rest are ARGV, in order.
 //!   Required, `keys = 0` for a script without keys.
 //! - `allow(unread)`, `allow(unknown_commands)`, ... (optional): silence the
-//!   warning for parameters the script never reads, accept commands that
-//!   the Redis 7.0 command table does not know (for newer servers), or any
-//!   other check by its rule name (the README's "The command-line tool"
-//!   lists them; a script that the server would refuse to load cannot be
-//!   allowed); see the checks below. A comment `-- redis-lua: allow(rule)`
-//!   in the Lua file does the same.
+//!   warning for parameters the script never reads, or accept what the
+//!   command and library tables may get wrong for a newer server or a
+//!   module: `unknown_commands`, `unknown_subcommand`, `command_arity`,
+//!   `unknown_member`. Nothing else can be allowed on a binding: a reply
+//!   its Rust type cannot hold (`nil_reply`, `reply_shape`) or a call the
+//!   server refuses (`out_of_range`, `no_writes`, ...) would compile and
+//!   then fail (the `redis-lua` tool, where no Rust type is involved, may
+//!   allow more); see the checks below. A comment `-- redis-lua:
+//!   allow(rule)` in the Lua file does the same, for the same rules.
 //! - `crate = "path"` (optional): where this crate is, when the generated
 //!   code cannot reach it as `::redis_script`: a renamed dependency, or a
 //!   library that re-exports the macro to its users (`crate = "my_lib::redis_script"`).

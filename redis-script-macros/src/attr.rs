@@ -7,7 +7,7 @@ use syn::punctuated::Punctuated;
 use syn::{Expr, ExprLit, Ident, Lit, LitInt, LitStr, Meta, MetaList, Token};
 
 use crate::errors::Errors;
-use redis_script_analyzer::{Allowed, Rule};
+use redis_script_analyzer::{Allowed, Checker, Rule};
 
 const FILE: &str = "file";
 /// `library = "..."`, the file of `#[redis_function]`.
@@ -197,17 +197,32 @@ impl Args {
         args
     }
 
-    /// `allow(unread, unknown_commands, ...)`: names of allowable rules;
-    /// any other name inside is an error.
+    /// `allow(unread, unknown_commands, ...)`: names of the rules an
+    /// attribute may allow ([`Rule::allowable_by`]); any other name inside
+    /// is an error.
     fn allow(&mut self, list: &MetaList, errors: &mut Errors) {
         let parsed = list.parse_args_with(Punctuated::<Ident, Token![,]>::parse_terminated);
         let Some(names) = errors.take(parsed) else {
             return;
         };
         for name in names {
-            match Rule::from_name(&name.to_string()).filter(|rule| rule.allowable()) {
-                Some(rule) => self.allowed = self.allowed.with(rule),
-                None => errors.push(syn::Error::new_spanned(
+            match Rule::from_name(&name.to_string()) {
+                Some(rule) if rule.allowable_by(Checker::Attribute) => {
+                    self.allowed = self.allowed.with(rule)
+                }
+                Some(rule) if rule.allowable() => errors.push(syn::Error::new_spanned(
+                    &name,
+                    format!(
+                        "`{rule}` cannot be allowed on {}: {}\n\
+                         help: {} can allow {}; `redis-lua`, where no Rust type is \
+                         involved, can allow `{rule}`",
+                        self.kind.attribute(),
+                        not_allowed_because(rule),
+                        self.kind.attribute(),
+                        allowable_names()
+                    ),
+                )),
+                _ => errors.push(syn::Error::new_spanned(
                     &name,
                     format!(
                         "unknown name `{name}`: {} can allow {}",
@@ -308,9 +323,19 @@ fn keys_literal(value: &Expr) -> syn::Result<Keys> {
     })
 }
 
-/// The rules `allow(...)` takes, in words: "`unread`, ... and `reply_shape`".
+/// Why an attribute cannot allow `rule` (one the tool can).
+fn not_allowed_because(rule: Rule) -> &'static str {
+    match rule {
+        Rule::NilReply | Rule::ReplyShape => {
+            "the binding's Rust type could not hold the reply, and the call would fail to decode it"
+        }
+        _ => "the server would refuse the call at run time",
+    }
+}
+
+/// The rules `allow(...)` takes, in words: "`unknown_member`, ... and `unread`".
 fn allowable_names() -> String {
-    let names: Vec<String> = Rule::allowable_names()
+    let names: Vec<String> = Rule::allowable_names_by(Checker::Attribute)
         .into_iter()
         .map(|name| format!("`{name}`"))
         .collect();

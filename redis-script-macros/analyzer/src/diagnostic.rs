@@ -199,11 +199,39 @@ impl Rule {
         )
     }
 
-    /// The names of the rules an `allow(...)` may silence, for messages.
+    /// Whether `checker`'s allows may silence it. The tool's may silence
+    /// any [`allowable`](Rule::allowable) rule. The attributes' (and the
+    /// `-- redis-lua:` comments of a script a Rust declaration binds) only
+    /// what the tables may get wrong: a command, subcommand or arity a newer
+    /// server or a module has, a library member, a value read for routing
+    /// alone. The others mean a Rust type that cannot hold the reply
+    /// (`nil_reply`, `reply_shape`), or a call the server refuses
+    /// (`out_of_range`, `no_writes`, `noscript_command`, a global): a
+    /// binding that compiled with them allowed would fail at run time.
+    pub const fn allowable_by(self, checker: Checker) -> bool {
+        match checker {
+            Checker::CommandLine => self.allowable(),
+            Checker::Attribute => matches!(
+                self,
+                Rule::UnknownCommands
+                    | Rule::UnknownSubcommand
+                    | Rule::CommandArity
+                    | Rule::UnknownMember
+                    | Rule::Unread
+            ),
+        }
+    }
+
+    /// The names of the rules the tool's allows may silence, for messages.
     pub fn allowable_names() -> Vec<&'static str> {
+        Rule::allowable_names_by(Checker::CommandLine)
+    }
+
+    /// The names of the rules `checker`'s allows may silence, for messages.
+    pub fn allowable_names_by(checker: Checker) -> Vec<&'static str> {
         Rule::ALL
             .into_iter()
-            .filter(|rule| rule.allowable())
+            .filter(|rule| rule.allowable_by(checker))
             .map(Rule::name)
             .collect()
     }

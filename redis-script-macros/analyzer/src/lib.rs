@@ -79,7 +79,7 @@ pub fn analyze(source: &str, mut declared: Declared) -> Analysis {
         }
     };
     declared.read_only = shebang.is_read_only();
-    let (inline, mut diagnostics) = inline_allows(source);
+    let (inline, mut diagnostics) = inline_allows(source, declared.checker);
     declared.allowed = declared.allowed.and(inline);
     match parser::parse(source) {
         Ok(chunk) => diagnostics.extend(check::check(&chunk, &declared)),
@@ -100,8 +100,9 @@ pub const INLINE_ALLOW: &str = "redis-lua:";
 /// each rule by its name ([`Rule::from_name`]); anywhere in a script (or a
 /// file it includes), a comment allows the rule in the whole script. A
 /// comment that names no rule an allow may silence is an error of its own
-/// ([`Rule::Directive`]).
-pub fn inline_allows(source: &str) -> (Allowed, Vec<Diagnostic>) {
+/// ([`Rule::Directive`]), as is one naming a rule `checker` may not allow
+/// ([`Rule::allowable_by`]).
+pub fn inline_allows(source: &str, checker: Checker) -> (Allowed, Vec<Diagnostic>) {
     let mut allowed = Allowed::NONE;
     let mut errors = Vec::new();
     for comment_span in lexer::Lexer::line_comments(source) {
@@ -114,7 +115,7 @@ pub fn inline_allows(source: &str) -> (Allowed, Vec<Diagnostic>) {
         let error = |message: String| {
             Diagnostic::error(Rule::Directive, Target::File, span, message).with_note(format!(
                 "write `-- {INLINE_ALLOW} allow(rule, ...)` with rules among: {}",
-                Rule::allowable_names().join(", ")
+                Rule::allowable_names_by(checker).join(", ")
             ))
         };
         let list = directive
@@ -127,7 +128,11 @@ pub fn inline_allows(source: &str) -> (Allowed, Vec<Diagnostic>) {
         };
         for name in list.split(',') {
             match Rule::from_name(name) {
-                Some(rule) if rule.allowable() => allowed = allowed.with(rule),
+                Some(rule) if rule.allowable_by(checker) => allowed = allowed.with(rule),
+                Some(rule) if rule.allowable() => errors.push(error(format!(
+                    "`{rule}` findings cannot be allowed in a script a Rust declaration \
+                     binds: its type or the server would fail at run time"
+                ))),
                 Some(rule) => errors.push(error(format!(
                     "`{rule}` findings cannot be allowed: the server refuses the script"
                 ))),
@@ -164,4 +169,38 @@ fn syntax_error(source: &str, error: parser::SyntaxError) -> Diagnostic {
         diagnostic.note = Some("`...` is the vararg expression; concatenation is `..`".to_owned());
     }
     diagnostic
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bound_script_allows_only_what_the_tables_may_get_wrong() {
+        let source = "-- redis-lua: allow(unknown_commands, nil_reply)\nreturn 1";
+        let (allowed, errors) = inline_allows(source, Checker::Attribute);
+        assert!(allowed.allows(Rule::UnknownCommands));
+        assert!(!allowed.allows(Rule::NilReply));
+        assert_eq!(errors.len(), 1);
+        assert!(
+            errors[0].message.contains(
+                "`nil_reply` findings cannot be allowed in a script a Rust declaration binds"
+            ),
+            "{}",
+            errors[0].message
+        );
+        let (allowed, errors) = inline_allows(source, Checker::CommandLine);
+        assert!(allowed.allows(Rule::NilReply) && errors.is_empty());
+        let attribute: Vec<&str> = Rule::allowable_names_by(Checker::Attribute);
+        assert_eq!(
+            attribute,
+            [
+                "unknown_member",
+                "unknown_commands",
+                "unknown_subcommand",
+                "command_arity",
+                "unread"
+            ]
+        );
+    }
 }

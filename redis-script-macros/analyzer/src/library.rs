@@ -91,7 +91,7 @@ pub fn analyze_library(source: &str, declared: Declared) -> FunctionAnalysis {
 
 /// [`analyze_function`], or with no `function` the library and its names alone.
 fn analyze(source: &str, function: Option<&str>, mut declared: Declared) -> FunctionAnalysis {
-    let (inline, inline_errors) = crate::inline_allows(source);
+    let (inline, inline_errors) = crate::inline_allows(source, declared.checker);
     declared.allowed = declared.allowed.and(inline);
     let mut analysis = FunctionAnalysis {
         library: String::new(),

@@ -1,4 +1,4 @@
-// `allow(...)` knows one warning: `unread`.
+// `allow(...)` takes rule names; `unused` is none.
 use redis_script::redis_script;
 
 #[redis_script(file = "tests/ui/lua/checks/unread_argument.lua", keys = 1, allow(unused))]
