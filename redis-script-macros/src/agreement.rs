@@ -1,6 +1,6 @@
 //! The `redis-lua` tool and the macros agree: every Lua file of the
 //! repository (`scripts/`, `tests/lua/`, the UI cases' `tests/ui/`,
-//! `examples/lua/`) gets the same errors, word for word and at the same
+//! `examples/lua/`, the tool's corpus `redis-lua/tests/corpus/`) gets the same errors, word for word and at the same
 //! line, from `#[redis_script]`/`#[redis_function]` (run here as the
 //! compiler runs them, errors read from their `compile_error!`s) and from
 //! `redis_script_analyzer::lint::check_file`, under the same declaration:
@@ -26,6 +26,8 @@ const FOLDERS: &[&str] = &[
     "../tests/lua",
     "../tests/ui",
     "../examples/lua",
+    // The tool's own corpus: its bad scripts are mistakes for the macro too.
+    "../redis-lua/tests/corpus",
 ];
 
 fn lua_files(dir: &Path, files: &mut Vec<PathBuf>) {

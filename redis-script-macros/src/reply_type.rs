@@ -3,13 +3,12 @@
 //! parameter's type (`Vec<T>`, `u8`).
 
 use quote::ToTokens;
-use redis_script_analyzer::Shapes;
+use redis_script_analyzer::reply_type::{self, RustType};
+use redis_script_analyzer::{ReplyKind, Shapes};
 use syn::{GenericArgument, PathArguments, Type};
 
 /// The integer types, whose replies are range-checked.
-pub const INTEGERS: &[&str] = &[
-    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
-];
+pub use redis_script_analyzer::reply_type::INTEGERS;
 
 /// A type as far as its text tells.
 pub enum Reading<'a> {
@@ -74,31 +73,28 @@ pub fn arguments(ty: &Type) -> Vec<&Type> {
     }
 }
 
-/// The reply shapes a declared return type can hold, as redis-rs converts
-/// replies (1.8): judged by the type's name, `Shapes::ALL` for any type
-/// the name does not settle (user types, generics, tuples, `redis::Value`).
-pub fn accepted_shapes(ty: &Type) -> Shapes {
-    let scalar = Shapes::INTEGER
-        .union(Shapes::STRING)
-        .union(Shapes::STATUS)
-        .union(Shapes::DOUBLE);
+/// `ty` as the analyzer's reply table reads it ([`RustType`]).
+pub fn rust_type(ty: &Type) -> RustType {
     match read(ty) {
-        Reading::Named(name, inner) => match name.as_str() {
-            "Option" => Shapes::NIL.union(inner.map_or(Shapes::ALL, accepted_shapes)),
-            "String" | "f32" | "f64" => scalar,
-            name if INTEGERS.contains(&name) => scalar,
-            "bool" => Shapes::NIL
-                .union(Shapes::INTEGER)
-                .union(Shapes::STRING)
-                .union(Shapes::STATUS),
-            // A bulk string is a one-element vector (or, for `u8`, its bytes).
-            "Vec" => Shapes::ARRAY.union(Shapes::STRING).union(Shapes::NIL),
-            "HashSet" | "BTreeSet" | "HashMap" | "BTreeMap" => Shapes::ARRAY.union(Shapes::NIL),
-            "Json" => Shapes::STRING.union(Shapes::STATUS),
-            _ => Shapes::ALL,
-        },
-        Reading::Unit | Reading::Tuple(_) | Reading::Other => Shapes::ALL,
+        Reading::Unit => RustType::Unit,
+        Reading::Tuple(_) => RustType::Tuple,
+        Reading::Named(name, inner) => {
+            RustType::Named(name, inner.map(|inner| Box::new(rust_type(inner))))
+        }
+        Reading::Other => RustType::Other,
     }
+}
+
+/// The reply shapes a declared return type can hold
+/// ([`reply_type::accepted_shapes`], the table the tool uses too).
+pub fn accepted_shapes(ty: &Type) -> Shapes {
+    reply_type::accepted_shapes(&rust_type(ty))
+}
+
+/// What a Lua `nil`/`false` becomes in the declared type
+/// ([`reply_type::reply_kind`]).
+pub fn reply_kind(ty: &Type) -> ReplyKind {
+    reply_type::reply_kind(&rust_type(ty))
 }
 
 /// A type as a person writes it: `Option<String>`, not `Option < String >`,

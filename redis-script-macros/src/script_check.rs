@@ -5,17 +5,17 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{LitStr, ReturnType, Type};
+use syn::{LitStr, ReturnType};
 
 use redis_script_analyzer::servers::Servers;
 use redis_script_analyzer::{
-    self as analyzer, Allowed, Checker, Declared, Diagnostic, ReplyKind, Severity, Target,
+    self as analyzer, Allowed, Checker, Declared, Diagnostic, Severity, Target,
 };
 
 use crate::ast::Binding;
 use crate::attr::Keys;
 use crate::errors::Errors;
-use crate::reply_type::{self, Reading};
+use crate::reply_type;
 use crate::script_file::ScriptFile;
 
 /// What the checks found that the expansion uses.
@@ -181,29 +181,13 @@ fn declared(binding: &Binding, keys: usize, options: &Options) -> Declared {
         args: split.args.len(),
         variadic: split.variadic.is_some(),
         variadic_keys: false,
-        reply: reply_kind(&binding.reply_type()),
+        reply: reply_type::reply_kind(&binding.reply_type()),
         accepts: reply_type::accepted_shapes(&binding.reply_type()),
         // The shebang decides, once it is read.
         read_only: false,
         allowed: options.allowed,
         servers: options.servers,
         checker: Checker::Attribute,
-    }
-}
-
-/// What a Lua `nil`/`false` becomes in the declared type, judged by the
-/// type's name: anything not recognised is not checked.
-fn reply_kind(ty: &Type) -> ReplyKind {
-    match reply_type::read(ty) {
-        Reading::Unit => ReplyKind::Nullable,
-        Reading::Named(name, _) => match name.as_str() {
-            "Option" | "Value" => ReplyKind::Nullable,
-            "bool" => ReplyKind::Bool,
-            "String" | "f32" | "f64" => ReplyKind::NonNull,
-            name if reply_type::INTEGERS.contains(&name) => ReplyKind::NonNull,
-            _ => ReplyKind::Unknown,
-        },
-        Reading::Tuple(_) | Reading::Other => ReplyKind::Unknown,
     }
 }
 

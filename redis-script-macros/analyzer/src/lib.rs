@@ -37,6 +37,7 @@ mod lexer;
 pub mod library;
 pub mod lint;
 mod parser;
+pub mod reply_type;
 pub mod report;
 mod sandbox;
 pub mod servers;

@@ -18,11 +18,11 @@
 use std::path::Path;
 
 use crate::compose::{self, Composed};
-use crate::header::{self, Header, LuaType};
+use crate::header::{self, Header};
 use crate::servers::Servers;
 use crate::{
     Allowed, Checker, Declared, Diagnostic, ReplyKind, Rule, Severity, Shapes, Span, Target,
-    library, report,
+    library, reply_type, report,
 };
 
 /// What a caller knows about a file beyond its text.
@@ -353,14 +353,19 @@ fn place(
 impl Header {
     /// The declaration the header stands for, as `scripts!` binds it: its
     /// keys and arguments, its tail, and what its reply type holds (the
-    /// reply type of `---@return T` is the Rust type `scripts!` gives T).
+    /// reply type of `---@return T` is the Rust type `scripts!` gives T,
+    /// judged by [`reply_type`] as the macro judges a declared one).
     pub fn declared(&self) -> Declared {
-        let (reply, accepts) = self
-            .reply
-            .as_ref()
-            .map_or((ReplyKind::Nullable, Shapes::ALL), |reply| {
-                (reply_kind(&reply.ty), accepted_shapes(&reply.ty))
-            });
+        let (reply, accepts) =
+            self.reply
+                .as_ref()
+                .map_or((ReplyKind::Nullable, Shapes::ALL), |reply| {
+                    let ty = reply.ty.reply_rust_type();
+                    (
+                        reply_type::reply_kind(&ty),
+                        reply_type::accepted_shapes(&ty),
+                    )
+                });
         Declared {
             keys: self.keys.len(),
             args: self.args.len(),
@@ -369,35 +374,6 @@ impl Header {
             accepts,
             ..Declared::default()
         }
-    }
-}
-
-/// What a nil becomes in the Rust type of a header's reply type.
-fn reply_kind(ty: &LuaType) -> ReplyKind {
-    match ty {
-        LuaType::String | LuaType::Integer | LuaType::Number => ReplyKind::NonNull,
-        LuaType::Boolean => ReplyKind::Bool,
-        LuaType::Nil | LuaType::Any | LuaType::Optional(_) => ReplyKind::Nullable,
-        LuaType::Array(_) | LuaType::Map(_) => ReplyKind::Unknown,
-    }
-}
-
-/// The reply shapes the Rust type of a header's reply type holds.
-fn accepted_shapes(ty: &LuaType) -> Shapes {
-    let scalar = Shapes::INTEGER
-        .union(Shapes::STRING)
-        .union(Shapes::STATUS)
-        .union(Shapes::DOUBLE);
-    match ty {
-        LuaType::String | LuaType::Integer | LuaType::Number => scalar,
-        LuaType::Boolean => Shapes::NIL
-            .union(Shapes::INTEGER)
-            .union(Shapes::STRING)
-            .union(Shapes::STATUS),
-        LuaType::Nil | LuaType::Any => Shapes::ALL,
-        LuaType::Optional(inner) => Shapes::NIL.union(accepted_shapes(inner)),
-        LuaType::Array(_) => Shapes::ARRAY.union(Shapes::STRING).union(Shapes::NIL),
-        LuaType::Map(_) => Shapes::ARRAY.union(Shapes::NIL),
     }
 }
 
