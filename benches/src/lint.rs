@@ -57,21 +57,25 @@ pub fn run(options: &Options) -> Result<Results, String> {
     })
 }
 
-/// BullMQ's latest package from the npm registry, unpacked under
-/// `target/lint-corpus/`; its version and its commands' folder.
+/// The BullMQ release the README's table reports.
+const BULLMQ: &str = "bullmq@6.7.0";
+
+/// BullMQ's package ([`BULLMQ`], pinned, so that runs compare) from the npm
+/// registry, unpacked under `target/lint-corpus/`; its version and its
+/// commands' folder.
 fn fetch_bullmq() -> Result<(String, PathBuf), String> {
     let dir = repo_root().join("target/lint-corpus");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let packed = Command::new("npm")
-        .args(["pack", "bullmq", "--silent", "--pack-destination"])
+        .args(["pack", BULLMQ, "--silent", "--pack-destination"])
         .arg(&dir)
         .output()
-        .map_err(|e| format!("npm pack bullmq: {e}"))?;
+        .map_err(|e| format!("npm pack {BULLMQ}: {e}"))?;
     let tarball = String::from_utf8_lossy(&packed.stdout).trim().to_owned();
     if !packed.status.success() || tarball.is_empty() {
         return Err(format!(
-            "npm pack bullmq failed: {}",
+            "npm pack {BULLMQ} failed: {}",
             String::from_utf8_lossy(&packed.stderr).trim()
         ));
     }

@@ -439,6 +439,43 @@ fn help_goes_to_stdout_and_unknown_options_are_usage_errors() {
     assert_eq!(stdout(&output), "");
 }
 
+/// The README's claim about BullMQ's style, on a corpus of our own in it
+/// (`corpus/aliased/`): scripts that call through `local rcall =
+/// redis.call` and share an include, with one misspelt command in the
+/// include, one `KEYS[99]` and a statement after a `return`, get exactly
+/// those three findings, the include's once though two scripts include it.
+#[test]
+fn aliased_calls_and_a_shared_include_get_exactly_their_mistakes() {
+    let output = redis_lua(
+        ".",
+        &["check", "--no-config", "--format", "json", "aliased"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let document: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    let found: Vec<(&str, &str, u64)> = document["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            (
+                f["rule"].as_str().expect("a rule"),
+                f["file"].as_str().expect("a file"),
+                f["line"].as_u64().expect("a line"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("unknown_commands", "aliased/includes/addBaseMarker.lua", 6),
+            ("out_of_range", "aliased/moveToDelayed-2.lua", 12),
+            ("syntax", "aliased/pause-1.lua", 9),
+        ]
+    );
+    // The include is a fragment: four scripts, not five.
+    assert_eq!(document["files"].as_array().expect("files").len(), 4);
+}
+
 #[test]
 fn rules_are_listed() {
     let output = redis_lua(".", &["rules"]);
