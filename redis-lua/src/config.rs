@@ -217,7 +217,7 @@ impl Config {
             if !rule.servers.is_empty() {
                 settings.servers = rule.servers;
             }
-            settings.allowed = settings.allowed.and(rule.allowed);
+            settings.allowed = settings.allowed.union(rule.allowed);
         }
         settings
     }

@@ -202,7 +202,7 @@ pub fn check_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
         };
         if let Some(file) = per_file {
             options.keys = options.keys.or(file.keys);
-            options.allowed = options.allowed.and(file.allowed);
+            options.allowed = options.allowed.union(file.allowed);
             if !file.servers.is_empty() {
                 options.servers = file.servers;
             }

@@ -281,8 +281,8 @@ impl Allowed {
         }
     }
 
-    /// Both sets.
-    pub const fn and(self, other: Allowed) -> Allowed {
+    /// The rules either set allows.
+    pub const fn union(self, other: Allowed) -> Allowed {
         Allowed(self.0 | other.0)
     }
 

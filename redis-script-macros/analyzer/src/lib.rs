@@ -81,7 +81,7 @@ pub fn analyze(source: &str, mut declared: Declared) -> Analysis {
     };
     declared.read_only = shebang.is_read_only();
     let (inline, mut diagnostics) = inline_allows(source, declared.checker);
-    declared.allowed = declared.allowed.and(inline);
+    declared.allowed = declared.allowed.union(inline);
     match parser::parse(source) {
         Ok(chunk) => diagnostics.extend(check::check(&chunk, &declared)),
         Err(error) => diagnostics.push(syntax_error(source, error)),

@@ -92,7 +92,7 @@ pub fn analyze_library(source: &str, declared: Declared) -> FunctionAnalysis {
 /// [`analyze_function`], or with no `function` the library and its names alone.
 fn analyze(source: &str, function: Option<&str>, mut declared: Declared) -> FunctionAnalysis {
     let (inline, inline_errors) = crate::inline_allows(source, declared.checker);
-    declared.allowed = declared.allowed.and(inline);
+    declared.allowed = declared.allowed.union(inline);
     let mut analysis = FunctionAnalysis {
         library: String::new(),
         registered: Vec::new(),
@@ -220,7 +220,7 @@ fn not_registered(analysis: &FunctionAnalysis, function: &str, chunk: &Chunk) ->
         .last()
         .map_or(chunk.block.span, |registered| registered.span);
     Diagnostic::error(
-Rule::Library,
+        Rule::Library,
         Target::Params,
         span,
         format!(
@@ -493,7 +493,7 @@ impl LoadTime {
         {
             self.diagnostics.push(
                 Diagnostic::error(
-Rule::Library,
+                    Rule::Library,
                     Target::File,
                     name_span,
                     format!("the library registers `{name}` twice: FUNCTION LOAD refuses it (\"Function already exists in the library\")"),
@@ -550,7 +550,7 @@ Rule::Library,
                                 if !FLAGS.contains(&flag.as_str()) {
                                     self.diagnostics.push(
                                         Diagnostic::error(
-Rule::Library,
+                                            Rule::Library,
                                             Target::File,
                                             *span,
                                             format!("`{flag}` is not a function flag: FUNCTION LOAD refuses it (\"unknown flag given\")"),
@@ -571,7 +571,7 @@ Rule::Library,
                 (other, _) => {
                     self.diagnostics.push(
                         Diagnostic::error(
-Rule::Library,
+                            Rule::Library,
                             Target::File,
                             key.span,
                             format!("`{other}` is not an argument of redis.register_function: FUNCTION LOAD refuses it (\"unknown argument given\")"),

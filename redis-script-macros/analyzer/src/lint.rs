@@ -136,16 +136,17 @@ pub fn check_file(
         Ok(composed) => composed,
         Err(error) => {
             let rendered = error.render();
-            let finding = place(
-                Rule::Include,
-                Severity::Error,
-                &error.display,
-                &error.source,
-                error.span,
-                error.message,
-                error.note,
+            let finding = Unplaced {
+                rule: Rule::Include,
+                severity: Severity::Error,
+                file: &error.display,
+                source: &error.source,
+                span: error.span,
+                message: error.message,
+                note: error.note,
                 rendered,
-            );
+            }
+            .place();
             return FileReport {
                 kind: FileKind::Uncomposed,
                 findings: vec![finding],
@@ -203,16 +204,19 @@ pub fn check_file(
                     let message = format!("in the script's header: {}", error.message);
                     let rendered =
                         report::render(display, own, error.span, &message, error.note.as_deref());
-                    findings_before.push(place(
-                        Rule::Header,
-                        Severity::Error,
-                        display,
-                        own,
-                        error.span,
-                        message,
-                        error.note,
-                        rendered,
-                    ));
+                    findings_before.push(
+                        Unplaced {
+                            rule: Rule::Header,
+                            severity: Severity::Error,
+                            file: display,
+                            source: own,
+                            span: error.span,
+                            message,
+                            note: error.note,
+                            rendered,
+                        }
+                        .place(),
+                    );
                 }
             }
             let keys = options.keys.or_else(|| {
@@ -309,44 +313,54 @@ fn findings(
             }
             let rendered = composed.render(span, &message, diagnostic.note.as_deref());
             let (file, file_span) = composed.locate(span);
-            place(
-                diagnostic.rule,
-                diagnostic.severity,
-                &file.display,
-                &file.source,
-                file_span,
+            Unplaced {
+                rule: diagnostic.rule,
+                severity: diagnostic.severity,
+                file: &file.display,
+                source: &file.source,
+                span: file_span,
                 message,
-                diagnostic.note.clone(),
+                note: diagnostic.note.clone(),
                 rendered,
-            )
+            }
+            .place()
         })
         .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
-fn place(
+/// A finding with its span in the text of the file it is in, before its
+/// line and columns are known.
+struct Unplaced<'a> {
     rule: Rule,
     severity: Severity,
-    file: &str,
-    source: &str,
+    /// The file, as shown.
+    file: &'a str,
+    /// That file's text.
+    source: &'a str,
     span: Span,
     message: String,
     note: Option<String>,
     rendered: String,
-) -> Finding {
-    let (line, column, _) = report::locate(source, span.start);
-    let (end_line, end_column, _) = report::locate(source, span.end.max(span.start));
-    Finding {
-        rule,
-        severity,
-        message,
-        note,
-        file: file.to_owned(),
-        line,
-        column,
-        end_line,
-        end_column,
-        rendered,
+}
+
+impl Unplaced<'_> {
+    /// The finding, with the lines and columns of its span.
+    fn place(self) -> Finding {
+        let (line, column, _) = report::locate(self.source, self.span.start);
+        let (end_line, end_column, _) =
+            report::locate(self.source, self.span.end.max(self.span.start));
+        Finding {
+            rule: self.rule,
+            severity: self.severity,
+            message: self.message,
+            note: self.note,
+            file: self.file.to_owned(),
+            line,
+            column,
+            end_line,
+            end_column,
+            rendered: self.rendered,
+        }
     }
 }
 

@@ -539,7 +539,7 @@ impl Walker {
         };
         self.diagnostics.push(
             Diagnostic::error(
-Rule::UndefinedGlobal,
+                Rule::UndefinedGlobal,
                 Target::File,
                 name.span,
                 format!(
