@@ -33,6 +33,25 @@ pub(super) fn walk_in(
     declared: &Declared,
     function: Option<FunctionEnv>,
 ) -> (Vec<Diagnostic>, Uses) {
+    let first = walk_once(chunk, declared, function, Vec::new());
+    // A local function that nothing running ever names never runs, so the
+    // globals it reads are never looked up (a shared helper whose free names
+    // the including script declares, unused by this script). When there is
+    // one, walk again with its reads of globals left unjudged.
+    let dead = first.dead_functions();
+    if dead.is_empty() {
+        return (first.diagnostics, first.uses);
+    }
+    let again = walk_once(chunk, declared, function, dead);
+    (again.diagnostics, again.uses)
+}
+
+fn walk_once(
+    chunk: &Chunk,
+    declared: &Declared,
+    function: Option<FunctionEnv>,
+    dead: Vec<Span>,
+) -> Walker {
     let mut walker = Walker {
         declared: Declared {
             read_only: declared.read_only && function.is_none(),
@@ -49,6 +68,11 @@ pub(super) fn walk_in(
         aliases: 0,
         reassigned: Vec::new(),
         alias_calls: Vec::new(),
+        current_function: None,
+        local_functions: Vec::new(),
+        function_refs: Vec::new(),
+        dead,
+        in_dead: false,
     };
     walker.block(&chunk.block);
     // A call through an alias is checked once the walk has seen every
@@ -68,7 +92,7 @@ pub(super) fn walk_in(
             );
         }
     }
-    (walker.diagnostics, walker.uses)
+    walker
 }
 
 /// A command call through an alias of `redis.call` (`rcall('GET', k)`).
@@ -90,6 +114,8 @@ struct Local {
     /// For `local rcall = redis.call` (or `pcall`), BullMQ's idiom: the
     /// alias's number, so that calls through it are checked as commands.
     alias: Option<usize>,
+    /// A local function (`local function f`, `local f = function`): its body.
+    function: Option<Span>,
 }
 
 struct Walker {
@@ -119,9 +145,44 @@ struct Walker {
     reassigned: Vec<usize>,
     /// Calls through aliases, checked at the end of the walk.
     alias_calls: Vec<AliasCall>,
+    /// The body of the innermost local function the walk is in (an
+    /// anonymous function belongs to the one around it).
+    current_function: Option<Span>,
+    /// The bodies of every local function.
+    local_functions: Vec<Span>,
+    /// Each name of a local function read: from which local function's
+    /// body (`None`: the main chunk), to which.
+    function_refs: Vec<(Option<Span>, Span)>,
+    /// Local functions that never run (from a first walk): the globals they
+    /// read are not reported.
+    dead: Vec<Span>,
+    /// Inside one of `dead`.
+    in_dead: bool,
 }
 
 impl Walker {
+    /// The local functions that never run: named by no code that runs (the
+    /// main chunk, or a local function that runs).
+    fn dead_functions(&self) -> Vec<Span> {
+        let mut live: Vec<Span> = Vec::new();
+        loop {
+            let before = live.len();
+            for (from, to) in &self.function_refs {
+                if from.is_none_or(|from| live.contains(&from)) && !live.contains(to) {
+                    live.push(*to);
+                }
+            }
+            if live.len() == before {
+                break;
+            }
+        }
+        self.local_functions
+            .iter()
+            .filter(|body| !live.contains(body))
+            .copied()
+            .collect()
+    }
+
     /// Whether `name` is reported for the first time (and notes it).
     fn first_report(&mut self, name: &str) -> bool {
         if self.reported.iter().any(|reported| reported == name) {
@@ -146,6 +207,7 @@ impl Walker {
                 name: name.text.clone(),
                 role,
                 alias: None,
+                function: None,
             });
         }
     }
@@ -196,12 +258,20 @@ impl Walker {
     fn stat(&mut self, stat: &Stat) {
         match stat {
             Stat::Local { names, exprs, .. } => {
-                self.exprs(exprs);
+                for (index, expr) in exprs.iter().enumerate() {
+                    match expr {
+                        Expr::Function(func) if index < names.len() => self.local_function(func),
+                        _ => self.expr(expr),
+                    }
+                }
                 for (index, name) in names.iter().enumerate() {
                     let aliases = exprs
                         .get(index)
                         .is_some_and(|expr| self.is_redis_call(expr));
                     self.declare(name);
+                    if let Some(Expr::Function(func)) = exprs.get(index) {
+                        self.mark_function(func.span);
+                    }
                     if aliases {
                         self.aliases += 1;
                         let number = self.aliases;
@@ -215,7 +285,8 @@ impl Walker {
             }
             Stat::LocalFunction { name, func, .. } => {
                 self.declare(name);
-                self.function(func, false);
+                self.mark_function(func.span);
+                self.local_function(func);
             }
             Stat::Function { name, func, .. } => {
                 self.function_name(name);
@@ -283,6 +354,25 @@ impl Walker {
             }
             Stat::Break(_) => {}
         }
+    }
+
+    /// The local just declared is the local function whose body is `body`.
+    fn mark_function(&mut self, body: Span) {
+        self.local_functions.push(body);
+        if let Some(local) = self.scopes.last_mut().and_then(|scope| scope.last_mut()) {
+            local.function = Some(body);
+        }
+    }
+
+    /// A local function's body: the walk is in it (and, when it never
+    /// runs, in dead code).
+    fn local_function(&mut self, func: &FuncBody) {
+        let outer = self.current_function.replace(func.span);
+        let outer_dead = self.in_dead;
+        self.in_dead |= self.dead.contains(&func.span);
+        self.function(func, false);
+        self.in_dead = outer_dead;
+        self.current_function = outer;
     }
 
     fn function(&mut self, func: &FuncBody, is_method: bool) {
@@ -512,6 +602,9 @@ impl Walker {
     }
 
     fn name_read(&mut self, name: &Name) {
+        if let Some(body) = self.local(&name.text).and_then(|local| local.function) {
+            self.function_refs.push((self.current_function, body));
+        }
         if let Some(local) = self.local(&name.text) {
             // A callback's keys or arguments passed on or counted.
             if let Some(role) = local.role {
@@ -557,7 +650,8 @@ impl Walker {
 
     fn global_read(&mut self, name: &Name) {
         let targets = self.declared.servers;
-        if sandbox::is_global(&name.text, targets) || !self.first_report(&name.text) {
+        if self.in_dead || sandbox::is_global(&name.text, targets) || !self.first_report(&name.text)
+        {
             return;
         }
         let lacking =
@@ -726,6 +820,51 @@ mod tests {
                 "{script}"
             );
         }
+    }
+
+    #[test]
+    fn globals_read_only_by_local_functions_that_never_run_are_not_reported() {
+        // A shared helper whose free names the including script declares:
+        // a script that never calls it never looks them up.
+        let helpers = "local function log_debug(...) if debug_lua ~= true then return end end\n\
+                       local log = function(message) log_debug(message) return changelog end\n";
+        for script in [
+            "return 1",
+            // Named only by another helper that never runs.
+            "local function unused() return log('x') end return 1",
+            // Named only by itself.
+            "local function again() return again() .. missing end return 1",
+        ] {
+            assert_eq!(
+                errors(&format!("{helpers}{script}"), ONE_KEY_TWO_ARGS),
+                Vec::<String>::new(),
+                "{script}"
+            );
+        }
+        // Called, directly or through a function that runs, they are read.
+        for script in [
+            "return log('x')",
+            "local function run() return log('x') end return run()",
+            "return pcall(function() return log('x') end)",
+            "local t = {log} return 1",
+        ] {
+            let found = errors(&format!("{helpers}{script}"), ONE_KEY_TWO_ARGS);
+            assert_eq!(found.len(), 2, "{script}: {found:?}");
+            assert!(found[0].starts_with("`debug_lua`"), "{found:?}");
+            assert!(found[1].starts_with("`changelog`"), "{found:?}");
+        }
+        // An anonymous function may run; and a dead function's other
+        // mistakes are mistakes in any script.
+        assert_eq!(
+            errors("return pcall(function() return nope end)", ONE_KEY_TWO_ARGS).len(),
+            1
+        );
+        let found = errors(
+            "local function f() return redis.call('GETT', KEYS[1]) end return 1",
+            ONE_KEY_TWO_ARGS,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].starts_with("`gett`"), "{found:?}");
     }
 
     #[test]
