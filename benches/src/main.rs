@@ -20,6 +20,7 @@ mod concurrent;
 mod lock;
 mod measure;
 mod noscript;
+mod observe;
 mod options;
 mod pipelines;
 mod report;
@@ -42,6 +43,10 @@ static ALLOCATOR: alloc::Counting = alloc::Counting;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // Started by the observe section as one of its workers, not as a run.
+    if let Some(port) = observe::worker::worker_port(&args) {
+        return observe::worker::serve(port);
+    }
     let options = match Options::parse(&args) {
         Ok(options) => options,
         Err(message) if message == USAGE => {
@@ -61,6 +66,12 @@ fn main() -> ExitCode {
     let build = options.runs(Section::Build).then(|| {
         eprintln!("build cost");
         build_cost::run(&options)
+    });
+    // Also before pinning: the observe section's workers are this harness
+    // built again, with features.
+    let observe_builds = options.runs(Section::Observe).then(|| {
+        eprintln!("observe: building the workers");
+        observe::worker::build()
     });
 
     // A machine without the CPU asked for runs unpinned; the report shows
@@ -98,6 +109,7 @@ fn main() -> ExitCode {
         noscript: None,
         pipelines: None,
         concurrent: None,
+        observe: None,
         lock: None,
     };
     if let Some(server) = &server {
@@ -120,6 +132,10 @@ fn main() -> ExitCode {
         if options.runs(Section::Async) {
             eprintln!("async");
             run.concurrent = Some(concurrent::run(server, &options));
+        }
+        if let Some(builds) = observe_builds {
+            eprintln!("observe");
+            run.observe = Some(builds.and_then(|b| observe::run(server, &options, &b)));
         }
         if options.runs(Section::Lock) {
             eprintln!("lock");
