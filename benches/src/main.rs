@@ -30,7 +30,7 @@ mod stats;
 mod svg;
 mod sys;
 
-use std::process::ExitCode;
+use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 use options::{Options, Section, USAGE, repo_root};
@@ -102,6 +102,7 @@ fn main() -> ExitCode {
             client_cpus,
         },
         started,
+        commit: source_commit(),
         elapsed: Default::default(),
         build,
         sequential: None,
@@ -164,6 +165,29 @@ fn main() -> ExitCode {
         run.elapsed.as_secs_f64() / 60.0
     );
     ExitCode::SUCCESS
+}
+
+/// The commit of the repository, noting changes to tracked files not yet
+/// committed (the harness runs what `cargo run` just built from them).
+pub fn source_commit() -> String {
+    let root = repo_root();
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .arg("-C")
+            .arg(&root)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|output| output.status.success())
+            .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_string())
+    };
+    let Some(commit) = git(&["rev-parse", "--short", "HEAD"]) else {
+        return "unknown (no git)".into();
+    };
+    match git(&["status", "--porcelain", "--untracked-files=no"]) {
+        Some(changes) if !changes.is_empty() => format!("{commit} with uncommitted changes"),
+        _ => commit,
+    }
 }
 
 /// `redis-server 7.0.15`, from the binary the harness starts.

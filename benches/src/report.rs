@@ -36,6 +36,8 @@ pub struct Run<'a> {
     pub options: &'a Options,
     pub machine: Machine,
     pub started: String,
+    /// The commit measured, as `source_commit` in main.rs names it.
+    pub commit: String,
     pub elapsed: Duration,
     pub build: Option<build_cost::Results>,
     pub sequential: Option<sequential::Results>,
@@ -186,9 +188,10 @@ fn markdown_text(run: &Run, plots: &str) -> String {
     let m = &run.machine;
     let _ = writeln!(
         md,
-        "- Started {} and took {:.1} min.",
+        "- Started {} and took {:.1} min, at commit {}.",
         run.started,
-        run.elapsed.as_secs_f64() / 60.0
+        run.elapsed.as_secs_f64() / 60.0,
+        run.commit
     );
     let _ = writeln!(md, "- Machine: {} ({} logical CPUs).", m.cpu_model, m.cpus);
     let _ = writeln!(
@@ -619,8 +622,11 @@ fn observe_section(md: &mut String, run: &Run) {
          with the features off, and a hand-written call by the harness's own, the same \
          code in another process, so how far those rows sit from 1.000x is what the \
          processes alone account for. Allocations are counted as in the allocations \
-         section, in each variant's process with its listener on. {} calls in all.\n",
-        number(o.calls as f64, 0)
+         section, in each variant's process with its listener on. {} calls in all, at \
+         commit {}, by `{}`.\n",
+        number(o.calls as f64, 0),
+        run.commit,
+        run.options.command_line()
     );
     table_head(
         md,
