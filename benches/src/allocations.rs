@@ -5,7 +5,7 @@ use redis::Connection;
 
 use crate::alloc::{self, Counts};
 use crate::bindings::pad_100;
-use crate::sequential::KEY;
+use crate::sequential::{self, KEY};
 use crate::server::Server;
 use crate::stats::Summary;
 
@@ -57,7 +57,7 @@ pub fn run(server: &Server) -> Vec<Row> {
     let variants: Vec<(&'static str, Call)> = vec![
         (
             "typed: `pad_100(key).invoke(&mut con)` (builds the call, then runs it)",
-            Box::new(|con| pad_100(KEY).invoke(con).expect("invoke")),
+            Box::new(sequential::typed),
         ),
         (
             "typed: `call.invoke(&mut con)`, the call built once beforehand",
@@ -69,32 +69,32 @@ pub fn run(server: &Server) -> Vec<Row> {
         ),
         (
             "hand-built: `redis::cmd(\"EVALSHA\").arg(sha).arg(1).arg(key).query(&mut con)`",
-            Box::new(|con| {
-                redis::cmd("EVALSHA")
-                    .arg(pad_100::SCRIPT.sha1())
-                    .arg(1)
-                    .arg(KEY)
-                    .query(con)
-                    .expect("EVALSHA")
-            }),
+            Box::new(sequential::by_hand),
         ),
     ];
-    let mut rows = Vec::new();
-    for (name, mut call) in variants {
-        for _ in 0..BATCH * BATCHES as u64 {
-            call(&mut con);
-        }
-        let batches = (0..BATCHES)
-            .map(|_| {
-                let ((), counts) = alloc::count(|| {
-                    for _ in 0..BATCH {
-                        std::hint::black_box(call(&mut con));
-                    }
-                });
-                counts
-            })
-            .collect();
-        rows.push(Row { name, batches });
+    variants
+        .into_iter()
+        .map(|(name, mut call)| Row {
+            name,
+            batches: count_batches(|| call(&mut con)),
+        })
+        .collect()
+}
+
+/// The allocations of [`BATCHES`] batches of [`BATCH`] calls of `call`,
+/// after as many calls to warm up.
+pub fn count_batches(mut call: impl FnMut() -> i64) -> Vec<Counts> {
+    for _ in 0..BATCH * BATCHES as u64 {
+        call();
     }
-    rows
+    (0..BATCHES)
+        .map(|_| {
+            let ((), counts) = alloc::count(|| {
+                for _ in 0..BATCH {
+                    std::hint::black_box(call());
+                }
+            });
+            counts
+        })
+        .collect()
 }

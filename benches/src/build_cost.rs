@@ -332,18 +332,11 @@ fn write_crate(dir: &Path, manifest: &str, lib: &str) -> Result<(), String> {
 /// directory, timing it; fails unless cargo says it compiled (or checked)
 /// `expected`, so that a timing is never one of a build that did nothing.
 fn cargo(dir: &Path, target: &Path, args: &[&str], expected: &str) -> Result<Timing, String> {
-    let program = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let cpu_before = sys::children_cpu();
     let start = Instant::now();
-    let output = Command::new(&program)
+    let output = cargo_command(dir, target)
         .args(args)
         .arg("--offline")
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", target)
-        // Not the jobserver of a `cargo run` that started the harness.
-        .env_remove("CARGO_MAKEFLAGS")
-        .env_remove("MAKEFLAGS")
-        .env_remove("MFLAGS")
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     let wall = start.elapsed();
@@ -375,6 +368,20 @@ fn cargo(dir: &Path, target: &Path, args: &[&str], expected: &str) -> Result<Tim
         wall: wall.as_secs_f64(),
         cpu: cpu.as_secs_f64(),
     })
+}
+
+/// A cargo command run in `dir` with `target` as its target directory.
+pub fn cargo_command(dir: &Path, target: &Path) -> Command {
+    let program = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(program);
+    command
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        // Not the jobserver of a `cargo run` that started the harness.
+        .env_remove("CARGO_MAKEFLAGS")
+        .env_remove("MAKEFLAGS")
+        .env_remove("MFLAGS");
+    command
 }
 
 /// `check_syntax` and `analyze` on each script of the recipes, declared as

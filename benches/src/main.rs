@@ -21,6 +21,7 @@ mod lint;
 mod lock;
 mod measure;
 mod noscript;
+mod observe;
 mod options;
 mod pipelines;
 mod report;
@@ -30,7 +31,7 @@ mod stats;
 mod svg;
 mod sys;
 
-use std::process::ExitCode;
+use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 use options::{Options, Section, USAGE, repo_root};
@@ -43,6 +44,10 @@ static ALLOCATOR: alloc::Counting = alloc::Counting;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // Started by the observe section as one of its workers, not as a run.
+    if let Some(port) = observe::worker::worker_port(&args) {
+        return observe::worker::serve(port);
+    }
     let options = match Options::parse(&args) {
         Ok(options) => options,
         Err(message) if message == USAGE => {
@@ -62,6 +67,12 @@ fn main() -> ExitCode {
     let build = options.runs(Section::Build).then(|| {
         eprintln!("build cost");
         build_cost::run(&options)
+    });
+    // Also before pinning: the observe section's workers are this harness
+    // built again, with features.
+    let observe_builds = options.runs(Section::Observe).then(|| {
+        eprintln!("observe: building the workers");
+        observe::worker::build()
     });
 
     // A machine without the CPU asked for runs unpinned; the report shows
@@ -100,6 +111,7 @@ fn main() -> ExitCode {
             client_cpus,
         },
         started,
+        commit: source_commit(),
         elapsed: Default::default(),
         build,
         sequential: None,
@@ -107,6 +119,7 @@ fn main() -> ExitCode {
         noscript: None,
         pipelines: None,
         concurrent: None,
+        observe: None,
         lock: None,
         lint,
     };
@@ -130,6 +143,10 @@ fn main() -> ExitCode {
         if options.runs(Section::Async) {
             eprintln!("async");
             run.concurrent = Some(concurrent::run(server, &options));
+        }
+        if let Some(builds) = observe_builds {
+            eprintln!("observe");
+            run.observe = Some(builds.and_then(|b| observe::run(server, &options, &b)));
         }
         if options.runs(Section::Lock) {
             eprintln!("lock");
@@ -158,6 +175,29 @@ fn main() -> ExitCode {
         run.elapsed.as_secs_f64() / 60.0
     );
     ExitCode::SUCCESS
+}
+
+/// The commit of the repository, noting changes to tracked files not yet
+/// committed (the harness runs what `cargo run` just built from them).
+pub fn source_commit() -> String {
+    let root = repo_root();
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .arg("-C")
+            .arg(&root)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|output| output.status.success())
+            .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_string())
+    };
+    let Some(commit) = git(&["rev-parse", "--short", "HEAD"]) else {
+        return "unknown (no git)".into();
+    };
+    match git(&["status", "--porcelain", "--untracked-files=no"]) {
+        Some(changes) if !changes.is_empty() => format!("{commit} with uncommitted changes"),
+        _ => commit,
+    }
 }
 
 /// `redis-server 7.0.15`, from the binary the harness starts.

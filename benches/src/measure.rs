@@ -15,6 +15,13 @@ pub struct Slice {
 }
 
 impl Slice {
+    /// No calls, no time.
+    pub const NONE: Slice = Slice {
+        calls: 0,
+        wall: Duration::ZERO,
+        cpu: Duration::ZERO,
+    };
+
     /// Wall-clock microseconds per call.
     pub fn us_per_call(&self) -> f64 {
         self.wall.as_secs_f64() * 1e6 / self.calls as f64
@@ -66,14 +73,7 @@ pub fn interleaved(
     round: usize,
     mut piece: impl FnMut(usize, Duration) -> Slice,
 ) -> Vec<Slice> {
-    let mut totals = vec![
-        Slice {
-            calls: 0,
-            wall: Duration::ZERO,
-            cpu: Duration::ZERO,
-        };
-        count
-    ];
+    let mut totals = vec![Slice::NONE; count];
     let each = length / PIECES as u32;
     for p in 0..PIECES {
         for which in order(count, round + p) {

@@ -13,7 +13,7 @@ usage: cargo run --release -p redis-script-benches -- [options]
   --slice-seconds S   the time of one variant in one round, other sections (default 1)
   --build-runs N      runs of each build timing (default 3)
   --only LIST         sections to run, comma-separated, of: sequential, allocations,
-                      pipelines, async, noscript, lock, build, lint (default: all)
+                      pipelines, async, observe, noscript, lock, build, lint (default: all)
   --lint-path DIR     the `lint` section checks the Lua files under DIR instead of
                       BullMQ's commands (fetched with `npm pack bullmq`)
   --skip-build-cost   leave out the build timings (the `build` section)
@@ -40,6 +40,7 @@ pub enum Section {
     Noscript,
     Pipelines,
     Async,
+    Observe,
     Lock,
     Lint,
 }
@@ -52,6 +53,7 @@ impl Section {
         Section::Noscript,
         Section::Pipelines,
         Section::Async,
+        Section::Observe,
         Section::Lock,
         Section::Lint,
     ];
@@ -64,6 +66,7 @@ impl Section {
             Section::Noscript => "noscript",
             Section::Pipelines => "pipelines",
             Section::Async => "async",
+            Section::Observe => "observe",
             Section::Lock => "lock",
             Section::Lint => "lint",
         }
@@ -262,11 +265,21 @@ mod tests {
     }
 
     #[test]
+    fn the_observe_section_runs_alone_or_with_the_others() {
+        let options = parse(&["--quick", "--only", "observe"]).unwrap();
+        assert_eq!(options.sections, [Section::Observe]);
+        let options = parse(&["--only", "sequential,observe"]).unwrap();
+        assert_eq!(options.sections, [Section::Sequential, Section::Observe]);
+        assert!(parse(&["--observe-worker", "6379"]).is_err());
+    }
+
+    #[test]
     fn quick_is_small_but_explicit_options_win() {
         let options = parse(&["--rounds", "3", "--quick"]).unwrap();
         assert!(options.quick);
         assert_eq!(options.rounds, 3);
         assert!(!options.runs(Section::Build));
+        assert!(options.runs(Section::Observe));
         assert!(options.out.unwrap().ends_with("target/benchmarks-quick"));
     }
 

@@ -8,7 +8,9 @@ use crate::bindings::SIZES;
 use crate::options::{Options, Section};
 use crate::stats::{Summary, number, ratios};
 use crate::svg::{Chart, Series, line_chart};
-use crate::{allocations, build_cost, concurrent, lint, lock, noscript, pipelines, sequential};
+use crate::{
+    allocations, build_cost, concurrent, lint, lock, noscript, observe, pipelines, sequential,
+};
 
 /// The seed's Table 11.2 (10 s windows): clients, then attempts and
 /// acquisitions of the original (WATCH) lock and of the Lua lock.
@@ -36,6 +38,8 @@ pub struct Run<'a> {
     pub options: &'a Options,
     pub machine: Machine,
     pub started: String,
+    /// The commit measured, as `source_commit` in main.rs names it.
+    pub commit: String,
     pub elapsed: Duration,
     pub build: Option<build_cost::Results>,
     pub sequential: Option<sequential::Results>,
@@ -43,6 +47,9 @@ pub struct Run<'a> {
     pub noscript: Option<Vec<noscript::Row>>,
     pub pipelines: Option<pipelines::Results>,
     pub concurrent: Option<concurrent::Results>,
+    /// The section's results, or why it could not run (a worker that
+    /// would not build, start or answer).
+    pub observe: Option<Result<observe::Results, String>>,
     pub lock: Option<lock::Results>,
     /// The `lint` section, or why it could not run.
     pub lint: Option<Result<lint::Results, String>>,
@@ -185,9 +192,10 @@ fn markdown_text(run: &Run, plots: &str) -> String {
     let m = &run.machine;
     let _ = writeln!(
         md,
-        "- Started {} and took {:.1} min.",
+        "- Started {} and took {:.1} min, at commit {}.",
         run.started,
-        run.elapsed.as_secs_f64() / 60.0
+        run.elapsed.as_secs_f64() / 60.0,
+        run.commit
     );
     let _ = writeln!(md, "- Machine: {} ({} logical CPUs).", m.cpu_model, m.cpus);
     let _ = writeln!(
@@ -216,9 +224,9 @@ fn markdown_text(run: &Run, plots: &str) -> String {
     );
     let _ = writeln!(
         md,
-        "- Rounds: {}. In the sequential, pipeline and async comparisons a round gives each \
-         variant {:.1} s, in {} pieces taken in turns; in the lock benchmark, one {:.1} s \
-         window per variant and client count. Figures are medians over the rounds with the \
+        "- Rounds: {}. In the sequential, pipeline, async and observability comparisons a \
+         round gives each variant {:.1} s, in {} pieces taken in turns; in the lock \
+         benchmark, one {:.1} s window per variant and client count. Figures are medians over the rounds with the \
          range (min–max) in parentheses; ratios are taken round by round, then the median.\n",
         o.rounds,
         o.slice.as_secs_f64(),
@@ -232,6 +240,7 @@ fn markdown_text(run: &Run, plots: &str) -> String {
     noscript_section(&mut md, run);
     pipelines_section(&mut md, run, plots);
     async_section(&mut md, run);
+    observe_section(&mut md, run);
     lock_section(&mut md, run, plots);
     build_section(&mut md, run);
     lint_section(&mut md, run);
@@ -248,7 +257,7 @@ fn not_run(md: &mut String, run: &Run, section: Section) -> bool {
 }
 
 fn targets(md: &mut String, run: &Run) {
-    let _ = writeln!(md, "## Targets (issue 9)\n");
+    let _ = writeln!(md, "## Targets (issues 9 and 18)\n");
     table_head(md, ["target", "goal", "measured", "verdict"]);
     let mut row = |what: String, goal: &str, measured: String, verdict: &str| {
         table_row(md, [what.as_str(), goal, &measured, verdict]);
@@ -317,6 +326,19 @@ fn targets(md: &mut String, run: &Run) {
             "≥ 0.95x (within 5%)",
             r.show_ratio(),
             verdict(&r, 0.95, false),
+        );
+    }
+    if let Some(r) = run
+        .observe
+        .as_ref()
+        .and_then(|o| o.as_ref().ok())
+        .and_then(spans_unheard)
+    {
+        row(
+            "`tracing` on, no subscriber: time per call vs features off (issue 18)".into(),
+            "≤ 1.03x",
+            r.show_ratio(),
+            verdict(&r, 1.03, true),
         );
     }
     if let Some(rows) = &run.noscript {
@@ -550,6 +572,122 @@ fn async_section(md: &mut String, run: &Run) {
         );
     }
     let _ = writeln!(md);
+}
+
+/// Issue 18's target: a call with spans compiled in and nobody listening,
+/// against the same call without them, round by round.
+fn spans_unheard(o: &observe::Results) -> Option<Summary> {
+    ratios(&o.wall_us[observe::SPANS_UNHEARD], &o.wall_us[observe::OFF])
+}
+
+fn observe_section(md: &mut String, run: &Run) {
+    let _ = writeln!(
+        md,
+        "## Observability: the cost of counters, spans and metrics\n"
+    );
+    if not_run(md, run, Section::Observe) {
+        return;
+    }
+    let o = match &run.observe {
+        Some(Ok(o)) => o,
+        Some(Err(error)) => {
+            let _ = writeln!(md, "Not measured: {error}.\n");
+            return;
+        }
+        None => return,
+    };
+    let _ = writeln!(
+        md,
+        "Issue 18 asks that with `tracing` and `metrics` off the call stay as it was (the \
+         sections above measure that build), that with `tracing` on and no subscriber a call \
+         cost within 3% of the same call with the feature off, and that the cost of a \
+         subscriber, and of `metrics` with and without a recorder, be reported. The runtime's \
+         counts (`Script::stats`) need no feature: every row has them.\n\n\
+         Features are chosen at compile time, so the harness, built without them, builds \
+         itself again into `target/bench-observe/` with its feature `observe-tracing` (the \
+         runtime's `tracing`) or `observe-metrics` (its `metrics`), one feature per build, \
+         and runs those builds as worker processes on the client CPU, each with one \
+         synchronous connection to the same server. All variants call the 100-byte script \
+         and take turns piece by piece, as in the other comparisons; a worker measures its \
+         pieces when the harness asks.\n\n\
+         - Off: the harness itself.\n\
+         - `tracing` on, no subscriber: a worker that never makes one. Once a subscriber \
+         exists in a process, every span there asks the current one whether it wants it, \
+         so the variant with a subscriber has a worker of its own.\n\
+         - `tracing` on, a subscriber: a second worker of the same build, with a \
+         `tracing_subscriber` registry and formatter (a line per closed span, \
+         `FmtSpan::CLOSE`, written to a sink) set as the thread's default for its pieces.\n\
+         - `metrics` on: a third worker, with no recorder, and with one set on the thread \
+         for its pieces only (`metrics::with_local_recorder`; no global recorder is ever \
+         installed): the harness's own, which finds each metric by name and labels in a \
+         map and adds to atomic counters and histogram buckets, as an exporter's registry \
+         does.\n\n\
+         Each process also runs the hand-written EVALSHA: *vs hand-written* divides by the \
+         one of the same process and round. *vs off* divides a typed call by the typed call \
+         with the features off, and a hand-written call by the harness's own, the same \
+         code in another process, so how far those rows sit from 1.000x is what the \
+         processes alone account for. Allocations are counted as in the allocations \
+         section, in each variant's process with its listener on. {} calls in all, at \
+         commit {}, by `{}`.\n",
+        number(o.calls as f64, 0),
+        run.commit,
+        run.options.command_line()
+    );
+    table_head(
+        md,
+        [
+            "variant",
+            "µs per call",
+            "client CPU µs per call",
+            "time vs off",
+            "CPU vs off",
+            "time vs hand-written",
+            "allocations per call (alloc + realloc)",
+        ],
+    );
+    let ratio = |values: &[Vec<f64>], which: usize, of: usize| {
+        ratios(&values[which], &values[of]).map_or("–".into(), |r| r.show_ratio())
+    };
+    for (which, variant) in observe::VARIANTS.iter().enumerate() {
+        let off = observe::off(which);
+        table_row(
+            md,
+            [
+                variant.name.to_string(),
+                summary_of(&o.wall_us[which]),
+                Summary::of(&o.cpu_us[which]).map_or("–".into(), |s| s.show(2)),
+                ratio(&o.wall_us, which, off),
+                ratio(&o.cpu_us, which, off),
+                ratio(&o.wall_us, which, observe::by_hand(which)),
+                o.allocations[which].total().show(2),
+            ],
+        );
+    }
+    if let Some(r) = spans_unheard(o) {
+        let _ = writeln!(
+            md,
+            "\nTarget: `tracing` on with no subscriber, time per call vs off, at most \
+             1.03x: {}, {}. The same with each typed call first divided by its own \
+             process's hand-written call, which takes the processes' differences out: {}.\n",
+            r.show_ratio(),
+            verdict(&r, 1.03, true),
+            spans_unheard_by_hand(o).map_or("–".into(), |r| r.show_ratio())
+        );
+    }
+}
+
+/// [`spans_unheard`], each side first divided by its process's hand-written
+/// call of the same round.
+fn spans_unheard_by_hand(o: &observe::Results) -> Option<Summary> {
+    let relative = |which: usize| -> Vec<f64> {
+        let reference = &o.wall_us[observe::by_hand(which)];
+        o.wall_us[which]
+            .iter()
+            .zip(reference)
+            .map(|(typed, by_hand)| typed / by_hand)
+            .collect()
+    };
+    ratios(&relative(observe::SPANS_UNHEARD), &relative(observe::OFF))
 }
 
 fn lock_section(md: &mut String, run: &Run, plots: &str) {
@@ -826,6 +964,10 @@ fn method(md: &mut String) {
          differs.\n\
          - Allocation counts come from a counting global allocator that counts only while \
          a measured loop runs, on its own thread.\n\
+         - The observability comparison runs builds of the harness with other features as \
+         worker processes (built before anything is pinned, started after, so they inherit \
+         the client CPU); the harness sends each a line asking for a piece and waits for \
+         the reply, so only one process calls the server at a time.\n\
          - Build timings run before the server starts, unpinned, on every CPU."
     );
 }

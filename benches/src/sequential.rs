@@ -32,18 +32,28 @@ pub struct Results {
 /// One call of variant `which`, checked.
 pub fn call(which: usize, con: &mut Connection, prepared: &redis::Script) -> i64 {
     match which {
-        TYPED => pad_100(KEY).invoke(con).expect("typed invoke"),
-        RAW => redis::cmd("EVALSHA")
-            .arg(pad_100::SCRIPT.sha1())
-            .arg(1)
-            .arg(KEY)
-            .query(con)
-            .expect("EVALSHA"),
+        TYPED => typed(con),
+        RAW => by_hand(con),
         _ => prepared
             .key(KEY)
             .invoke(con)
             .expect("redis::Script::invoke"),
     }
+}
+
+/// The typed call, checked.
+pub fn typed(con: &mut Connection) -> i64 {
+    pad_100(KEY).invoke(con).expect("typed invoke")
+}
+
+/// The same EVALSHA written by hand, checked.
+pub fn by_hand(con: &mut Connection) -> i64 {
+    redis::cmd("EVALSHA")
+        .arg(pad_100::SCRIPT.sha1())
+        .arg(1)
+        .arg(KEY)
+        .query(con)
+        .expect("EVALSHA")
 }
 
 pub fn run(server: &Server, options: &Options) -> Results {

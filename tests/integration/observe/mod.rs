@@ -52,6 +52,16 @@ fn observed_cross_slot(a: &str, b: &str) -> Vec<String>;
 )]
 fn observed_stock_add(stock: &str, item: &str, amount: i64) -> i64;
 
+/// `CONFIG SET maxmemory`: at 1 byte, the server refuses every write (OOM).
+fn set_maxmemory(con: &mut dyn ConnectionLike, bytes: u64) {
+    redis::cmd("CONFIG")
+        .arg("SET")
+        .arg("maxmemory")
+        .arg(bytes)
+        .exec(con)
+        .unwrap();
+}
+
 /// The span of the one call made inside `spans`.
 fn call_span(spans: &capture::Spans) -> SpanRecord {
     spans.only("redis_script.call")
@@ -227,12 +237,7 @@ fn a_refusal_by_the_server_records_its_code_and_that_nothing_ran() {
     let script = &observed_refused::SCRIPT;
     script.load(&mut con).unwrap();
     // With no memory to spare, the server refuses the script's write.
-    redis::cmd("CONFIG")
-        .arg("SET")
-        .arg("maxmemory")
-        .arg(1)
-        .exec(&mut con)
-        .unwrap();
+    set_maxmemory(&mut con, 1);
     let before = script.stats();
     let (reply, spans, metrics) = capture(|| observed_refused("hits").invoke(&mut con));
     let error = reply.unwrap_err();
@@ -291,19 +296,9 @@ fn key_and_argument_values_appear_in_spans_only_when_asked_for() {
     // Failing calls too: an error's message must not carry them either.
     let calls = |con: &mut redis::Connection| {
         observed_values(key, value).invoke(con).unwrap();
-        redis::cmd("CONFIG")
-            .arg("SET")
-            .arg("maxmemory")
-            .arg(1)
-            .exec(con)
-            .unwrap();
+        set_maxmemory(con, 1);
         observed_values(key, value).invoke(con).unwrap_err();
-        redis::cmd("CONFIG")
-            .arg("SET")
-            .arg("maxmemory")
-            .arg(0)
-            .exec(con)
-            .unwrap();
+        set_maxmemory(con, 0);
     };
     let ((), spans, _) = capture(|| calls(&mut con));
     let spans = spans.all();
