@@ -46,7 +46,7 @@ pub enum Section {
 }
 
 impl Section {
-    pub const ALL: [Section; 8] = [
+    pub const ALL: [Section; 9] = [
         Section::Build,
         Section::Sequential,
         Section::Allocations,
