@@ -1,7 +1,7 @@
-//! The first example of README.md and the quick start of the crate docs,
-//! each pasted into a new crate that depends on this one and on the
-//! redis-rs of this build (1.8, or 2.0.0-rc.2 with `redis-2`) as the
-//! install section says, built, and run against a real server.
+//! The quick start of README.md (its Lua file, its `main.rs`, the output it
+//! shows) and that of the crate docs, each pasted into a new crate that
+//! depends on this one as the install sections say, on the redis-rs of this
+//! build, built, and run against a real server.
 
 use redis_script::recipes::lock::{acquire_lock_script, release_lock_script};
 
@@ -25,10 +25,44 @@ fn dependencies() -> String {
 }
 
 #[test]
-fn the_readme_example_runs_in_a_new_crate() {
+fn the_readme_quick_start_runs_in_a_new_crate_and_prints_what_it_shows() {
     let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
-    let example = first_block(readme.lines(), "```rust");
-    run_in_a_new_crate("readme-example", &example);
+    let quick_start = readme
+        .split("\n## ")
+        .find(|section| section.starts_with("Quick start\n"))
+        .expect("README.md has a Quick start section");
+    let lua = first_block(quick_start.lines(), "```lua");
+    let main_rs = first_block(quick_start.lines(), "```rust");
+    let shown_output = first_block(quick_start.lines(), "```text");
+    assert!(main_rs.contains(EXAMPLE_URL), "the example connects elsewhere:\n{main_rs}");
+
+    let server = RedisServer::start();
+    let probe = ProbeCrate::new("readme-quick-start", &main_rs.replace(EXAMPLE_URL, &server.url()));
+    // What `cargo add redis-script` and `cargo add tokio --features
+    // macros,rt-multi-thread` write, on this build's redis-rs.
+    let facade = if REDIS_FEATURE == "redis-2" {
+        facade_dependency(Some("\"redis-2\", \"tokio-comp\", \"recipes\", \"json\""))
+    } else {
+        facade_dependency(None)
+    };
+    let tokio = "tokio = { version = \"1\", features = [\"macros\", \"rt-multi-thread\"] }\n";
+    probe.write("Cargo.toml", &probe.manifest_with(&(facade + tokio)));
+    std::fs::create_dir_all(probe.path("scripts")).unwrap();
+    probe.write("scripts/hit.lua", &lua);
+
+    let output = probe.cargo("run");
+    assert!(
+        output.status.success(),
+        "the quick start failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout), shown_output);
+    // Four hits counted, in a window that expires.
+    let mut con = server.connection();
+    let hits: i64 = redis::cmd("GET").arg("hits:ann").query(&mut con).unwrap();
+    assert_eq!(hits, 4);
+    let ttl: i64 = redis::cmd("TTL").arg("hits:ann").query(&mut con).unwrap();
+    assert!((1..=60).contains(&ttl), "TTL {ttl}");
 }
 
 #[test]
@@ -47,6 +81,7 @@ fn the_crate_docs_quick_start_runs_in_a_new_crate() {
         .map(|line| format!("{line}\n"))
         .collect();
     assert!(shown.contains("fn main()"), "{shown}");
+    assert!(shown.contains(EXAMPLE_URL), "the example connects elsewhere:\n{shown}");
     run_in_a_new_crate("quick-start", &shown);
 }
 
@@ -60,10 +95,6 @@ fn first_block<'a>(mut lines: impl Iterator<Item = &'a str>, fence: &str) -> Str
         .take_while(|line| line.trim_end() != "```")
         .map(|line| format!("{line}\n"))
         .collect();
-    assert!(
-        block.contains(EXAMPLE_URL),
-        "the example connects elsewhere:\n{block}"
-    );
     block
 }
 
