@@ -64,7 +64,7 @@
 //!
 //! # What is here
 //!
-//! - [The attribute](#the-attribute): keys, arguments, variadic tails.
+//! - [The attribute](macro@redis_script): keys, arguments, variadic tails.
 //! - [Compile-time checks of the Lua](#compile-time-checks-of-the-lua):
 //!   syntax, globals, commands, KEYS/ARGV, nil and reply shapes.
 //! - [Redis Functions](#redis-functions): `#[redis_function]`, FCALL with
@@ -86,53 +86,8 @@
 //! # The attribute
 //!
 //! `#[redis_script(file = "...", keys = N)]` goes on a function declaration
-//! without a body, wherever a function can stand (in a module or a function
-//! body, not in an `impl` block).
-//!
-//! - `file`: the Lua script, relative to the directory of the `Cargo.toml` of
-//!   the crate being compiled (`CARGO_MANIFEST_DIR`), so it works in any crate.
-//!   The expansion `include_str!`s the file: editing it rebuilds the crate.
-//! - `keys`: how many leading parameters are KEYS; the rest are ARGV, in order.
-//!   Required, `keys = 0` for a script without keys.
-//! - `allow(unread)`, `allow(unknown_commands)`, ... (optional): silence the
-//!   warning for parameters the script never reads, or accept what the
-//!   command and library tables may get wrong for a newer server or a
-//!   module: `unknown_commands`, `unknown_subcommand`, `command_arity`,
-//!   `unknown_member`. Nothing else can be allowed on a binding: a reply
-//!   its Rust type cannot hold (`nil_reply`, `reply_shape`) or a call the
-//!   server refuses (`out_of_range`, `no_writes`, ...) would compile and
-//!   then fail (the `redis-lua` tool, where no Rust type is involved, may
-//!   allow more); see the checks below. A comment `-- redis-lua:
-//!   allow(rule)` in the Lua file does the same, for the same rules.
-//! - `crate = "path"` (optional): where this crate is, when the generated
-//!   code cannot reach it as `::redis_script`: a renamed dependency, or a
-//!   library that re-exports the macro to its users (`crate = "my_lib::redis_script"`).
-//!
-//! Parameters take any type that implements [`redis::ToRedisArgs`]. Each key
-//! and each ARGV parameter must encode to exactly one value, since one that
-//! encodes to none or several would shift every position after it. A type
-//! that visibly holds several values (a slice, a `Vec`, an array, a tuple, a
-//! set, a map, or an `Option` or `Box` of one) is a compile error on the
-//! parameter; byte strings (`&[u8]`, `Vec<u8>`,
-//! `&[u8; N]`) are one value and welcome. What the declaration cannot show
-//! (a generic parameter, an `Option` that is `None`) is checked when the call
-//! is built: such a call fails with [`ErrorKind::Argument`] and sends nothing.
-//! The last parameter may be marked `#[variadic]` to append any number of
-//! values to ARGV (a slice, a `Vec`, a slice of pairs...):
-//!
-//! ```
-//! # use redis_script::redis_script;
-//! /// Replies with its KEYS and ARGV: `["queue", "100", "a", "b", "c"]` below.
-//! #[redis_script(file = "tests/lua/echo_argv.lua", keys = 1)]
-//! fn echo(list: &str, cap: usize, #[variadic] items: &[&str]) -> Vec<String>;
-//!
-//! let _call = echo("queue", 100, &["a", "b", "c"]);
-//! assert_eq!(echo::SCRIPT.arg_arity(), redis_script::Arity::AtLeast(1));
-//! ```
-//!
-//! Doc comments, attributes and visibility carry over to the generated
-//! function; generic parameters work as in any function. The return type is
-//! the reply type (see below); without one it is `()`.
+//! without a body. Its arguments, what each parameter may be, and what it
+//! generates are on the attribute's own page: [`macro@redis_script`].
 //!
 //! # Compile-time checks of the Lua
 //!
@@ -832,12 +787,110 @@
 extern crate self as redis_script;
 
 /// Turns a function of a Redis Functions library on disk into a typed
-/// function; see [Redis Functions](crate#redis-functions).
+/// function.
+///
+/// ```text
+/// #[redis_function(library = "<path>.lua", keys = <N> [, name = "<function>"] [, allow(<rule>, ...)] [, crate = "<path>"])]
+/// <vis> fn <name>(<N key parameters>, <ARGV parameters> [, #[variadic] <tail>]) [-> <reply>];
+/// ```
+///
+/// - `library`: the library's Lua file, relative to the crate's
+///   `Cargo.toml`, whose first line is `#!lua name=<library>`.
+/// - `name` (optional): the function as the library registers it; by
+///   default the Rust function's name.
+/// - `keys`, `allow(...)`, `crate` and the parameters: as for
+///   [`macro@redis_script`]; the callback's first parameter is KEYS and its
+///   second ARGV.
+///
+/// It generates what [`macro@redis_script`] does, plus `<name>::LIBRARY`,
+/// the [`Library`] the function belongs to. A call is FCALL, or FCALL_RO for
+/// a `no-writes` function, and loads the library when the server lacks it:
+/// the guide is [Redis Functions](crate#redis-functions).
 pub use redis_script_macros::redis_function;
-/// Turns a Lua script on disk into a typed function; see the [crate docs](crate).
+/// Turns a Lua script on disk into a typed function.
+///
+/// ```text
+/// #[redis_script(file = "<path>.lua", keys = <N> [, allow(<rule>, ...)] [, crate = "<path>"])]
+/// <vis> fn <name>(<N key parameters>, <ARGV parameters> [, #[variadic] <tail>]) [-> <reply>];
+/// ```
+///
+/// `#[redis_script(file = "...", keys = N)]` goes on a function declaration
+/// without a body, wherever a function can stand (in a module or a function
+/// body, not in an `impl` block).
+///
+/// - `file`: the Lua script, relative to the directory of the `Cargo.toml` of
+///   the crate being compiled (`CARGO_MANIFEST_DIR`), so it works in any crate.
+///   The expansion `include_str!`s the file: editing it rebuilds the crate.
+/// - `keys`: how many leading parameters are KEYS; the rest are ARGV, in order.
+///   Required, `keys = 0` for a script without keys.
+/// - `allow(unread)`, `allow(unknown_commands)`, ... (optional): silence the
+///   warning for parameters the script never reads, or accept what the
+///   command and library tables may get wrong for a newer server or a
+///   module: `unknown_commands`, `unknown_subcommand`, `command_arity`,
+///   `unknown_member`. Nothing else can be allowed on a binding: a reply
+///   its Rust type cannot hold (`nil_reply`, `reply_shape`) or a call the
+///   server refuses (`out_of_range`, `no_writes`, ...) would compile and
+///   then fail (the `redis-lua` tool, where no Rust type is involved, may
+///   allow more); see the checks below. A comment `-- redis-lua:
+///   allow(rule)` in the Lua file does the same, for the same rules.
+/// - `crate = "path"` (optional): where this crate is, when the generated
+///   code cannot reach it as `::redis_script`: a renamed dependency, or a
+///   library that re-exports the macro to its users (`crate = "my_lib::redis_script"`).
+///
+/// Parameters take any type that implements `redis::ToRedisArgs`. Each key
+/// and each ARGV parameter must encode to exactly one value, since one that
+/// encodes to none or several would shift every position after it. A type
+/// that visibly holds several values (a slice, a `Vec`, an array, a tuple, a
+/// set, a map, or an `Option` or `Box` of one) is a compile error on the
+/// parameter; byte strings (`&[u8]`, `Vec<u8>`,
+/// `&[u8; N]`) are one value and welcome. What the declaration cannot show
+/// (a generic parameter, an `Option` that is `None`) is checked when the call
+/// is built: such a call fails with [`ErrorKind::Argument`] and sends nothing.
+/// The last parameter may be marked `#[variadic]` to append any number of
+/// values to ARGV (a slice, a `Vec`, a slice of pairs...):
+///
+/// ```
+/// # use redis_script::redis_script;
+/// /// Replies with its KEYS and ARGV: `["queue", "100", "a", "b", "c"]` below.
+/// #[redis_script(file = "tests/lua/echo_argv.lua", keys = 1)]
+/// fn echo(list: &str, cap: usize, #[variadic] items: &[&str]) -> Vec<String>;
+///
+/// let _call = echo("queue", 100, &["a", "b", "c"]);
+/// assert_eq!(echo::SCRIPT.arg_arity(), redis_script::Arity::AtLeast(1));
+/// ```
+///
+/// Doc comments, attributes and visibility carry over to the generated
+/// function; generic parameters work as in any function. The return type is
+/// the reply type (see [Replies](crate#replies)); without one it is `()`.
+///
+///
+/// # What it generates
+///
+/// - `fn <name>(..) -> Invocation<reply>`: builds the call; run it with
+///   [`Invocation::invoke`], [`Invocation::invoke_async`] or in a pipeline
+///   ([`ScriptPipeline`]).
+/// - `mod <name>` with `pub static SCRIPT: Script`: the script's
+///   [metadata](crate#metadata) (source, SHA1, names, arity, flags), its
+///   counts ([`Script::stats`]) and [`Script::load`]. The binding is also
+///   listed by [`registry::scripts`] and loaded by [`load_all`].
+///
+/// The Lua file is checked as described in
+/// [Compile-time checks of the Lua](crate#compile-time-checks-of-the-lua).
 pub use redis_script_macros::redis_script;
-/// Binds every script of a folder, each by the signature in its header; see
-/// [Signatures in the Lua file](crate#signatures-in-the-lua-file).
+/// Binds every script of a folder, each by the signature in its header.
+///
+/// ```text
+/// scripts!("<folder>");                   // a module named after the folder
+/// scripts!(<vis> mod <name> = "<folder>");
+/// ```
+///
+/// The folder is relative to the crate's `Cargo.toml`. Each `.lua` file in
+/// it (not in its subfolders) becomes a function of the module, named after
+/// the file, with the header's names, types and description, and its own
+/// `SCRIPT`: a binding like [`macro@redis_script`] makes, with every check.
+/// A file without a header, or with one that does not parse, is a compile
+/// error quoting its file and line. The guide, with the header's grammar
+/// and types: [Signatures in the Lua file](crate#signatures-in-the-lua-file).
 pub use redis_script_macros::scripts;
 #[cfg(feature = "json")]
 #[cfg_attr(docsrs, doc(cfg(feature = "json")))]

@@ -34,10 +34,16 @@ fn the_readme_quick_start_runs_in_a_new_crate_and_prints_what_it_shows() {
     let lua = first_block(quick_start.lines(), "```lua");
     let main_rs = first_block(quick_start.lines(), "```rust");
     let shown_output = first_block(quick_start.lines(), "```text");
-    assert!(main_rs.contains(EXAMPLE_URL), "the example connects elsewhere:\n{main_rs}");
+    assert!(
+        main_rs.contains(EXAMPLE_URL),
+        "the example connects elsewhere:\n{main_rs}"
+    );
 
     let server = RedisServer::start();
-    let probe = ProbeCrate::new("readme-quick-start", &main_rs.replace(EXAMPLE_URL, &server.url()));
+    let probe = ProbeCrate::new(
+        "readme-quick-start",
+        &main_rs.replace(EXAMPLE_URL, &server.url()),
+    );
     // What `cargo add redis-script` and `cargo add tokio --features
     // macros,rt-multi-thread` write, on this build's redis-rs.
     let facade = if REDIS_FEATURE == "redis-2" {
@@ -81,7 +87,10 @@ fn the_crate_docs_quick_start_runs_in_a_new_crate() {
         .map(|line| format!("{line}\n"))
         .collect();
     assert!(shown.contains("fn main()"), "{shown}");
-    assert!(shown.contains(EXAMPLE_URL), "the example connects elsewhere:\n{shown}");
+    assert!(
+        shown.contains(EXAMPLE_URL),
+        "the example connects elsewhere:\n{shown}"
+    );
     run_in_a_new_crate("quick-start", &shown);
 }
 
