@@ -2,10 +2,10 @@
 //! SARIF 2.1.0 for code-scanning tools ([`sarif()`]).
 
 use std::io::{self, Write};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Component, Path};
 
 use redis_script_analyzer::lint::{FileKind, Finding};
-use redis_script_analyzer::{Rule, Severity};
+use redis_script_analyzer::{Rule, Severity, compose};
 use serde_json::{Value, json};
 
 use crate::Run;
@@ -234,7 +234,7 @@ fn region(finding: &Finding) -> Value {
 /// `root`, else an absolute `file://` URI.
 fn artifact_location(file: &str, root: &Path) -> Value {
     let path = Path::new(file);
-    let absolute = lexical(&if path.is_absolute() {
+    let absolute = compose::normalize(&if path.is_absolute() {
         path.to_path_buf()
     } else {
         root.join(path)
@@ -276,25 +276,6 @@ fn encode<'a>(parts: impl Iterator<Item = std::borrow::Cow<'a, str>>) -> String 
         }
     }
     uri
-}
-
-/// `path` with `.` and `..` resolved lexically.
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => match out.components().next_back() {
-                Some(Component::Normal(_)) => {
-                    out.pop();
-                }
-                Some(Component::RootDir | Component::Prefix(_)) => {}
-                _ => out.push(".."),
-            },
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// Every rule: its name, whether an allow can silence it, what it finds.

@@ -415,7 +415,7 @@ fn directive(line: &str) -> Option<Result<&str, (String, Option<String>)>> {
 
 /// `path` with `.` and `..` resolved lexically (an include's path is about
 /// the folder named, not about symbolic links on the way).
-fn normalize(path: &Path) -> PathBuf {
+pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
