@@ -10,6 +10,8 @@
 mod applied;
 mod eviction;
 mod flush_storm;
+mod noperm;
 mod promoted_replica;
 mod restart;
 mod slow_script;
+mod timeout;
