@@ -115,11 +115,11 @@ fn calls_follow_a_moving_slot_and_cluster_pipelines_name_the_redirected_calls() 
     assert_eq!(run_redirected_pipeline(&mut con, &[key, key]), [0, 1]);
     assert_eq!(incr_counter(key).invoke(&mut con).unwrap(), 5);
     assert_eq!(incr_counter(key).invoke(&mut con).unwrap(), 6);
-    let refused = incr_counter(key).decode(
-        redis::parse_redis_value(format!("-ASK {slot} 127.0.0.1:{}\r\n", target.port()).as_bytes())
-            .map_err(Into::into),
-    );
-    let refused = refused.unwrap_err();
+    // The refusal as a call decodes it: not applied.
+    let ask = format!("-ASK {slot} 127.0.0.1:{}\r\n", target.port());
+    let ask = redis::parse_redis_value(ask.as_bytes()).unwrap();
+    let refused = incr_counter(key).decode(Ok(ask)).unwrap_err();
+    assert_eq!(refused.code(), Some("ASK"), "{refused}");
     assert_eq!(refused.applied(), Applied::No);
     assert_eq!(refused.class(), ErrorClass::Refused);
 
