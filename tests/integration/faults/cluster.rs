@@ -19,6 +19,37 @@ use crate::server::RedisServer;
 const AGREE_TIMEOUT: Duration = Duration::from_secs(30);
 const POLL_INTERVAL: Duration = Duration::from_millis(50);
 
+/// A sync and an async connection to one cluster, each keeping its own
+/// slot map, as an application keeps them.
+struct Clients {
+    sync: redis::cluster::ClusterConnection,
+    runtime: tokio::runtime::Runtime,
+    async_con: redis::cluster_async::ClusterConnection,
+}
+
+impl Clients {
+    fn open(cluster: &RedisCluster) -> Clients {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let async_con = runtime
+            .block_on(cluster.client().get_async_connection())
+            .unwrap();
+        Clients {
+            sync: cluster.connection(),
+            runtime,
+            async_con,
+        }
+    }
+
+    /// `incr_counter(key)` on the async connection.
+    fn incr_async(&mut self, key: &str) -> Result<i64, redis_script::Error> {
+        self.runtime
+            .block_on(incr_counter(key).invoke_async(&mut self.async_con))
+    }
+}
+
 fn node_id(node: &RedisServer) -> String {
     redis::cmd("CLUSTER")
         .arg("MYID")
@@ -71,22 +102,10 @@ fn calls_follow_a_moving_slot_and_cluster_pipelines_name_the_redirected_calls() 
         .iter()
         .find(|node| node.port() != source.port())
         .unwrap();
-    let mut con = cluster.connection();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let mut async_con = runtime
-        .block_on(cluster.client().get_async_connection())
-        .unwrap();
+    let mut clients = Clients::open(&cluster);
     // Both connections learn the slot map while the slot is the source's.
-    assert_eq!(incr_counter(key).invoke(&mut con).unwrap(), 1);
-    assert_eq!(
-        runtime
-            .block_on(incr_counter(key).invoke_async(&mut async_con))
-            .unwrap(),
-        2
-    );
+    assert_eq!(incr_counter(key).invoke(&mut clients.sync).unwrap(), 1);
+    assert_eq!(clients.incr_async(key).unwrap(), 2);
 
     // Migrating: the key moves to the target, and the source answers ASK.
     let (source_id, target_id) = (node_id(source), node_id(target));
@@ -103,18 +122,16 @@ fn calls_follow_a_moving_slot_and_cluster_pipelines_name_the_redirected_calls() 
         .exec(&mut source.connection())
         .unwrap();
     // The target has never seen the script: the call also recovers NOSCRIPT there.
-    assert_eq!(incr_counter(key).invoke(&mut con).unwrap(), 3);
-    assert_eq!(
-        runtime
-            .block_on(incr_counter(key).invoke_async(&mut async_con))
-            .unwrap(),
-        4
-    );
+    assert_eq!(incr_counter(key).invoke(&mut clients.sync).unwrap(), 3);
+    assert_eq!(clients.incr_async(key).unwrap(), 4);
     // A cluster pipeline does not follow ASK: both calls were refused, and
     // ran nowhere. Run again one by one, they follow it.
-    assert_eq!(run_redirected_pipeline(&mut con, &[key, key]), [0, 1]);
-    assert_eq!(incr_counter(key).invoke(&mut con).unwrap(), 5);
-    assert_eq!(incr_counter(key).invoke(&mut con).unwrap(), 6);
+    assert_eq!(
+        run_redirected_pipeline(&mut clients.sync, &[key, key]),
+        [0, 1]
+    );
+    assert_eq!(incr_counter(key).invoke(&mut clients.sync).unwrap(), 5);
+    assert_eq!(incr_counter(key).invoke(&mut clients.sync).unwrap(), 6);
     // The refusal as a call decodes it: not applied.
     let ask = format!("-ASK {slot} 127.0.0.1:{}\r\n", target.port());
     let ask = redis::parse_redis_value(ask.as_bytes()).unwrap();
@@ -128,18 +145,13 @@ fn calls_follow_a_moving_slot_and_cluster_pipelines_name_the_redirected_calls() 
     for node in cluster.primaries() {
         set_slot(node, slot, "NODE", &target_id);
     }
-    assert_eq!(run_redirected_pipeline(&mut con, &[key]), [0]);
-    assert_eq!(incr_counter(key).invoke(&mut con).unwrap(), 7);
-    assert_eq!(
-        runtime
-            .block_on(incr_counter(key).invoke_async(&mut async_con))
-            .unwrap(),
-        8
-    );
+    assert_eq!(run_redirected_pipeline(&mut clients.sync, &[key]), [0]);
+    assert_eq!(incr_counter(key).invoke(&mut clients.sync).unwrap(), 7);
+    assert_eq!(clients.incr_async(key).unwrap(), 8);
     // Now that the sync connection refreshed its map, pipelines run again.
     let mut pipe = redis::cluster::cluster_pipe();
     pipe.eval_script(&incr_counter(key)).unwrap();
-    assert_eq!(pipe.query::<Vec<i64>>(&mut con).unwrap(), [9]);
+    assert_eq!(pipe.query::<Vec<i64>>(&mut clients.sync).unwrap(), [9]);
     // Each call that succeeded ran once, and no refused one ran.
     assert_eq!(counter_on(target, key), 9);
 }
@@ -153,21 +165,9 @@ fn after_a_failover_a_kept_sync_cluster_connection_fails_and_a_new_one_recovers(
     let [replica] = cluster.replicas_of(primary)[..] else {
         panic!("one replica per primary");
     };
-    let mut con = cluster.connection();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let mut async_con = runtime
-        .block_on(cluster.client().get_async_connection())
-        .unwrap();
-    assert_eq!(incr_counter(key).invoke(&mut con).unwrap(), 1);
-    assert_eq!(
-        runtime
-            .block_on(incr_counter(key).invoke_async(&mut async_con))
-            .unwrap(),
-        2
-    );
+    let mut clients = Clients::open(&cluster);
+    assert_eq!(incr_counter(key).invoke(&mut clients.sync).unwrap(), 1);
+    assert_eq!(clients.incr_async(key).unwrap(), 2);
     let synced: i64 = redis::cmd("WAIT")
         .arg(1)
         .arg(10_000)
@@ -204,17 +204,12 @@ fn after_a_failover_a_kept_sync_cluster_connection_fails_and_a_new_one_recovers(
     // The kept sync connection goes on dialling the dead primary, call
     // after call: refused, so not applied.
     for _ in 0..3 {
-        let error = incr_counter(key).invoke(&mut con).unwrap_err();
+        let error = incr_counter(key).invoke(&mut clients.sync).unwrap_err();
         assert_eq!(error.class(), ErrorClass::Connection, "{error}");
         assert_eq!(error.applied(), Applied::No, "{error}");
     }
     // The async connection refreshes its slots and goes on.
-    assert_eq!(
-        runtime
-            .block_on(incr_counter(key).invoke_async(&mut async_con))
-            .unwrap(),
-        3
-    );
+    assert_eq!(clients.incr_async(key).unwrap(), 3);
     // A new sync connection from the client finds the new primary.
     let mut con = cluster.connection();
     assert_eq!(incr_counter(key).invoke(&mut con).unwrap(), 4);

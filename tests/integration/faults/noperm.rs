@@ -6,6 +6,7 @@
 use redis_script::{Applied, ErrorClass, NoScriptFallback, redis_script};
 
 use crate::counter::{counter_value, incr_counter};
+use crate::invocation::command_calls;
 use crate::server::RedisServer;
 
 /// Sets KEYS[1], then increments KEYS[2]: a write before the refused
@@ -32,21 +33,6 @@ fn connect_as(server: &RedisServer, user: &str, rules: &[&str]) -> redis::Connec
     redis::Client::open(url).unwrap().get_connection().unwrap()
 }
 
-/// How many times the server ran `command` (`INFO commandstats`), refused
-/// calls included.
-fn calls_of(server: &RedisServer, command: &str) -> u64 {
-    let stats: String = redis::cmd("INFO")
-        .arg("commandstats")
-        .query(&mut server.connection())
-        .unwrap();
-    let prefix = format!("cmdstat_{command}:calls=");
-    stats
-        .lines()
-        .find_map(|line| line.strip_prefix(&prefix))
-        .and_then(|rest| rest.split(',').next())
-        .map_or(0, |calls| calls.parse().unwrap())
-}
-
 #[test]
 fn a_refused_evalsha_is_not_recovered_by_eval() {
     let server = RedisServer::start();
@@ -63,7 +49,8 @@ fn a_refused_evalsha_is_not_recovered_by_eval() {
         assert_eq!(error.applied(), Applied::No);
         assert_eq!(error.class(), ErrorClass::Refused);
     }
-    assert_eq!(calls_of(&server, "eval"), 0);
+    // No EVAL reached the server, not even one the ACL refused.
+    assert_eq!(command_calls(&mut server.connection(), "eval"), 0);
     assert_eq!(counter_value(&mut server.connection(), COUNTER), 0);
 }
 
