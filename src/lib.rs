@@ -898,7 +898,7 @@ pub use redis_script_runtime::Json;
 pub use redis_script_runtime::{
     Applied, Arity, Error, ErrorClass, ErrorKind, Invocation, Library, LibraryStatus, Loaded,
     NoScriptFallback, SLOTS, Script, ScriptKill, ScriptPipeline, ScriptStats, hash_tag, key_slot,
-    kill_running_script, load_all, observe, registry,
+    kill_running_script, load_all, observe, redirected_commands, registry,
 };
 #[cfg(feature = "aio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "aio")))]

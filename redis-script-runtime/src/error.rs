@@ -392,7 +392,12 @@ impl Error {
     ///   on a cluster connection, read `No` from an I/O error as `Maybe`.
     ///   (A retry after a lost reply runs the script again, so there even
     ///   an `Ok` can follow two runs.) `Connection`, `MultiplexedConnection`
-    ///   and `ConnectionManager` send a call once.
+    ///   and `ConnectionManager` send a call once. A redirection (`MOVED`,
+    ///   `ASK`) in a `ClusterPipeline`'s replies is not followed: that call
+    ///   ran nowhere ([`redirected_commands`](crate::redirected_commands)).
+    ///   A kept sync `ClusterConnection` whose primary failed over fails
+    ///   every call with "Connection refused" (not applied) until it is
+    ///   built anew from its `ClusterClient`.
     /// - For an error made by [`Error::operation`], the same rules describe
     ///   the operation instead of a script.
     ///

@@ -26,6 +26,7 @@ mod library;
 pub mod observe;
 mod packed;
 mod pipeline;
+mod redirect;
 pub mod registry;
 mod reply;
 mod script;
@@ -41,6 +42,7 @@ pub use kill::{ScriptKill, kill_running_script};
 pub use library::{Library, LibraryStatus};
 pub use observe::ScriptStats;
 pub use pipeline::ScriptPipeline;
+pub use redirect::redirected_commands;
 #[cfg(feature = "aio")]
 pub use registry::load_all_async;
 pub use registry::{Loaded, load_all};

@@ -79,7 +79,10 @@ use crate::script::Script;
 /// key, so each call's keys must share a slot, which both methods check
 /// before queueing ([`Invocation::check_slots`]). There `evalsha_script`
 /// queues EVAL, as `eval_script` does: a SCRIPT LOAD has no key, so the
-/// cluster pipeline cannot send it to the node of the calls it serves. A
+/// cluster pipeline cannot send it to the node of the calls it serves.
+/// While slots move, a cluster pipeline does not follow MOVED or ASK: its
+/// query fails, and [`redirected_commands`](crate::redirected_commands)
+/// names the calls that ran nowhere, to run again with `invoke`. A
 /// `redis::Pipeline` sent over an async cluster connection goes to one node
 /// as a whole, the node of its keyed commands, SCRIPT LOADs included: every
 /// keyed command in it must then be in one slot, or the client refuses it.
