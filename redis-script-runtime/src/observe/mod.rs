@@ -99,6 +99,7 @@ mod spans;
 pub(crate) use counters::Counters;
 pub use counters::ScriptStats;
 pub use pipeline::ObservedPipeline;
+pub(crate) use pipeline::Run as PipelineRun;
 
 use crate::error::Error;
 use crate::script::Script;
