@@ -457,7 +457,8 @@ impl BatchReplies {
 
     /// The errors of the calls not taken yet, each with its call's position
     /// in the batch (0 for the first call added): for a log line, or to
-    /// count what to retry.
+    /// count what to retry. A reply that does not fit its call's type is
+    /// found only when [taken](Self::take), so it is not among them.
     pub fn errors(&self) -> impl Iterator<Item = (usize, &Error)> {
         self.outcomes
             .iter()
