@@ -55,7 +55,9 @@ fn assert_refused_load(error: &redis_script::Error, binding: &str) {
     assert_eq!(error.code(), Some("NOPERM"), "{error}");
     assert!(error.to_string().contains("script|load"), "{error}");
     assert!(
-        error.to_string().starts_with(&format!("script `{binding}`")),
+        error
+            .to_string()
+            .starts_with(&format!("script `{binding}`")),
         "{error}"
     );
     assert_eq!(error.applied(), Applied::No, "{error}");
@@ -75,7 +77,11 @@ fn increments(batch: &mut Batch, calls: usize) -> Vec<Queued<i64>> {
 fn a_refused_load_fails_every_call_and_a_retry_applies_each_once(atomic: bool) {
     let server = RedisServer::start();
     let mut con = without_script_load(&server);
-    let mut batch = if atomic { Batch::atomic() } else { Batch::new() };
+    let mut batch = if atomic {
+        Batch::atomic()
+    } else {
+        Batch::new()
+    };
     let calls = increments(&mut batch, 3);
     let before = batch_incr::SCRIPT.stats();
     let mut replies = batch.run(&mut con);
@@ -90,7 +96,12 @@ fn a_refused_load_fails_every_call_and_a_retry_applies_each_once(atomic: bool) {
     assert_eq!(counter_value(&mut con, COUNTER), 0);
 
     // The retry of exactly the calls that were not applied.
-    let mut retry = if atomic { Batch::atomic() } else { Batch::new() }.with_eval();
+    let mut retry = if atomic {
+        Batch::atomic()
+    } else {
+        Batch::new()
+    }
+    .with_eval();
     let calls = increments(&mut retry, to_retry);
     let mut replies = retry.run(&mut con);
     let values: Vec<i64> = calls.iter().map(|c| replies.take(c).unwrap()).collect();
@@ -320,4 +331,31 @@ async fn an_async_batch_gives_each_call_its_own_result() {
             .unwrap(),
         3
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_cluster_a_one_slot_batch_runs_on_its_node_and_a_sync_connection_refuses_it() {
+    let cluster = tokio::task::block_in_place(|| crate::cluster_server::RedisCluster::start(3, 0));
+    let mut con = cluster.client().get_async_connection().await.unwrap();
+    let counter = "{batch:7}:counter";
+    let mut batch = Batch::atomic();
+    let first = batch.add(&batch_incr(counter)).unwrap();
+    let halfway = batch.add(&batch_incr_then_fail(counter)).unwrap();
+    let last = batch.add(&batch_incr(counter)).unwrap();
+    let mut replies = batch.run_async(&mut con).await;
+    assert_eq!(replies.take(&first).unwrap(), 1);
+    let error = replies.take(&halfway).unwrap_err();
+    assert_eq!(error.script(), "batch_incr_then_fail");
+    assert_eq!(error.applied(), Applied::Maybe);
+    assert_eq!(replies.take(&last).unwrap(), 3);
+
+    // A sync cluster connection does not pipeline: nothing is sent.
+    tokio::task::block_in_place(|| {
+        let mut sync = cluster.connection();
+        let mut replies = batch.run(&mut sync);
+        let error = replies.take(&first).unwrap_err();
+        assert_eq!(error.script(), "batch_incr");
+        assert_eq!(error.applied(), Applied::No, "{error}");
+        assert_eq!(counter_value(&mut sync, counter), 3);
+    });
 }
