@@ -359,3 +359,25 @@ async fn on_a_cluster_a_one_slot_batch_runs_on_its_node_and_a_sync_connection_re
         assert_eq!(counter_value(&mut sync, counter), 3);
     });
 }
+
+/// Why the batch exists: a plain `redis::Pipeline` with `evalsha_script`,
+/// as the same user, fails as a whole with redis-rs's error, which names
+/// no script, while a call whose script the server had cached ran.
+#[test]
+fn a_plain_pipeline_fails_unnamed_after_running_a_cached_call() {
+    use redis_script::ScriptPipeline;
+
+    let server = RedisServer::start();
+    let mut con = without_script_load(&server);
+    batch_incr::SCRIPT.load(&mut server.connection()).unwrap();
+    let mut pipe = redis::pipe();
+    pipe.evalsha_script(&batch_incr(COUNTER)).unwrap();
+    let error = pipe.query::<(i64,)>(&mut con).unwrap_err();
+    assert!(!error.to_string().contains("batch_incr"), "{error}");
+    assert_eq!(counter_value(&mut con, COUNTER), 1);
+
+    // The same call in a batch: its result, the load's refusal aside.
+    let mut batch = Batch::new();
+    let call = batch.add(&batch_incr(COUNTER)).unwrap();
+    assert_eq!(batch.run(&mut con).take(&call).unwrap(), 2);
+}

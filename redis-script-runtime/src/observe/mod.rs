@@ -53,9 +53,10 @@
 //! `record_values(true)` (feature `tracing`); then `redis_script.keys` and `redis_script.args` hold
 //! them, as text.
 //!
-//! A pipeline run through [`ScriptPipeline::observed`](crate::ScriptPipeline::observed)
-//! runs in one INFO span `redis_script.pipeline`, with `db.operation.name`
-//! `PIPELINE` (or `MULTI` for an atomic one), `db.operation.batch.size` (the
+//! A pipeline run through [`ScriptPipeline::observed`](crate::ScriptPipeline::observed),
+//! and each run of a [`Batch`](crate::Batch), runs in one INFO span
+//! `redis_script.pipeline`, with `db.operation.name` `PIPELINE` (or `MULTI`
+//! for an atomic one), `db.operation.batch.size` (the
 //! commands queued, SCRIPT LOADs included), `redis_script.scripts` (what it
 //! calls, each once, in order: a script's Lua file, a function's name; a
 //! queued EVALSHA tells its script apart, not which of the bindings of one
@@ -79,8 +80,8 @@
 //! | `redis_script_errors_total` | counter | `script`, `kind` | failed calls, by [`ErrorClass::as_str`](crate::ErrorClass::as_str) |
 //! | `redis_script_recoveries_total` | counter | `script` | calls that found their script or library missing and sent it again |
 //! | `redis_script_call_duration_seconds` | histogram | `script` | each call's duration, recovery included |
-//! | `redis_script_pipelines_total` | counter | `mode` | pipelines run through `observed()`: `mode` is `pipeline` or `multi` |
-//! | `redis_script_pipeline_errors_total` | counter | `mode`, `kind` | those whose query failed |
+//! | `redis_script_pipelines_total` | counter | `mode` | pipelines run through `observed()`, and batch runs: `mode` is `pipeline` or `multi` |
+//! | `redis_script_pipeline_errors_total` | counter | `mode`, `kind` | those whose query failed (for a batch: whose connection failed; each call's error counts under `redis_script_errors_total`) |
 //! | `redis_script_pipeline_duration_seconds` | histogram | `mode` | their duration |
 //!
 //! `script` is the binding's name: give bindings distinct names, or their
