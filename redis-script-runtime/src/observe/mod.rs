@@ -164,9 +164,7 @@ impl CallObservation {
 
     /// Runs `f` inside the call's span.
     pub(crate) fn in_scope<R>(&self, f: impl FnOnce() -> R) -> R {
-        #[cfg(feature = "tracing")]
-        let _entered = self.span.enter();
-        f()
+        in_scope(self, f)
     }
 
     /// `future`, run inside the call's span.
@@ -175,9 +173,7 @@ impl CallObservation {
         &self,
         future: F,
     ) -> impl std::future::Future<Output = F::Output> {
-        #[cfg(feature = "tracing")]
-        let future = tracing::Instrument::instrument(future, self.span.clone());
-        future
+        instrument(self, future)
     }
 
     /// Counts a recovery, sent as `how` (one of the `RECOVERY_` names).
@@ -200,6 +196,40 @@ impl CallObservation {
         #[cfg(feature = "metrics")]
         metrics::call_duration(self.script, self.started.elapsed());
     }
+}
+
+impl Spanned for CallObservation {
+    #[cfg(feature = "tracing")]
+    fn span(&self) -> &tracing::Span {
+        &self.span
+    }
+}
+
+/// An observation with a span (without the feature `tracing`, none):
+/// a call's, or a pipeline run's.
+pub(crate) trait Spanned {
+    #[cfg(feature = "tracing")]
+    fn span(&self) -> &tracing::Span;
+}
+
+/// Runs `f` inside the span of `observed`.
+#[cfg_attr(not(feature = "tracing"), allow(unused_variables))]
+fn in_scope<R>(observed: &impl Spanned, f: impl FnOnce() -> R) -> R {
+    #[cfg(feature = "tracing")]
+    let _entered = observed.span().enter();
+    f()
+}
+
+/// `future`, run inside the span of `observed`.
+#[cfg(feature = "aio")]
+#[cfg_attr(not(feature = "tracing"), allow(unused_variables))]
+fn instrument<F: std::future::Future>(
+    observed: &impl Spanned,
+    future: F,
+) -> impl std::future::Future<Output = F::Output> {
+    #[cfg(feature = "tracing")]
+    let future = tracing::Instrument::instrument(future, observed.span().clone());
+    future
 }
 
 /// Counts a call queued in a pipeline.

@@ -141,9 +141,7 @@ impl Run {
     }
 
     pub(crate) fn in_scope<R>(&self, f: impl FnOnce() -> R) -> R {
-        #[cfg(feature = "tracing")]
-        let _entered = self.span.enter();
-        f()
+        super::in_scope(self, f)
     }
 
     /// `future`, run inside the pipeline's span.
@@ -152,9 +150,7 @@ impl Run {
         &self,
         future: F,
     ) -> impl std::future::Future<Output = F::Output> {
-        #[cfg(feature = "tracing")]
-        let future = tracing::Instrument::instrument(future, self.span.clone());
-        future
+        super::instrument(self, future)
     }
 
     #[cfg_attr(
@@ -172,6 +168,13 @@ impl Run {
             self.started.elapsed(),
             result.as_ref().err().map(crate::error::class),
         );
+    }
+}
+
+impl super::Spanned for Run {
+    #[cfg(feature = "tracing")]
+    fn span(&self) -> &tracing::Span {
+        &self.span
     }
 }
 
