@@ -430,6 +430,7 @@
 //! | [`Invocation::invoke_async`] | [`redis::aio::ConnectionLike`] (`MultiplexedConnection`, `ConnectionManager`) | the same, async |
 //! | [`ScriptPipeline::evalsha_script`] | [`redis::Pipeline`], plain or `.atomic()` | EVALSHA, after one SCRIPT LOAD per script per pipeline |
 //! | [`ScriptPipeline::eval_script`] | the same | EVAL with the full source, every call |
+//! | [`Batch::run`], [`Batch::run_async`] | a connection, sync or async | a [`Batch`]: the same as `evalsha_script` (or EVAL), plain or atomic, with a `Result` per call |
 //! | [`Script::load`] | [`redis::ConnectionLike`] | SCRIPT LOAD, to warm a server |
 //! | [`load_all`] | the same | SCRIPT LOAD of every script in the program |
 //!
@@ -489,6 +490,38 @@
 //! pipe.evalsha_script(&acquire_lock("lock:a", 10_000, "token"))?;
 //! pipe.incr("lock:a:attempts", 1);
 //! let (taken, attempts): (Option<String>, i64) = pipe.query(&mut con)?;
+//! # Ok(()) }
+//! ```
+//!
+//! A `redis::Pipeline` fails as a whole, with redis-rs's error, which names
+//! no script, and outside MULTI the calls after the failed command may
+//! have run. A [`Batch`] gives each call its own `Result`, its error named
+//! by the binding and its [`Error::applied`] right for that call (a SCRIPT
+//! LOAD refused by an ACL user without `script|load` fails each of its
+//! script's calls with that refusal, not applied), so the calls to retry
+//! are exactly those whose error is [`Applied::No`]:
+//!
+//! ```no_run
+//! # use redis_script::redis;
+//! # use redis_script::redis_script;
+//! use redis_script::{Applied, Batch};
+//! # #[redis_script(file = "scripts/lock_acquire.lua", keys = 1)]
+//! # pub fn acquire_lock(lock: &str, ttl_ms: u64, token: &str) -> Option<String>;
+//! # #[redis_script(file = "scripts/lock_release.lua", keys = 1)]
+//! # pub fn release_lock(lock: &str, token: &str) -> bool;
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let client = redis::Client::open("redis://127.0.0.1/")?;
+//! # let mut con = client.get_connection()?;
+//! let mut batch = Batch::new(); // Batch::atomic() for MULTI/EXEC
+//! let taken = batch.add(&acquire_lock("lock:a", 10_000, "token"))?;
+//! let released = batch.add(&release_lock("lock:b", "token"))?;
+//! let mut replies = batch.run(&mut con);
+//! let taken: Option<String> = replies.take(&taken)?;
+//! match replies.take(&released) {
+//!     Ok(released) => println!("released: {released}"),
+//!     Err(error) if error.applied() == Applied::No => { /* did not run: retry */ }
+//!     Err(error) => return Err(error.into()),
+//! }
 //! # Ok(()) }
 //! ```
 //!
@@ -896,9 +929,10 @@ pub use redis_script_macros::scripts;
 #[cfg_attr(docsrs, doc(cfg(feature = "json")))]
 pub use redis_script_runtime::Json;
 pub use redis_script_runtime::{
-    Applied, Arity, Error, ErrorClass, ErrorKind, Invocation, Library, LibraryStatus, Loaded,
-    NoScriptFallback, SLOTS, Script, ScriptKill, ScriptPipeline, ScriptStats, hash_tag, key_slot,
-    kill_running_script, load_all, observe, redirected_commands, registry,
+    Applied, Arity, Batch, BatchReplies, Error, ErrorClass, ErrorKind, Invocation, Library,
+    LibraryStatus, Loaded, NoScriptFallback, Queued, SLOTS, Script, ScriptKill, ScriptPipeline,
+    ScriptStats, hash_tag, key_slot, kill_running_script, load_all, observe, redirected_commands,
+    registry,
 };
 #[cfg(feature = "aio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "aio")))]

@@ -404,11 +404,7 @@ impl<T: FromRedisValue> Invocation<T> {
     /// failed call of the script (see [`Script::stats`]), as it does in
     /// `invoke`.
     pub fn decode(&self, reply: RedisResult<Value>) -> Result<T, Error> {
-        let result = self.convert(reply);
-        if let Err(error) = &result {
-            observe::failed(self.script, error);
-        }
-        result
+        decode_counted(self.script, reply)
     }
 
     fn convert(&self, reply: RedisResult<Value>) -> Result<T, Error> {
@@ -431,6 +427,19 @@ impl<T> fmt::Debug for Invocation<T> {
             .field("fallback", &self.fallback)
             .finish()
     }
+}
+
+/// Converts a reply of `script` to its declared type `T`, as
+/// [`Invocation::decode`] does, counting an error as a failed call.
+pub(crate) fn decode_counted<T: FromRedisValue>(
+    script: &'static Script,
+    reply: RedisResult<Value>,
+) -> Result<T, Error> {
+    let result = decode(script, script.reply_type(), script.reply_shape(), reply);
+    if let Err(error) = &result {
+        observe::failed(script, error);
+    }
+    result
 }
 
 /// The leading arguments `EVALSHA sha1` (or `EVALSHA_RO`, or `FCALL name`).

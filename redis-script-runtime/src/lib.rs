@@ -17,6 +17,7 @@ compile_error!(
     "redis-script: pick the redis-rs to build on with the feature `redis-1` (redis 1.x, a default feature) or `redis-2` (redis 2.0)"
 );
 
+mod batch;
 mod error;
 mod invocation;
 #[cfg(feature = "json")]
@@ -32,6 +33,7 @@ mod reply;
 mod script;
 mod slot;
 
+pub use batch::{Batch, BatchReplies, Queued};
 pub use error::{Applied, Error, ErrorClass, ErrorKind};
 pub use invocation::{Invocation, NoScriptFallback};
 #[cfg(feature = "json")]

@@ -34,8 +34,19 @@ use crate::script::Script;
 /// commands run). In an atomic pipeline this cannot happen: MULTI/EXEC runs
 /// the SCRIPT LOAD and the calls with nothing in between (Redis 7.0 and
 /// Valkey 8.1 and 9.1 accept SCRIPT LOAD inside MULTI; the tests run it there). Where
-/// SCRIPT LOAD is refused (some proxies), its error fails the pipeline's
-/// query: use `eval_script` there.
+/// SCRIPT LOAD is refused (some proxies, an ACL user without
+/// `script|load`), its error fails the pipeline's query: use `eval_script`
+/// there.
+///
+/// Errors: the replies of a `redis::Pipeline` are redis-rs's, so a failed
+/// command fails the query with redis-rs's error, which names no script
+/// (a refused SCRIPT LOAD reads `NOPERM ... 'script|load'`), and outside
+/// MULTI the calls after it may still have run: retrying the whole
+/// pipeline would apply them twice. To get every call's own result, each
+/// error named by its binding and with [`Error::applied`] right per call,
+/// run the calls as a [`Batch`](crate::Batch) instead; or add
+/// `ignore_errors()` to the pipeline and convert each reply with
+/// [`Invocation::decode`].
 ///
 /// So, where another client may flush the script cache (an operator, a
 /// deploy script, a failover):

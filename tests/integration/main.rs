@@ -10,6 +10,7 @@ use redis_script_test_support::server;
 
 mod analyzer;
 mod bad_input;
+mod batch;
 mod cluster;
 mod counter;
 mod faults;

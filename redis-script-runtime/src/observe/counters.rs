@@ -65,10 +65,13 @@ impl Counters {
 ///
 /// A call counts when [`invoke`](crate::Invocation::invoke) or
 /// [`invoke_async`](crate::Invocation::invoke_async) runs it, or when a
-/// pipeline queues it ([`ScriptPipeline`](crate::ScriptPipeline)). A failed
-/// call counts once, by its [`ErrorClass`]: from `invoke`, or from
-/// [`Invocation::decode`](crate::Invocation::decode) of its reply in a
-/// pipeline. A recovery is one NOSCRIPT (or missing library) answered by
+/// pipeline or a [`Batch`](crate::Batch) queues it
+/// ([`ScriptPipeline`](crate::ScriptPipeline)). A failed
+/// call counts once, by its [`ErrorClass`]: from `invoke`, from a
+/// [`Batch`](crate::Batch) run (an error reply) or the
+/// [`take`](crate::BatchReplies::take) of its reply (one that does not
+/// fit), or from [`Invocation::decode`](crate::Invocation::decode) of its
+/// reply in a pipeline. A recovery is one NOSCRIPT (or missing library) answered by
 /// sending the script again (or loading the library), whether or not the
 /// call then succeeded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -53,9 +53,10 @@
 //! `record_values(true)` (feature `tracing`); then `redis_script.keys` and `redis_script.args` hold
 //! them, as text.
 //!
-//! A pipeline run through [`ScriptPipeline::observed`](crate::ScriptPipeline::observed)
-//! runs in one INFO span `redis_script.pipeline`, with `db.operation.name`
-//! `PIPELINE` (or `MULTI` for an atomic one), `db.operation.batch.size` (the
+//! A pipeline run through [`ScriptPipeline::observed`](crate::ScriptPipeline::observed),
+//! and each run of a [`Batch`](crate::Batch), runs in one INFO span
+//! `redis_script.pipeline`, with `db.operation.name` `PIPELINE` (or `MULTI`
+//! for an atomic one), `db.operation.batch.size` (the
 //! commands queued, SCRIPT LOADs included), `redis_script.scripts` (what it
 //! calls, each once, in order: a script's Lua file, a function's name; a
 //! queued EVALSHA tells its script apart, not which of the bindings of one
@@ -79,8 +80,8 @@
 //! | `redis_script_errors_total` | counter | `script`, `kind` | failed calls, by [`ErrorClass::as_str`](crate::ErrorClass::as_str) |
 //! | `redis_script_recoveries_total` | counter | `script` | calls that found their script or library missing and sent it again |
 //! | `redis_script_call_duration_seconds` | histogram | `script` | each call's duration, recovery included |
-//! | `redis_script_pipelines_total` | counter | `mode` | pipelines run through `observed()`: `mode` is `pipeline` or `multi` |
-//! | `redis_script_pipeline_errors_total` | counter | `mode`, `kind` | those whose query failed |
+//! | `redis_script_pipelines_total` | counter | `mode` | pipelines run through `observed()`, and batch runs: `mode` is `pipeline` or `multi` |
+//! | `redis_script_pipeline_errors_total` | counter | `mode`, `kind` | those whose query failed (for a batch: whose connection failed; each call's error counts under `redis_script_errors_total`) |
 //! | `redis_script_pipeline_duration_seconds` | histogram | `mode` | their duration |
 //!
 //! `script` is the binding's name: give bindings distinct names, or their
@@ -99,6 +100,7 @@ mod spans;
 pub(crate) use counters::Counters;
 pub use counters::ScriptStats;
 pub use pipeline::ObservedPipeline;
+pub(crate) use pipeline::Run as PipelineRun;
 
 use crate::error::Error;
 use crate::script::Script;
@@ -162,9 +164,7 @@ impl CallObservation {
 
     /// Runs `f` inside the call's span.
     pub(crate) fn in_scope<R>(&self, f: impl FnOnce() -> R) -> R {
-        #[cfg(feature = "tracing")]
-        let _entered = self.span.enter();
-        f()
+        in_scope(self, f)
     }
 
     /// `future`, run inside the call's span.
@@ -173,9 +173,7 @@ impl CallObservation {
         &self,
         future: F,
     ) -> impl std::future::Future<Output = F::Output> {
-        #[cfg(feature = "tracing")]
-        let future = tracing::Instrument::instrument(future, self.span.clone());
-        future
+        instrument(self, future)
     }
 
     /// Counts a recovery, sent as `how` (one of the `RECOVERY_` names).
@@ -198,6 +196,40 @@ impl CallObservation {
         #[cfg(feature = "metrics")]
         metrics::call_duration(self.script, self.started.elapsed());
     }
+}
+
+impl Spanned for CallObservation {
+    #[cfg(feature = "tracing")]
+    fn span(&self) -> &tracing::Span {
+        &self.span
+    }
+}
+
+/// An observation with a span (without the feature `tracing`, none):
+/// a call's, or a pipeline run's.
+pub(crate) trait Spanned {
+    #[cfg(feature = "tracing")]
+    fn span(&self) -> &tracing::Span;
+}
+
+/// Runs `f` inside the span of `observed`.
+#[cfg_attr(not(feature = "tracing"), allow(unused_variables))]
+fn in_scope<R>(observed: &impl Spanned, f: impl FnOnce() -> R) -> R {
+    #[cfg(feature = "tracing")]
+    let _entered = observed.span().enter();
+    f()
+}
+
+/// `future`, run inside the span of `observed`.
+#[cfg(feature = "aio")]
+#[cfg_attr(not(feature = "tracing"), allow(unused_variables))]
+fn instrument<F: std::future::Future>(
+    observed: &impl Spanned,
+    future: F,
+) -> impl std::future::Future<Output = F::Output> {
+    #[cfg(feature = "tracing")]
+    let future = tracing::Instrument::instrument(future, observed.span().clone());
+    future
 }
 
 /// Counts a call queued in a pipeline.

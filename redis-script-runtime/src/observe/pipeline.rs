@@ -45,10 +45,7 @@ impl ObservedPipeline<'_, Pipeline> {
         con: &mut impl redis::aio::ConnectionLike,
     ) -> RedisResult<T> {
         let run = Run::start(self.pipe, self.pipe.is_transaction(), || con.get_db());
-        let query = self.pipe.query_async(con);
-        #[cfg(feature = "tracing")]
-        let query = tracing::Instrument::instrument(query, run.span.clone());
-        let result = query.await;
+        let result = run.instrument(self.pipe.query_async(con)).await;
         run.finish(&result);
         result
     }
@@ -71,7 +68,7 @@ impl ObservedPipeline<'_, redis::cluster::ClusterPipeline> {
 }
 
 /// The pipeline forms this module observes: both list their commands.
-trait Queued {
+pub(crate) trait Queued {
     /// A binding of each script or function the queued commands call,
     /// each once, in order.
     #[cfg(feature = "tracing")]
@@ -111,8 +108,9 @@ queued!(Pipeline);
 #[cfg(feature = "cluster")]
 queued!(redis::cluster::ClusterPipeline);
 
-/// One pipeline run being observed.
-struct Run {
+/// One pipeline run being observed: by [`ObservedPipeline`], and by
+/// [`Batch`](crate::Batch).
+pub(crate) struct Run {
     #[cfg(feature = "metrics")]
     atomic: bool,
     #[cfg(feature = "metrics")]
@@ -126,7 +124,7 @@ impl Run {
         not(all(feature = "tracing", feature = "metrics")),
         allow(unused_variables)
     )]
-    fn start(pipe: &impl Queued, atomic: bool, db: impl FnOnce() -> i64) -> Run {
+    pub(crate) fn start(pipe: &impl Queued, atomic: bool, db: impl FnOnce() -> i64) -> Run {
         Run {
             #[cfg(feature = "metrics")]
             atomic,
@@ -142,17 +140,24 @@ impl Run {
         }
     }
 
-    fn in_scope<R>(&self, f: impl FnOnce() -> R) -> R {
-        #[cfg(feature = "tracing")]
-        let _entered = self.span.enter();
-        f()
+    pub(crate) fn in_scope<R>(&self, f: impl FnOnce() -> R) -> R {
+        super::in_scope(self, f)
+    }
+
+    /// `future`, run inside the pipeline's span.
+    #[cfg(feature = "aio")]
+    pub(crate) fn instrument<F: std::future::Future>(
+        &self,
+        future: F,
+    ) -> impl std::future::Future<Output = F::Output> {
+        super::instrument(self, future)
     }
 
     #[cfg_attr(
         not(any(feature = "tracing", feature = "metrics")),
         allow(unused_variables)
     )]
-    fn finish<T>(self, result: &RedisResult<T>) {
+    pub(crate) fn finish<T>(self, result: &RedisResult<T>) {
         #[cfg(feature = "tracing")]
         if let Err(error) = result {
             super::spans::pipeline_failure(&self.span, error);
@@ -163,6 +168,13 @@ impl Run {
             self.started.elapsed(),
             result.as_ref().err().map(crate::error::class),
         );
+    }
+}
+
+impl super::Spanned for Run {
+    #[cfg(feature = "tracing")]
+    fn span(&self) -> &tracing::Span {
+        &self.span
     }
 }
 

@@ -9,8 +9,8 @@ mod capture;
 
 use redis::ConnectionLike;
 use redis_script::{
-    Applied, ErrorClass, NoScriptFallback, Script, ScriptPipeline, ScriptStats, redis_function,
-    redis_script,
+    Applied, Batch, ErrorClass, NoScriptFallback, Script, ScriptPipeline, ScriptStats,
+    redis_function, redis_script,
 };
 
 use self::capture::{Metrics, SpanRecord, capture};
@@ -41,6 +41,12 @@ fn observed_in_pipeline(key: &str, value: &str) -> Option<String>;
 
 #[redis_script(file = "tests/lua/incr_counter.lua", keys = 1)]
 fn observed_in_multi(counter: &str) -> i64;
+
+#[redis_script(file = "tests/lua/incr_counter.lua", keys = 1)]
+fn observed_in_batch(counter: &str) -> i64;
+
+#[redis_script(file = "tests/lua/incr_then_fail.lua", keys = 1)]
+fn observed_batch_error(counter: &str) -> i64;
 
 #[redis_script(file = "tests/lua/echo_argv.lua", keys = 2)]
 fn observed_cross_slot(a: &str, b: &str) -> Vec<String>;
@@ -413,6 +419,45 @@ fn a_pipeline_is_one_span_naming_its_scripts_and_its_calls_count() {
             .errors_of(ErrorClass::Script),
         1
     );
+}
+
+#[test]
+fn a_batch_run_is_one_span_and_each_failed_call_counts_for_its_script() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let (ok, failing) = (&observed_in_batch::SCRIPT, &observed_batch_error::SCRIPT);
+    let before = (ok.stats(), failing.stats());
+    let mut batch = Batch::new();
+    let first = batch.add(&observed_in_batch("n")).unwrap();
+    let halfway = batch.add(&observed_batch_error("n")).unwrap();
+    let last = batch.add(&observed_in_batch("n")).unwrap();
+    let (mut replies, spans, metrics) = capture(|| batch.run(&mut con));
+    assert_eq!(replies.take(&first).unwrap(), 1);
+    assert_eq!(replies.take(&halfway).unwrap_err().code(), Some("HALFWAY"));
+    assert_eq!(replies.take(&last).unwrap(), 3);
+    let span = spans.only("redis_script.pipeline");
+    assert_eq!(span.field("db.operation.name"), "PIPELINE");
+    // SCRIPT LOAD, EVALSHA, SCRIPT LOAD, EVALSHA, EVALSHA.
+    assert_eq!(span.field("db.operation.batch.size"), "5");
+    assert_eq!(
+        span.field("redis_script.scripts"),
+        "tests/lua/incr_counter.lua, tests/lua/incr_then_fail.lua"
+    );
+    assert_eq!(
+        metrics.counter("redis_script_pipelines_total{mode=pipeline}"),
+        1
+    );
+    assert_eq!(
+        metrics.counter("redis_script_errors_total{kind=script,script=observed_batch_error}"),
+        1,
+        "{:#?}",
+        metrics.counters()
+    );
+    assert_eq!(ok.stats().since(&before.0).calls(), 2);
+    assert_eq!(ok.stats().since(&before.0).errors(), 0);
+    let failed = failing.stats().since(&before.1);
+    assert_eq!(failed.calls(), 1);
+    assert_eq!(failed.errors_of(ErrorClass::Script), 1);
 }
 
 #[test]
