@@ -305,9 +305,9 @@
 //!   fails with that error ([`ErrorClass::Load`]), and nothing ran.
 //! - Every error of a function binding names the Rust binding, the
 //!   function as the library registers it and the library
-//!   ([`Error::script`], [`Error::function`], [`Error::library`]): `binding
-//!   `book_seat` of function `inventory_book` in library `inventory`
-//!   (examples/lua/inventory.lua): ...`.
+//!   ([`Error::script`], [`Error::function`], [`Error::library`]):
+//!   ``binding `book_seat` of function `inventory_book` in library
+//!   `inventory` (examples/lua/inventory.lua): ...``.
 //! - A library file may `--- @include` shared Lua after its `#!lua name=`
 //!   line, as a script may (see [Shared Lua](#shared-lua-includes)): the
 //!   composed text is the code FUNCTION LOAD sends and
