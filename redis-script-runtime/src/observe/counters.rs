@@ -68,9 +68,10 @@ impl Counters {
 /// pipeline queues it ([`ScriptPipeline`](crate::ScriptPipeline)). A failed
 /// call counts once, by its [`ErrorClass`]: from `invoke`, or from
 /// [`Invocation::decode`](crate::Invocation::decode) of its reply in a
-/// pipeline. A recovery is one NOSCRIPT (or missing library) answered by
-/// sending the script again (or loading the library), whether or not the
-/// call then succeeded.
+/// pipeline. A recovery is one NOSCRIPT (or missing library, or a library
+/// whose version lacks a function's `no-writes` flag) answered by sending
+/// the script again (or loading the library), whether or not the call then
+/// succeeded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct ScriptStats {
     calls: u64,
