@@ -249,10 +249,24 @@
 //! - A call is `FCALL`, or `FCALL_RO` for a `no-writes` function (which
 //!   replicas serve). When the server answers "Function not found" (a new
 //!   server, a `FUNCTION FLUSH`, or a version of the library without the
-//!   function), the call loads its library with `FUNCTION LOAD REPLACE` and
-//!   retries, pipelined: one more round trip. If the server refuses the
-//!   library (another library registers a function of the same name), the
-//!   call fails with that error, and nothing ran.
+//!   function), or refuses the FCALL_RO of a `no-writes` function because
+//!   its version of the library registers that function without the flag
+//!   ("Can not execute a script with write flag using \*_ro command", an
+//!   older build's version), the call loads its library with `FUNCTION LOAD
+//!   REPLACE` and retries, pipelined: one more round trip, counted as a
+//!   recovery (see [`observe`]). Both refusals come before anything runs.
+//!   If the server refuses the library (another library registers a
+//!   function of the same name, or an ACL denies `FUNCTION LOAD`), the call
+//!   fails with that error ([`ErrorClass::Load`]), and nothing ran.
+//! - Every error of a function binding names the Rust binding, the
+//!   function as the library registers it and the library
+//!   ([`Error::script`], [`Error::function`], [`Error::library`]):
+//!   ``binding `book_seat` of function `inventory_book` in library
+//!   `inventory` (examples/lua/inventory.lua): ...``.
+//! - A library file may `--- @include` shared Lua after its `#!lua name=`
+//!   line, as a script may (see [Shared Lua](#shared-lua-includes)): the
+//!   composed text is the code FUNCTION LOAD sends and
+//!   [`Library::status`] compares.
 //! - `foo::LIBRARY` is the [`Library`]; [`Library::status`] tells in one
 //!   round trip whether the server has exactly this version
 //!   ([`LibraryStatus::Current`]), none ([`LibraryStatus::Missing`]) or
@@ -271,6 +285,20 @@
 //! compatible, add new functions rather than changing old ones, and give a
 //! library with incompatible changes a new name (`#!lua name=shop_v2`), so
 //! that both versions live side by side until the old build is gone.
+//!
+//! Adding `no-writes` to a function is such a version mismatch: the new
+//! build calls it with FCALL_RO, which the server refuses while it holds the
+//! old version, so the call loads the new one, as for a missing function.
+//! The old build's FCALL of the same function works with either version
+//! (FCALL runs `no-writes` functions too). If each build's version lacks
+//! something the other build calls (a function, or a flag), the builds
+//! replace each other's version as they call, one extra round trip each
+//! time. No call runs twice: each runs once in its own build's version,
+//! unless the other build's load lands between its load and its retry
+//! (rare: the two go in one round trip), and then it runs in that version
+//! or, refused again, fails with [`Applied::No`]; no call reloads more than
+//! once. It stops when the old build is gone. Removing `no-writes` needs nothing: FCALL runs a
+//! function with or without it.
 //!
 //! # Shared Lua (includes)
 //!
@@ -431,8 +459,8 @@
 //! | [`ScriptPipeline::evalsha_script`] | [`redis::Pipeline`], plain or `.atomic()` | EVALSHA, after one SCRIPT LOAD per script per pipeline |
 //! | [`ScriptPipeline::eval_script`] | the same | EVAL with the full source, every call |
 //! | [`Batch::run`], [`Batch::run_async`] | a connection, sync or async | a [`Batch`]: the same as `evalsha_script` (or EVAL), plain or atomic, with a `Result` per call |
-//! | [`Script::load`] | [`redis::ConnectionLike`] | SCRIPT LOAD, to warm a server |
-//! | [`load_all`] | the same | SCRIPT LOAD of every script in the program |
+//! | [`Script::load`] | [`redis::ConnectionLike`] | SCRIPT LOAD, to warm a server (a function's library: FUNCTION LOAD REPLACE) |
+//! | [`load_all`] | the same | FUNCTION LOAD REPLACE of every library and SCRIPT LOAD of every script in the program |
 //!
 //! Connections are taken one way throughout. Every synchronous entry point
 //! ([`Invocation::invoke`], [`Script::load`], the recipes' methods) takes
@@ -762,8 +790,15 @@
 //! ```
 //!
 //! [`load_all_async`] does the same on async connections. A subset is a
-//! filter away: `registry::scripts().filter(|s| s.binding_path().starts_with("my_app::jobs::"))`
-//! and [`Script::load`] on each ([`recipes::scripts`] is the recipes' subset).
+//! filter away, loaded by [`registry::load`] (or [`registry::load_async`]),
+//! each library and script once: `registry::load(&mut con,
+//! registry::scripts().filter(|s| s.binding_path().starts_with("my_app::jobs::")))`
+//! ([`recipes::scripts`] is the recipes' subset). The list holds
+//! `#[redis_function]` bindings beside scripts: [`Script::library`] is
+//! `Some` for those, and [`Script::load`] on one loads its library with
+//! `FUNCTION LOAD REPLACE` (SCRIPT LOAD of a library's code would be
+//! refused), so loading each binding of a subset works too, a library once
+//! per binding of it.
 //!
 //! # Features
 //!

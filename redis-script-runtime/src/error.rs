@@ -7,7 +7,10 @@ use redis::{ParsingError, RedisError};
 
 use crate::script::Script;
 
-/// A failed script call. Every error names the script it came from.
+/// A failed script call. Every error names the script it came from: the
+/// Rust binding and its Lua file, and for a `#[redis_function]` binding also
+/// the function it calls and that function's library, as the server knows
+/// them ([`function`](Error::function), [`library`](Error::library)).
 ///
 /// Code built on bindings (such as the recipes) reports its other failures,
 /// a plain command or a check of its own, with the same type: see
@@ -23,6 +26,10 @@ use crate::script::Script;
 pub struct Error {
     script: &'static str,
     file: &'static str,
+    /// The library of a `#[redis_function]` binding, or of a library load.
+    library: Option<&'static str>,
+    /// The function a `#[redis_function]` binding calls.
+    function: Option<&'static str>,
     kind: ErrorKind,
     /// Set when the error came from `SCRIPT LOAD`, which never runs the
     /// script, whatever the error says: see [`Error::applied`].
@@ -183,12 +190,14 @@ impl Error {
         Error {
             script: script.name(),
             file: script.file(),
+            library: script.library().map(crate::library::Library::name),
+            function: script.function_name(),
             kind,
             during_load: false,
         }
     }
 
-    /// Marks an error of `SCRIPT LOAD`, after which the script has
+    /// Marks an error of `SCRIPT LOAD` (or `FUNCTION LOAD`), after which the script has
     /// certainly not run: [`applied`](Self::applied) is then
     /// [`Applied::No`] whatever the cause (even a lost connection).
     pub(crate) fn during_load(mut self) -> Error {
@@ -197,11 +206,14 @@ impl Error {
     }
 
     /// An error of loading or checking a Redis Functions library, named by
-    /// the library; no function ran.
+    /// the library (no binding: [`script`](Self::script) is the library's
+    /// name too); no function ran.
     pub(crate) fn of_library(library: &crate::library::Library, kind: ErrorKind) -> Error {
         Error {
             script: library.name(),
             file: library.file(),
+            library: Some(library.name()),
+            function: None,
             kind,
             during_load: true,
         }
@@ -244,21 +256,42 @@ impl Error {
         Error {
             script: operation,
             file: "",
+            library: None,
+            function: None,
             kind,
             during_load: false,
         }
     }
 
     /// The name of the binding whose call failed; for an error made by
-    /// [`Error::operation`], the operation's name.
+    /// [`Error::operation`], the operation's name; for the failed load of a
+    /// library by [`Library::load`](crate::Library::load) or
+    /// [`load_all`](crate::load_all), which no binding made, the library's
+    /// name.
     pub fn script(&self) -> &'static str {
         self.script
     }
 
-    /// The Lua file of that binding, as written in its attribute; empty for
-    /// an error made by [`Error::operation`].
+    /// The Lua file of that binding, as written in its attribute (for a
+    /// function, its library's file); empty for an error made by
+    /// [`Error::operation`].
     pub fn file(&self) -> &'static str {
         self.file
+    }
+
+    /// For a `#[redis_function]` binding, the function it calls, as the
+    /// library registers it (`name = "..."` of the attribute), which
+    /// `FUNCTION LIST`, `SLOWLOG` and the server's own errors name; `None`
+    /// for a script, a library load and an operation.
+    pub fn function(&self) -> Option<&'static str> {
+        self.function
+    }
+
+    /// The Redis Functions library concerned: that of a `#[redis_function]`
+    /// binding, or the library whose load failed; `None` for a script and
+    /// an operation.
+    pub fn library(&self) -> Option<&'static str> {
+        self.library
     }
 
     /// What went wrong.
@@ -460,7 +493,8 @@ fn applied(error: &RedisError) -> Applied {
             let detail = error.detail().unwrap_or_default();
             let refused = REFUSED_BEFORE_WRITING.contains(&code)
                 || (code == "NOSCRIPT" && crate::invocation::is_server_noscript_message(detail))
-                || (code == "ERR" && detail.trim_start().starts_with(KILLED_MESSAGE));
+                || (code == "ERR" && detail.trim_start().starts_with(KILLED_MESSAGE))
+                || (code == "ERR" && crate::invocation::is_server_function_refusal(detail));
             if refused { Applied::No } else { Applied::Maybe }
         }
         Kind::Client
@@ -494,10 +528,15 @@ pub(crate) fn class(error: &RedisError) -> ErrorClass {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.file.is_empty() {
-            write!(f, "{}: ", self.script)?;
-        } else {
-            write!(f, "script `{}` ({}): ", self.script, self.file)?;
+        match (self.function, self.library) {
+            (Some(function), Some(library)) => write!(
+                f,
+                "binding `{}` of function `{function}` in library `{library}` ({}): ",
+                self.script, self.file
+            )?,
+            (None, Some(library)) => write!(f, "library `{library}` ({}): ", self.file)?,
+            _ if self.file.is_empty() => write!(f, "{}: ", self.script)?,
+            _ => write!(f, "script `{}` ({}): ", self.script, self.file)?,
         }
         match &self.kind {
             ErrorKind::Redis(error) => write!(f, "{error}"),
@@ -629,6 +668,10 @@ mod tests {
             "-NOPERM User has no permissions to run the 'evalsha' command\r\n",
             "-ERR Script killed by user with SCRIPT KILL... script: 2c72, on @user_script:1.\r\n",
             "-ERR Script killed by user with SCRIPT KILL. script: 2c72, on @user_script:1.\r\n",
+            // FCALL of a function no library registers, FCALL_RO of one
+            // registered without `no-writes`: the same words on every server.
+            "-ERR Function not found\r\n",
+            "-ERR Can not execute a script with write flag using *_ro command.\r\n",
         ] {
             assert_eq!(reply(refusal), Applied::No, "{refusal}");
         }

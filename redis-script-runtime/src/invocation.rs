@@ -298,7 +298,7 @@ impl<T> Invocation<T> {
         };
         let call = Ok(call);
         match load {
-            Value::ServerError(error) if is_missing(self.script, &call) => {
+            Value::ServerError(error) if needs_load(self.script, &call) => {
                 Err(Error::redis(self.script, error.into()).during_load())
             }
             _ => Ok(call),
@@ -320,7 +320,7 @@ impl<T: FromRedisValue> Invocation<T> {
         self.check_parameters()?;
         // Sent as packed when the call was built: nothing to allocate.
         let mut reply = con.req_packed_command(self.evalsha.command());
-        if is_missing(self.script, &reply) {
+        if needs_load(self.script, &reply) {
             let load_first =
                 self.script.library().is_some() || self.fallback == NoScriptFallback::Load;
             reply = match load_first {
@@ -332,9 +332,9 @@ impl<T: FromRedisValue> Invocation<T> {
                     self.loaded_reply(replies)?
                 }
                 _ => match self.script.library() {
-                    Some(library) => {
+                    Some(_) => {
                         observation.recovery(observe::RECOVERY_FUNCTION_LOAD);
-                        library.load(con)?;
+                        self.script.load(con)?;
                         con.req_packed_command(self.evalsha.command())
                     }
                     None => {
@@ -373,7 +373,7 @@ impl<T: FromRedisValue> Invocation<T> {
         // redis-rs's async connections take a `Cmd`, not packed bytes.
         let call = self.evalsha.to_cmd(&evalsha_head(self.script));
         let mut reply = con.req_packed_command(&call).await;
-        if is_missing(self.script, &reply) {
+        if needs_load(self.script, &reply) {
             let load_first =
                 self.script.library().is_some() || self.fallback == NoScriptFallback::Load;
             reply = if load_first {
@@ -453,14 +453,21 @@ fn eval_head(script: &'static Script) -> [&'static [u8]; 2] {
     script.eval_head()
 }
 
-/// Whether the server lacks what the call runs: the script (NOSCRIPT), or
-/// for a function, the function ("Function not found": its library is
-/// missing, or there in a version without it).
-fn is_missing(script: &Script, reply: &RedisResult<Value>) -> bool {
+/// Whether the server lacks what the call runs, so that loading it and
+/// sending the call again is the cure: the script (NOSCRIPT), or for a
+/// function, the function ("Function not found": its library is missing,
+/// or there in a version without it), or for a `no-writes` function, its
+/// flag (FCALL_RO refused: the server's version of the library registers
+/// the function without `no-writes`, as an older build did). The server
+/// refused each of these before running anything.
+fn needs_load(script: &Script, reply: &RedisResult<Value>) -> bool {
     match script.library() {
         Some(_) => {
             error_code(reply) == Some("ERR")
-                && error_detail(reply).is_some_and(|detail| detail.trim() == FUNCTION_NOT_FOUND)
+                && error_detail(reply).is_some_and(|detail| {
+                    detail.trim() == FUNCTION_NOT_FOUND
+                        || (script.is_read_only() && is_write_flag_under_ro(detail))
+                })
         }
         None => is_noscript(reply),
     }
@@ -468,6 +475,21 @@ fn is_missing(script: &Script, reply: &RedisResult<Value>) -> bool {
 
 /// The servers' message when FCALL names no loaded function.
 const FUNCTION_NOT_FOUND: &str = "Function not found";
+
+/// The servers' message when FCALL_RO (or EVALSHA_RO) names a function (or
+/// script) without the `no-writes` flag; Redis 7.0, Valkey 8.1 and 9.1 end
+/// it with a period.
+const WRITE_FLAG_UNDER_RO: &str = "Can not execute a script with write flag using *_ro command";
+
+fn is_write_flag_under_ro(detail: &str) -> bool {
+    detail.trim().trim_end_matches('.') == WRITE_FLAG_UNDER_RO
+}
+
+/// Whether an `ERR` detail is the server refusing a function call before
+/// running it: no such function, or a `_ro` call of one that may write.
+pub(crate) fn is_server_function_refusal(detail: &str) -> bool {
+    detail.trim() == FUNCTION_NOT_FOUND || is_write_flag_under_ro(detail)
+}
 
 /// Whether the server did not know the script. Matched on the server's own
 /// message, not only on the code: a script may fail with an error whose code

@@ -84,15 +84,21 @@ impl Library {
 
     /// The reply of FUNCTION LOAD: the library's name.
     pub(crate) fn check_loaded(&self, reply: RedisResult<Value>) -> Result<(), Error> {
-        let name: String = self.decode(reply, "String")?;
+        self.read_loaded(reply).map_err(|kind| self.error(kind))
+    }
+
+    /// What is wrong with a reply of FUNCTION LOAD, if anything, for the
+    /// caller to name: this library, or the binding that loaded it.
+    pub(crate) fn read_loaded(&self, reply: RedisResult<Value>) -> Result<(), ErrorKind> {
+        let name: String = decode(reply, "String")?;
         if name == self.name {
             Ok(())
         } else {
-            Err(self.error(ErrorKind::Redis(redis::RedisError::from((
+            Err(ErrorKind::Redis(redis::RedisError::from((
                 redis::ErrorKind::UnexpectedReturnType,
                 "FUNCTION LOAD replied another library's name",
                 name,
-            )))))
+            ))))
         }
     }
 
@@ -130,7 +136,7 @@ impl Library {
     fn read_status(&self, reply: RedisResult<Value>) -> Result<LibraryStatus, Error> {
         // One map (RESP3) or flat array (RESP2) of fields per library.
         let libraries: Vec<std::collections::HashMap<String, Value>> =
-            self.decode(reply, "FUNCTION LIST")?;
+            decode(reply, "FUNCTION LIST").map_err(|kind| self.error(kind))?;
         let text = |value: Option<&Value>| match value {
             Some(Value::BulkString(bytes)) => Some(bytes.clone()),
             Some(Value::SimpleString(text)) => Some(text.clone().into_bytes()),
@@ -150,22 +156,22 @@ impl Library {
         })
     }
 
-    fn decode<T: redis::FromRedisValue>(
-        &self,
-        reply: RedisResult<Value>,
-        expected: &'static str,
-    ) -> Result<T, Error> {
-        let value = match reply {
-            Ok(Value::ServerError(error)) => Err(error.into()),
-            other => other,
-        }
-        .map_err(|error| self.error(ErrorKind::Redis(error)))?;
-        T::from_redis_value(value)
-            .map_err(|source| self.error(ErrorKind::Reply { expected, source }))
-    }
-
     /// An error of loading or checking this library, which runs no function.
     pub(crate) fn error(&self, kind: ErrorKind) -> Error {
         Error::of_library(self, kind)
     }
+}
+
+/// A reply of a library command, as `T`: a server error or one that does
+/// not convert, as the [`ErrorKind`] of the error.
+fn decode<T: redis::FromRedisValue>(
+    reply: RedisResult<Value>,
+    expected: &'static str,
+) -> Result<T, ErrorKind> {
+    let value = match reply {
+        Ok(Value::ServerError(error)) => Err(error.into()),
+        other => other,
+    }
+    .map_err(ErrorKind::Redis)?;
+    T::from_redis_value(value).map_err(|source| ErrorKind::Reply { expected, source })
 }

@@ -31,17 +31,20 @@ macro_rules! __register_script {
     };
 }
 
-/// Every `#[redis_script]` binding linked into this program, of every crate,
-/// ordered by [`Script::binding_path`].
+/// Every binding linked into this program, of every crate, ordered by
+/// [`Script::binding_path`]: each `#[redis_script]` binding, and each
+/// `#[redis_function]` binding, whose [`Script::library`] is `Some` (a
+/// script's is `None`).
 ///
-/// Two bindings of one file are two entries, with one SHA1; [`load_all`]
-/// loads such a script once.
+/// Two bindings of one file are two entries, with one SHA1 (or one
+/// library); [`load_all`] and [`load`] load such a script, or library, once.
 ///
 /// ```ignore
 /// #[redis_script(file = "scripts/echo.lua", keys = 1)]
 /// fn echo(queue: &str, #[variadic] values: &[&str]) -> Vec<String>;
 ///
 /// assert!(redis_script::registry::scripts().any(|script| std::ptr::eq(script, &echo::SCRIPT)));
+/// let functions = redis_script::registry::scripts().filter(|script| script.library().is_some());
 /// ```
 pub fn scripts() -> impl Iterator<Item = &'static Script> {
     let mut scripts: Vec<&'static Script> = SCRIPTS.iter().copied().collect();
@@ -105,8 +108,8 @@ pub struct Loaded {
 /// Loads every library of the program's `#[redis_function]` bindings with
 /// `FUNCTION LOAD REPLACE`, then every script ([`scripts`]) into the
 /// server's script cache with `SCRIPT LOAD`, each distinct one once, and
-/// reports them. (On a cluster connection redis-rs sends FUNCTION LOAD to
-/// every primary, which replicate it.)
+/// reports them: [`load`] of every binding. (On a cluster connection
+/// redis-rs sends FUNCTION LOAD to every primary, which replicate it.)
 ///
 /// Call it at start-up, and after a failover or a `SCRIPT FLUSH` if you
 /// like: calls recover from NOSCRIPT on their own, but scripts added by
@@ -114,14 +117,14 @@ pub struct Loaded {
 /// [`NoScriptFallback`](crate::NoScriptFallback)), and a server that has
 /// every script before the first request serves pipelines without a miss.
 ///
-/// On one server, all the loads go in one pipelined round trip. On a
+/// On one server, all the script loads go in one pipelined round trip. On a
 /// `redis::cluster::ClusterConnection` (which does not pipeline), each
 /// SCRIPT LOAD is a command of its own, which redis-rs sends to every node
 /// of the cluster.
 ///
-/// Fails with the error of the first script the server refused (e.g. a
-/// proxy that refuses SCRIPT LOAD), or whose SHA1 differs from the
-/// embedded one; the scripts before it are loaded.
+/// Fails with the error of the first library or script the server refused
+/// (e.g. a proxy that refuses SCRIPT LOAD), or whose SHA1 differs from the
+/// embedded one; those before it are loaded.
 ///
 /// ```no_run
 /// # use redis_script_runtime::redis;
@@ -133,11 +136,30 @@ pub struct Loaded {
 /// # Ok(()) }
 /// ```
 pub fn load_all(con: &mut dyn ConnectionLike) -> Result<Loaded, Error> {
-    let libraries = distinct_libraries(scripts())?;
+    load(con, scripts())
+}
+
+/// [`load_all`] for some of the bindings, e.g. one crate's or module's: the
+/// libraries of the `#[redis_function]` bindings among them, each once, with
+/// `FUNCTION LOAD REPLACE`, then their distinct scripts with `SCRIPT LOAD`.
+///
+/// ```no_run
+/// # use redis_script_runtime::{redis, registry};
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let mut con = redis::Client::open("redis://127.0.0.1/")?.get_connection()?;
+/// let jobs = registry::scripts().filter(|s| s.binding_path().starts_with("my_app::jobs"));
+/// let loaded = registry::load(&mut con, jobs)?;
+/// println!("{} libraries, {} scripts", loaded.libraries.len(), loaded.scripts.len());
+/// # Ok(()) }
+/// ```
+pub fn load(
+    con: &mut dyn ConnectionLike,
+    bindings: impl IntoIterator<Item = &'static Script>,
+) -> Result<Loaded, Error> {
+    let (libraries, scripts) = split(bindings)?;
     for library in &libraries {
         library.load(con)?;
     }
-    let scripts = distinct(scripts().filter(|script| script.library().is_none()));
     if con.supports_pipelining() && !scripts.is_empty() {
         let mut pipe = redis::pipe();
         for script in &scripts {
@@ -155,6 +177,20 @@ pub fn load_all(con: &mut dyn ConnectionLike) -> Result<Loaded, Error> {
     Ok(Loaded { scripts, libraries })
 }
 
+/// The distinct libraries and the distinct scripts among `bindings`.
+fn split(
+    bindings: impl IntoIterator<Item = &'static Script>,
+) -> Result<(Vec<&'static Library>, Vec<&'static Script>), Error> {
+    let bindings: Vec<&'static Script> = bindings.into_iter().collect();
+    let libraries = distinct_libraries(bindings.iter().copied())?;
+    let scripts = distinct(
+        bindings
+            .into_iter()
+            .filter(|script| script.library().is_none()),
+    );
+    Ok((libraries, scripts))
+}
+
 /// The async form of [`load_all`], for `MultiplexedConnection`,
 /// `ConnectionManager`, the async cluster connection and any other
 /// `redis::aio::ConnectionLike`. It sends one `SCRIPT LOAD` after another,
@@ -163,11 +199,21 @@ pub fn load_all(con: &mut dyn ConnectionLike) -> Result<Loaded, Error> {
 #[cfg(feature = "aio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "aio")))]
 pub async fn load_all_async<C: redis::aio::ConnectionLike>(con: &mut C) -> Result<Loaded, Error> {
-    let libraries = distinct_libraries(scripts())?;
+    load_async(con, scripts()).await
+}
+
+/// The async form of [`load`], sending one load after another as
+/// [`load_all_async`] does.
+#[cfg(feature = "aio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "aio")))]
+pub async fn load_async<C: redis::aio::ConnectionLike>(
+    con: &mut C,
+    bindings: impl IntoIterator<Item = &'static Script>,
+) -> Result<Loaded, Error> {
+    let (libraries, scripts) = split(bindings)?;
     for library in &libraries {
         library.load_async(con).await?;
     }
-    let scripts = distinct(scripts().filter(|script| script.library().is_none()));
     for script in &scripts {
         script.load_async(con).await?;
     }

@@ -38,6 +38,10 @@ impl Arity {
 /// script.load(&mut con)?; // SCRIPT LOAD, e.g. when warming a new server
 /// ```
 ///
+/// A `#[redis_function]` binding has one too, with its library
+/// ([`library`](Self::library)) and function ([`function_name`](Self::function_name));
+/// [`registry::scripts`](crate::registry::scripts) lists both kinds.
+///
 /// The SHA1 is computed by the macro from the exact bytes of [`source`](Self::source),
 /// which are the bytes sent by EVAL and SCRIPT LOAD: the runtime never hashes.
 #[derive(Debug)]
@@ -272,22 +276,35 @@ impl Script {
         }
     }
 
-    /// The `SCRIPT LOAD` command for this script.
+    /// The command that puts this binding's code on a server: `SCRIPT LOAD
+    /// source` for a script; for a `#[redis_function]` binding, its
+    /// library's `FUNCTION LOAD REPLACE code` ([`Library::load_cmd`]).
     pub fn load_cmd(&self) -> Cmd {
-        let mut cmd = redis::cmd("SCRIPT");
-        cmd.arg("LOAD").arg(self.source);
-        cmd
+        match self.function {
+            Some((library, _)) => library.load_cmd(),
+            None => {
+                let mut cmd = redis::cmd("SCRIPT");
+                cmd.arg("LOAD").arg(self.source);
+                cmd
+            }
+        }
     }
 
-    /// Loads the script into the server's script cache with `SCRIPT LOAD`.
+    /// Puts the binding's code on the server: a script into the server's
+    /// script cache with `SCRIPT LOAD`, a `#[redis_function]` binding's
+    /// library with `FUNCTION LOAD REPLACE` (as [`Library::load`] does, so
+    /// loading each binding of [`registry::scripts`](crate::registry::scripts)
+    /// loads every script and library; [`registry::load`](crate::registry::load)
+    /// does it with each library and script once).
     ///
     /// Scripts loaded this way are never evicted, where EVAL-cached ones can
     /// be (Valkey 8.1 and 9.1 keep the 500 most recently used; see
     /// [`NoScriptFallback`](crate::NoScriptFallback)), so this is the way to
     /// warm a server before a pipeline of EVALSHA calls. Fails if the
-    /// server's SHA1 differs from the embedded one. Whatever the failure,
-    /// the script did not run: the error's [`applied`](Error::applied) is
-    /// [`Applied::No`](crate::Applied::No).
+    /// server's SHA1 differs from the embedded one (for a library: if it
+    /// replies another library's name). Whatever the failure, nothing ran:
+    /// the error's [`applied`](Error::applied) is
+    /// [`Applied::No`](crate::Applied::No), and it names this binding.
     pub fn load(&self, con: &mut dyn ConnectionLike) -> Result<(), Error> {
         let reply = con.req_command(&self.load_cmd());
         self.check_loaded(reply)
@@ -304,11 +321,18 @@ impl Script {
         self.check_loaded(reply)
     }
 
+    /// Checks the reply of [`load_cmd`](Self::load_cmd): the SHA1 of a
+    /// script, the name of a library.
     pub(crate) fn check_loaded(
         &self,
         reply: redis::RedisResult<redis::Value>,
     ) -> Result<(), Error> {
-        // Whatever fails here, the script has not run.
+        // Whatever fails here, nothing has run.
+        if let Some((library, _)) = self.function {
+            return library
+                .read_loaded(reply)
+                .map_err(|kind| Error::new(self, kind).during_load());
+        }
         let sha1: String =
             crate::reply::decode(self, "String", &Shape::Any, reply).map_err(Error::during_load)?;
         if sha1.eq_ignore_ascii_case(self.sha1) {

@@ -71,7 +71,8 @@ impl Counters {
 /// [`Batch`](crate::Batch) run (an error reply) or the
 /// [`take`](crate::BatchReplies::take) of its reply (one that does not
 /// fit), or from [`Invocation::decode`](crate::Invocation::decode) of its
-/// reply in a pipeline. A recovery is one NOSCRIPT (or missing library) answered by
+/// reply in a pipeline. A recovery is one NOSCRIPT (or missing library, or a
+/// library whose version lacks a function's `no-writes` flag) answered by
 /// sending the script again (or loading the library), whether or not the
 /// call then succeeded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -38,7 +38,7 @@
 //! | `redis_script.sha1` | the script's SHA1 (scripts only) |
 //! | `redis_script.library`, `redis_script.function` | the library and function (functions only) |
 //! | `redis_script.key_count` | how many keys the call passes |
-//! | `redis_script.recovery` | set when the script or library was missing: `EVAL`, `SCRIPT LOAD` or `FUNCTION LOAD` |
+//! | `redis_script.recovery` | set when the script or library was missing (or, for FCALL_RO, there in a version without the function's `no-writes`): `EVAL`, `SCRIPT LOAD` or `FUNCTION LOAD` |
 //! | `otel.status_code` | `ERROR` when the call failed |
 //! | `otel.status_description` | the error's message, without key values or the refused reply |
 //! | `error.type` | the server's error code (`ERR`, `BUSY`, `CROSSSLOT`, ...), else the error's [class](crate::ErrorClass) (`timeout`, `reply`, ...) |

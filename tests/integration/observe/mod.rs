@@ -1,7 +1,8 @@
 //! What a call tells an application that asks: the spans of `tracing`, the
 //! metrics of the `metrics` facade and the counts of `Script::stats`, for a
 //! warm call, a recovery, a server's refusal, a Lua error, a pipeline, a
-//! function whose library was missing and a cluster's cross-slot refusal.
+//! function whose library was missing or held it without `no-writes`, and a
+//! cluster's cross-slot refusal.
 //! Each binding here is called by one test only, so its counts are the
 //! test's own.
 
@@ -57,6 +58,13 @@ fn observed_cross_slot(a: &str, b: &str) -> Vec<String>;
     keys = 1
 )]
 fn observed_stock_add(stock: &str, item: &str, amount: i64) -> i64;
+
+#[redis_function(
+    library = "tests/lua/functions/stock.lua",
+    name = "stock_count",
+    keys = 1
+)]
+fn observed_stock_count(stock: &str, item: &str) -> i64;
 
 /// `CONFIG SET maxmemory`: at 1 byte, the server refuses every write (OOM).
 fn set_maxmemory(con: &mut dyn ConnectionLike, bytes: u64) {
@@ -474,6 +482,28 @@ fn a_function_whose_library_is_missing_loads_it_inside_its_span() {
     assert_eq!(span.field("redis_script.library"), "stock");
     assert_eq!(span.field("redis_script.function"), "stock_add");
     assert!(!span.has("redis_script.sha1"));
+    assert_recovery_event(&span, "FUNCTION LOAD");
+    assert_succeeded(&span, &metrics, script);
+    assert_counted(&metrics, script, script.stats().since(&before), 1, None);
+}
+
+#[test]
+fn a_function_the_server_holds_without_no_writes_is_reloaded_inside_its_span() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    // An older build's version of the library: `stock_count` may write.
+    redis::cmd("FUNCTION")
+        .arg("LOAD")
+        .arg(include_str!("../../lua/functions/stock_writable_count.lua"))
+        .exec(&mut con)
+        .unwrap();
+    let script = &observed_stock_count::SCRIPT;
+    let before = script.stats();
+    let (reply, spans, metrics) =
+        capture(|| observed_stock_count("stock", "apple").invoke(&mut con));
+    assert_eq!(reply.unwrap(), 0);
+    let span = call_span(&spans);
+    assert_call_fields(&span, script, "FCALL_RO");
     assert_recovery_event(&span, "FUNCTION LOAD");
     assert_succeeded(&span, &metrics, script);
     assert_counted(&metrics, script, script.stats().since(&before), 1, None);
