@@ -54,7 +54,7 @@ impl Default for FileOptions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
     /// A script (EVAL), with its signature header, which declares this
-    /// many keys.
+    /// many keys (the fixed ones, with a variadic `---@key ...` list).
     Headed(usize),
     /// A script whose number of keys came from the caller or its name.
     Keyed(usize),
@@ -384,6 +384,7 @@ impl Header {
             keys: self.keys.len(),
             args: self.args.len(),
             variadic: self.variadic.is_some(),
+            variadic_keys: self.variadic_keys.is_some(),
             reply,
             accepts,
             ..Declared::default()
