@@ -206,10 +206,7 @@ impl<T> Invocation<T> {
 
     /// The encoded KEYS of this call: the values after numkeys.
     fn keys(&self) -> impl Iterator<Item = &[u8]> {
-        self.evalsha
-            .tail_values()
-            .skip(1)
-            .take(self.key_count)
+        self.evalsha.tail_values().skip(1).take(self.key_count)
     }
 
     fn cross_slot_error(&self) -> Error {

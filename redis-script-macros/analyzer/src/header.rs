@@ -376,7 +376,9 @@ impl Header {
         }
         if tag == "key" && self.variadic_keys.is_some() {
             return Err(error(
-                format!("`@key {name}` follows the variadic `@key ...`, which must be the last key"),
+                format!(
+                    "`@key {name}` follows the variadic `@key ...`, which must be the last key"
+                ),
                 Some("move `---@key ...` after every other `@key`"),
             ));
         }
@@ -525,11 +527,20 @@ mod tests {
         assert_eq!(header.variadic_keys.unwrap().description, "sources");
         assert!(header.variadic.is_some());
         let errors = parse("---@key ... string\n---@key other string\n").unwrap_err();
-        assert!(errors[0].message.contains("must be the last key"), "{errors:?}");
+        assert!(
+            errors[0].message.contains("must be the last key"),
+            "{errors:?}"
+        );
         let errors = parse("---@key ... string\n---@key ... string\n").unwrap_err();
-        assert!(errors[0].message.contains("must be the last key"), "{errors:?}");
+        assert!(
+            errors[0].message.contains("must be the last key"),
+            "{errors:?}"
+        );
         let errors = parse("---@param x string\n---@key ... string\n").unwrap_err();
-        assert!(errors[0].message.contains("KEYS come before ARGV"), "{errors:?}");
+        assert!(
+            errors[0].message.contains("KEYS come before ARGV"),
+            "{errors:?}"
+        );
         let errors = parse("---@key ... string[]\n").unwrap_err();
         assert!(errors[0].message.contains("one value"), "{errors:?}");
     }
