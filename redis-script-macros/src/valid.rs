@@ -90,6 +90,11 @@ impl Binding {
     /// numkeys counts its keys), the last parameter ends ARGV. Anywhere
     /// else, the values after it could not be told apart from it.
     fn validate_variadic_positions(&self, keys: usize, errors: &mut Errors) {
+        // More keys than parameters is an error of its own, which says
+        // where the keys end.
+        if keys > self.params.len() {
+            return;
+        }
         let last = self.params.len().saturating_sub(1);
         for (index, param) in self.params.iter().enumerate() {
             let Some(attr) = &param.variadic else {
@@ -364,12 +369,20 @@ fn several_values_message(param: &Param, problem: NotOneValue, position: Positio
         ),
         several => {
             let (what, per) = several.describe();
+            let list = match position {
+                Position::Key => format!(
+                    "to pass any number of keys, mark the last key parameter #[{VARIADIC}], \
+                     a list of keys that the call's numkeys counts"
+                ),
+                _ => format!(
+                    "to pass any number of values, mark the last parameter #[{VARIADIC}], \
+                     which fills the rest of ARGV"
+                ),
+            };
             format!(
                 "`{name}` is {is}, which fills {fills}, but its type is {what}, which encodes \
                  to {per}\n  = note: a key or fixed argument must be one value (a byte string, \
-                 `&[u8]` or `Vec<u8>`, is one); to pass any number of values, mark the last \
-                 parameter #[{VARIADIC}], which fills the rest of ARGV, or pass each value as \
-                 its own parameter"
+                 `&[u8]` or `Vec<u8>`, is one); {list}, or pass each value as its own parameter"
             )
         }
     }

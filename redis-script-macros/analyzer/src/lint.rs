@@ -465,6 +465,18 @@ mod tests {
     }
 
     #[test]
+    fn a_headers_key_list_makes_its_keys_a_lower_bound() {
+        let script = "---@key dest string\n---@key ... string\n---@return integer\n\
+                      return redis.call('SUNIONSTORE', KEYS[1], KEYS[2], KEYS[3])";
+        let report = check("x.lua", script, &FileOptions::default());
+        assert_eq!(report.kind, FileKind::Headed(1));
+        assert_eq!(rules(&report), [], "{report:?}");
+        let without = script.replace("---@key ... string\n", "");
+        let report = check("x.lua", &without, &FileOptions::default());
+        assert_eq!(rules(&report), [Rule::OutOfRange, Rule::OutOfRange]);
+    }
+
+    #[test]
     fn inline_allows_silence_a_rule_and_typos_are_errors() {
         let script = "-- redis-lua: allow(unknown-commands)\nreturn redis.call('FOO')";
         assert_eq!(rules(&check("x.lua", script, &FileOptions::default())), []);
