@@ -109,7 +109,8 @@
 //!    ```
 //! 2. **KEYS/ARGV arity**: a literal `KEYS[n]` must be within `keys`, a
 //!    literal `ARGV[n]` within the ARGV parameters (no upper bound with a
-//!    `#[variadic]` tail). The error points at `keys = N` (or at the function
+//!    `#[variadic]` tail, nor for KEYS with a `#[variadic]` key list). The
+//!    error points at `keys = N` (or at the function
 //!    for ARGV). A dynamic use (`KEYS[i]`, `#ARGV`, `unpack(ARGV)`, passing
 //!    the table on) turns the check off for that table. A declared key or
 //!    argument that a script reading its table only by literal index never
@@ -352,7 +353,9 @@
 //! line): `---@key name type [description]` for each of `KEYS[1..]` in
 //! order, `---@param name type [description]` for each of `ARGV[1..]`,
 //! `---@param ... type [description]` last for any number of further values,
-//! `---@return type [description]` once; other lines are the description.
+//! `---@key ... type [description]` after the other keys for a list of keys
+//! (bound as a `#[variadic] keys: &[T]` key parameter), `---@return type
+//! [description]` once; other lines are the description.
 //! Types map to Rust as follows:
 //!
 //! | header type | parameter | reply |
@@ -366,7 +369,7 @@
 //! | `T?` or `T\|nil` | | `Option<T>` |
 //! | `T[]` | | `Vec<T>` |
 //! | `table<string,T>` | | `HashMap<String, T>` |
-//! | `...` of `T` | `&[T]`, `#[variadic]` | |
+//! | `...` of `T` | `&[T]`, `#[variadic]` (`keys` for `@key`, `rest` for `@param`) | |
 //!
 //! One line binds every script of a folder: [`scripts!`] generates a module
 //! with one function per script, named after its file, with the header's
@@ -879,7 +882,7 @@ pub use redis_script_macros::redis_function;
 ///
 /// ```text
 /// #[redis_script(file = "<path>.lua", keys = <N> [, allow(<rule>, ...)] [, crate = "<path>"])]
-/// <vis> fn <name>(<N key parameters>, <ARGV parameters> [, #[variadic] <tail>]) [-> <reply>];
+/// <vis> fn <name>(<N key parameters, the last one maybe #[variadic]>, <ARGV parameters> [, #[variadic] <tail>]) [-> <reply>];
 /// ```
 ///
 /// `#[redis_script(file = "...", keys = N)]` goes on a function declaration
@@ -925,6 +928,27 @@ pub use redis_script_macros::redis_function;
 ///
 /// let _call = echo("queue", 100, &["a", "b", "c"]);
 /// assert_eq!(echo::SCRIPT.arg_arity(), redis_script::Arity::AtLeast(1));
+/// ```
+///
+/// The last *key* parameter (the `keys`-th) may be marked `#[variadic]` too:
+/// a list of keys whose length each call decides, sent as KEYS after the
+/// fixed keys, with the call's own numkeys. `keys = N` counts it as one
+/// key parameter; the script then gets at least `N - 1` keys, and a KEYS
+/// index past the fixed keys is no error. An empty list is a legal call
+/// (numkeys counts only the fixed keys; with none at all it is 0, and a
+/// cluster client sends such a call to any node). On a cluster, every key
+/// must share one slot, as fixed keys must: [`Invocation::check_slots`] and
+/// cluster pipelines refuse a list across slots before sending, naming each
+/// key and its slot, and a cluster's own refusal carries the same detail.
+///
+/// ```
+/// # use redis_script::redis_script;
+/// /// Deletes every key given and replies how many existed.
+/// #[redis_script(file = "tests/lua/delete_keys.lua", keys = 1)]
+/// fn delete_keys(#[variadic] keys: &[&str]) -> i64;
+///
+/// let _call = delete_keys(&["{cart:7}:items", "{cart:7}:total"]);
+/// assert_eq!(delete_keys::SCRIPT.key_arity(), redis_script::Arity::AtLeast(0));
 /// ```
 ///
 /// Doc comments, attributes and visibility carry over to the generated

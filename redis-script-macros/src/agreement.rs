@@ -166,7 +166,7 @@ fn the_tool_and_the_macro_agree_on_every_script_of_the_repository() {
             let name = format_ident!("headed");
             let item =
                 signature::declaration(&name, &header, &quote!(::redis_script), Span::call_site());
-            let keys = header.keys.len();
+            let keys = signature::key_parameters(&header);
             let args = quote!(file = #lit, keys = #keys);
             cases.push((
                 macro_errors(false, args, item),

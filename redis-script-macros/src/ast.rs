@@ -3,7 +3,9 @@
 use syn::parse::{Parse, ParseStream};
 use syn::{Attribute, Block, FnArg, Ident, Pat, ReturnType, Signature, Token, Type, Visibility};
 
-/// The parameter attribute that marks the variable-length ARGV tail.
+/// The parameter attribute that marks a variable-length list: the last key
+/// parameter (any number of further KEYS), or the last parameter (the ARGV
+/// tail).
 pub const VARIADIC: &str = "variadic";
 
 /// `#[redis_script(...)] pub fn name(params) -> Reply;`
@@ -95,8 +97,10 @@ impl Param {
 
 /// The parameters as the script receives them.
 pub struct Split<'a> {
-    /// `KEYS[1..]`.
+    /// The fixed `KEYS[1..]`.
     pub keys: &'a [Param],
+    /// The `#[variadic]` last key parameter, whose keys follow the fixed ones.
+    pub variadic_keys: Option<&'a Param>,
     /// The fixed `ARGV[1..]`.
     pub args: &'a [Param],
     /// The `#[variadic]` last parameter, which fills the rest of ARGV.
@@ -104,21 +108,18 @@ pub struct Split<'a> {
 }
 
 impl Binding {
-    /// Splits the parameters at `keys`: the first `keys` are KEYS, the rest
-    /// ARGV, a `#[variadic]` last one (after the keys) the ARGV tail.
+    /// Splits the parameters at `keys`: the first `keys` are KEYS, the last
+    /// of them, if `#[variadic]`, a list of keys; the rest ARGV, a
+    /// `#[variadic]` last one the ARGV tail.
     pub fn split(&self, keys: usize) -> Split<'_> {
         let (keys, args) = self.params.split_at(keys.min(self.params.len()));
-        match args.split_last() {
-            Some((last, fixed)) if last.variadic.is_some() => Split {
-                keys,
-                args: fixed,
-                variadic: Some(last),
-            },
-            _ => Split {
-                keys,
-                args,
-                variadic: None,
-            },
+        let (keys, variadic_keys) = split_variadic(keys);
+        let (args, variadic) = split_variadic(args);
+        Split {
+            keys,
+            variadic_keys,
+            args,
+            variadic,
         }
     }
 
@@ -128,5 +129,13 @@ impl Binding {
             ReturnType::Type(_, ty) => (**ty).clone(),
             ReturnType::Default => syn::parse_quote!(()),
         }
+    }
+}
+
+/// `params` without its last one if that is `#[variadic]`, and that one.
+fn split_variadic(params: &[Param]) -> (&[Param], Option<&Param>) {
+    match params.split_last() {
+        Some((last, fixed)) if last.variadic.is_some() => (fixed, Some(last)),
+        _ => (params, None),
     }
 }

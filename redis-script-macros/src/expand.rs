@@ -152,19 +152,31 @@ fn expand(
     let shape = reply_shape(&reply, &private);
     let Split {
         keys: key_params,
+        variadic_keys,
         args: fixed_args,
         variadic,
     } = binding.split(keys);
     let key_names = key_params.iter().map(|param| param.ident.to_string());
     let arg_names = fixed_args.iter().map(|param| param.ident.to_string());
     let is_variadic = variadic.is_some();
+    let has_variadic_keys = variadic_keys.is_some();
 
     // A hygienic local cannot collide with a parameter name.
     let call = Ident::new("call", Span::mixed_site());
-    let singles = key_params.iter().chain(fixed_args).map(|param| {
+    let singles = |params: &[Param]| -> Vec<TokenStream> {
+        params
+            .iter()
+            .map(|param| {
+                let ident = &param.ident;
+                let label = ident.to_string();
+                quote!(#call.single(#label, &#ident);)
+            })
+            .collect()
+    };
+    let (key_singles, arg_singles) = (singles(key_params), singles(fixed_args));
+    let key_list = variadic_keys.map(|param| {
         let ident = &param.ident;
-        let label = ident.to_string();
-        quote!(#call.single(#label, &#ident);)
+        quote!(#call.variadic_keys(&#ident);)
     });
     let tail = variadic.map(|param| {
         let ident = &param.ident;
@@ -201,7 +213,9 @@ fn expand(
                     // The binding's own metadata, deprecated with it if it is.
                     #[allow(deprecated)]
                     let mut #call = #private::Invocation::new(&#name::SCRIPT);
-                    #(#singles)*
+                    #(#key_singles)*
+                    #key_list
+                    #(#arg_singles)*
                     #tail
                     #call
                 },
@@ -228,9 +242,7 @@ fn expand(
         attr.path().is_ident("deprecated")
             || (attr.path().is_ident("doc") && !matches!(attr.meta, syn::Meta::NameValue(_)))
     });
-    let generated_doc = generated_doc(
-        binding, source, &file_name, &sha1, key_params, fixed_args, variadic,
-    );
+    let generated_doc = generated_doc(binding, source, &file_name, &sha1, &binding.split(keys));
     let module_doc = format!("The script behind [`{name}()`](fn@{name}).");
     let script_doc =
         format!("Static metadata of `{file_name}`, the script behind [`{name}()`](fn@{name}).");
@@ -310,6 +322,7 @@ fn expand(
                 sha1: #sha1,
                 key_names: &[#(#key_names),*],
                 arg_names: &[#(#arg_names),*],
+                variadic_keys: #has_variadic_keys,
                 variadic: #is_variadic,
                 reply_type: #reply_name,
                 reply_shape: &#shape,
@@ -332,10 +345,14 @@ fn generated_doc(
     source: &Source,
     file: &str,
     sha1: &str,
-    keys: &[Param],
-    args: &[Param],
-    variadic: Option<&Param>,
+    split: &Split,
 ) -> Vec<String> {
+    let Split {
+        keys,
+        variadic_keys,
+        args,
+        variadic,
+    } = split;
     let name = &binding.sig.ident;
     let list = |params: &[Param], table: &str| -> String {
         params
@@ -366,6 +383,14 @@ fn generated_doc(
     lines.push(String::new());
     if !keys.is_empty() {
         lines.push(format!(" KEYS: {}.", list(keys, "KEYS")));
+    }
+    if let Some(param) = variadic_keys {
+        lines.push(format!(
+            " `{}` fills `KEYS[{}]` onwards: each call passes as many keys as it holds, \
+             none included.",
+            param.ident,
+            keys.len() + 1
+        ));
     }
     if !args.is_empty() {
         lines.push(format!(" ARGV: {}.", list(args, "ARGV")));

@@ -108,7 +108,7 @@ pub fn scripts(input: TokenStream) -> TokenStream {
             ));
             continue;
         }
-        let keys = header.keys.len();
+        let keys = signature::key_parameters(&header);
         let declaration = signature::declaration(&ident, &header, &krate, input.dir.span());
         bindings.push(expand::redis_script(
             quote!(file = #lit, keys = #keys),

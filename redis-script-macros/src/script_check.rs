@@ -177,10 +177,11 @@ fn analyze_with_room<A: Send>(analyze: impl Fn() -> A + Send + Sync) -> A {
 fn declared(binding: &Binding, keys: usize, options: &Options) -> Declared {
     let split = binding.split(keys);
     Declared {
-        keys,
+        // With a #[variadic] key list, the fixed keys are a lower bound.
+        keys: split.keys.len(),
         args: split.args.len(),
         variadic: split.variadic.is_some(),
-        variadic_keys: false,
+        variadic_keys: split.variadic_keys.is_some(),
         reply: reply_type::reply_kind(&binding.reply_type()),
         accepts: reply_type::accepted_shapes(&binding.reply_type()),
         // The shebang decides, once it is read.

@@ -14,7 +14,7 @@
 //! | `T?`, `T\|nil` | - | `Option<T>` |
 //! | `T[]` | - | `Vec<T>` |
 //! | `table<string,T>` | - | `HashMap<String, T>` |
-//! | `...` of `T` | `&[T]` (`#[variadic]`) | - |
+//! | `...` of `T` | `&[T]` (`#[variadic]`: `keys` for `@key`, `rest` for `@param`) | - |
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
@@ -28,6 +28,17 @@ use crate::ast::{Binding, Param};
 use crate::attr::Keys;
 use crate::errors::Errors;
 use crate::reply_type::{self, INTEGERS, Reading};
+
+/// The parameter `scripts!` declares for a header's `---@key ...`.
+const VARIADIC_KEYS: &str = "keys";
+
+/// The parameter `scripts!` declares for a header's `---@param ...`.
+const VARIADIC_TAIL: &str = "rest";
+
+/// How many key parameters a header declares: `keys = N` of its binding.
+pub fn key_parameters(header: &Header) -> usize {
+    header.keys.len() + usize::from(header.variadic_keys.is_some())
+}
 
 /// The Rust type of a key or argument declared `ty` (one value).
 fn param_type(ty: &LuaType) -> TokenStream {
@@ -93,6 +104,7 @@ pub fn declaration(
     let described: Vec<&Value> = header
         .keys
         .iter()
+        .chain(&header.variadic_keys)
         .chain(&header.args)
         .chain(&header.variadic)
         .filter(|value| !value.description.is_empty())
@@ -100,10 +112,10 @@ pub fn declaration(
     if !described.is_empty() {
         docs.push(String::new());
         for value in described {
-            let name = if value.name == "..." {
-                "rest"
-            } else {
-                &value.name
+            let name = match &header.variadic_keys {
+                Some(keys) if std::ptr::eq(keys, value) => VARIADIC_KEYS,
+                _ if value.name == "..." => VARIADIC_TAIL,
+                _ => &value.name,
             };
             docs.push(format!(" - `{name}`: {}", value.description));
         }
@@ -116,17 +128,28 @@ pub fn declaration(
         docs.push(String::new());
         docs.push(format!(" Replies {}", reply.description));
     }
-    let params = header.keys.iter().chain(&header.args).map(|value| {
-        let ident = syn::Ident::new(&value.name, span);
-        let ty = param_type(&value.ty);
-        quote!(#ident: #ty)
-    });
-    let tail = header.variadic.as_ref().map(|value| {
-        let ty = param_type(&value.ty);
-        let ident = format_ident!("rest", span = span);
-        quote!(#[variadic] #ident: &[#ty])
-    });
-    let params = params.chain(tail);
+    let fixed = |values: &[Value]| -> Vec<TokenStream> {
+        values
+            .iter()
+            .map(|value| {
+                let ident = syn::Ident::new(&value.name, span);
+                let ty = param_type(&value.ty);
+                quote!(#ident: #ty)
+            })
+            .collect()
+    };
+    let list = |value: Option<&Value>, name: &str| {
+        value.map(|value| {
+            let ty = param_type(&value.ty);
+            let ident = format_ident!("{}", name, span = span);
+            quote!(#[variadic] #ident: &[#ty])
+        })
+    };
+    let params = fixed(&header.keys)
+        .into_iter()
+        .chain(list(header.variadic_keys.as_ref(), VARIADIC_KEYS))
+        .chain(fixed(&header.args))
+        .chain(list(header.variadic.as_ref(), VARIADIC_TAIL));
     let reply = header
         .reply
         .as_ref()
@@ -226,16 +249,22 @@ pub fn check_agreement(
             report::render(&path, source, value_span, &message, Some(note)),
         )
     };
-    if header.keys.len() != keys.count {
-        let names: Vec<&str> = header.keys.iter().map(|key| key.name.as_str()).collect();
+    let header_keys = key_parameters(header);
+    if header_keys != keys.count {
+        let names: Vec<&str> = header
+            .keys
+            .iter()
+            .chain(&header.variadic_keys)
+            .map(|key| key.name.as_str())
+            .collect();
         errors.push(quote_line(
             keys.lit.span(),
             header.keys.first().map_or(header.span, |key| key.span),
             format!(
-                "`keys = {}`, but the header of `{path}` declares {} key{} ({})",
+                "`keys = {}`, but the header of `{path}` declares {} key parameter{} ({})",
                 keys.count,
-                header.keys.len(),
-                if header.keys.len() == 1 { "" } else { "s" },
+                header_keys,
+                if header_keys == 1 { "" } else { "s" },
                 if names.is_empty() {
                     "none".to_owned()
                 } else {
@@ -295,24 +324,48 @@ pub fn check_agreement(
     };
     compare("KEYS", split.keys, &header.keys);
     compare("ARGV", split.args, &header.args);
-    match (split.variadic, &header.variadic) {
-        (Some(param), None) => errors.push(quote_line(
-            param.ident.span(),
-            header.span,
-            format!(
-                "`{}` is `#[variadic]`, but the header of `{path}` declares no `---@param ...`",
-                param.ident
-            ),
-            "declare the tail in the header, e.g. `---@param ... string`, or remove #[variadic]",
-        )),
-        (None, Some(value)) => errors.push(quote_line(
-            binding.sig.ident.span(),
-            value.span,
-            format!("the header of `{path}` declares a variadic tail, which the declaration lacks"),
-            "add a last parameter `#[variadic] rest: &[&str]`, or remove `---@param ...`",
-        )),
-        _ => {}
-    }
+    let mut compare_list = |list: &List, rust: Option<&Param>, lua: Option<&Value>| {
+        let List { tag, what, example } = list;
+        match (rust, lua) {
+            (Some(param), None) => errors.push(quote_line(
+                param.ident.span(),
+                header.span,
+                format!(
+                    "`{}` is `#[variadic]`, {what}, but the header of `{path}` declares no \
+                     `---@{tag} ...`",
+                    param.ident
+                ),
+                &format!(
+                    "declare it in the header, e.g. `---@{tag} ... string`, or remove #[variadic]"
+                ),
+            )),
+            (None, Some(value)) => errors.push(quote_line(
+                binding.sig.ident.span(),
+                value.span,
+                format!("the header of `{path}` declares {what}, which the declaration lacks"),
+                &format!("add {example}, or remove `---@{tag} ...`"),
+            )),
+            _ => {}
+        }
+    };
+    compare_list(
+        &List {
+            tag: "key",
+            what: "a list of keys",
+            example: "a last key parameter `#[variadic] keys: &[&str]` (counted in `keys`)",
+        },
+        split.variadic_keys,
+        header.variadic_keys.as_ref(),
+    );
+    compare_list(
+        &List {
+            tag: "param",
+            what: "a variadic tail",
+            example: "a last parameter `#[variadic] rest: &[&str]`",
+        },
+        split.variadic,
+        header.variadic.as_ref(),
+    );
     if let Some(reply) = &header.reply {
         let rust = binding.reply_type();
         if !agrees(&rust, &reply.ty) {
@@ -330,6 +383,16 @@ pub fn check_agreement(
             ));
         }
     }
+}
+
+/// A `#[variadic]` list as a header declares it, for messages.
+struct List {
+    /// `key` or `param`.
+    tag: &'static str,
+    /// What the list is.
+    what: &'static str,
+    /// A declaration of it.
+    example: &'static str,
 }
 
 /// A header that does not parse, as errors on the `file` literal quoting

@@ -19,6 +19,7 @@ impl Binding {
         self.validate_single_values(keys, errors);
         if let Some(keys) = keys {
             self.validate_keys(keys, errors);
+            self.validate_variadic_positions(keys.count, errors);
         }
     }
 
@@ -71,8 +72,7 @@ impl Binding {
     }
 
     fn validate_params(&self, errors: &mut Errors) {
-        let last = self.params.len().saturating_sub(1);
-        for (index, param) in self.params.iter().enumerate() {
+        for param in &self.params {
             for attr in &param.other_attrs {
                 errors.push(syn::Error::new_spanned(
                     attr,
@@ -82,15 +82,41 @@ impl Binding {
                     ),
                 ));
             }
-            if let Some(attr) = &param.variadic
-                && index != last
-            {
+        }
+    }
+
+    /// A `#[variadic]` parameter is a list that ends its part of the call:
+    /// the last of the first `keys` parameters ends KEYS (the call's
+    /// numkeys counts its keys), the last parameter ends ARGV. Anywhere
+    /// else, the values after it could not be told apart from it.
+    fn validate_variadic_positions(&self, keys: usize, errors: &mut Errors) {
+        // More keys than parameters is an error of its own, which says
+        // where the keys end.
+        if keys > self.params.len() {
+            return;
+        }
+        let last = self.params.len().saturating_sub(1);
+        for (index, param) in self.params.iter().enumerate() {
+            let Some(attr) = &param.variadic else {
+                continue;
+            };
+            let name = &param.ident;
+            if index + 1 < keys {
+                errors.push(syn::Error::new_spanned(
+                    attr,
+                    format!(
+                        "#[{VARIADIC}] on a key takes the rest of KEYS, so only the last key \
+                         parameter (parameter {keys}, as `keys = {keys}` says) can have it: \
+                         move `{name}` after the other keys, or remove #[{VARIADIC}]\n  = note: a call \
+                         has one list of keys, in one #[{VARIADIC}] parameter"
+                    ),
+                ));
+            } else if index >= keys && index != last {
                 errors.push(syn::Error::new_spanned(
                     attr,
                     format!(
                         "#[{VARIADIC}] takes the rest of ARGV, so only the last parameter can \
-                         have it: move `{}` to the end or remove #[{VARIADIC}]",
-                        param.ident
+                         have it: move `{name}` to the end or remove #[{VARIADIC}]"
                     ),
                 ));
             }
@@ -112,8 +138,14 @@ impl Binding {
             .collect();
         for (index, param) in self.params.iter().enumerate() {
             // A #[variadic] parameter takes any number of values (and, if it
-            // is not last or is a key, has an error of its own).
+            // is misplaced, has an error of its own), but not exactly one.
             if param.variadic.is_some() {
+                if let Some(what) = one_value(&param.ty) {
+                    errors.push(syn::Error::new_spanned(
+                        &param.ty,
+                        one_value_message(param, what, keys.map(|keys| index < keys.count)),
+                    ));
+                }
                 continue;
             }
             let Some(problem) = several_values(&param.ty, &generics) else {
@@ -149,21 +181,6 @@ impl Binding {
                     keys.count,
                     self.sig.ident,
                     if params == 1 { "" } else { "s" },
-                ),
-            ));
-        }
-        if let Some(param) = self
-            .params
-            .get(..keys.count.min(self.params.len()))
-            .and_then(<[_]>::last)
-            && let Some(attr) = &param.variadic
-        {
-            errors.push(syn::Error::new_spanned(
-                attr,
-                format!(
-                    "`{}` is a key (`keys = {}`), but #[{VARIADIC}] fills ARGV: pass each key as \
-                     its own parameter, or lower `keys` to make `{}` the ARGV tail",
-                    param.ident, keys.count, param.ident
                 ),
             ));
         }
@@ -263,6 +280,51 @@ fn several_values(ty: &Type, generics: &[&Ident]) -> Option<NotOneValue> {
     }
 }
 
+/// What `ty` is if it visibly encodes to exactly one value (a string, a
+/// number, a byte string), which a `#[variadic]` list cannot be; `None` for
+/// a collection, an `Option`, a generic or a type of the user's.
+fn one_value(ty: &Type) -> Option<&'static str> {
+    match ty {
+        Type::Reference(reference) => match &*reference.elem {
+            Type::Slice(slice) if is_u8(&slice.elem) => Some("a byte string"),
+            Type::Array(array) if is_u8(&array.elem) => Some("a byte string"),
+            elem => one_value(elem),
+        },
+        Type::Paren(inner) => one_value(&inner.elem),
+        Type::Group(inner) => one_value(&inner.elem),
+        Type::Path(_) => match reply_type::read(ty) {
+            Reading::Named(name, None) => match name.as_str() {
+                "str" | "String" => Some("a string"),
+                "bool" => Some("a boolean"),
+                "f32" | "f64" => Some("a number"),
+                name if reply_type::INTEGERS.contains(&name) => Some("a number"),
+                _ => None,
+            },
+            Reading::Named(name, Some(elem)) if name == "Vec" && is_u8(elem) => {
+                Some("a byte string")
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `param` is `#[variadic]` but its type is `what`, one value; `is_key`
+/// when `keys` tells.
+fn one_value_message(param: &Param, what: &str, is_key: Option<bool>) -> String {
+    let name = &param.ident;
+    let list = match is_key {
+        Some(true) => "a list of keys",
+        Some(false) => "the ARGV tail",
+        None => "a list",
+    };
+    format!(
+        "`{name}` is #[{VARIADIC}], {list} of any length, but its type is {what}, which is \
+         always one value\n  = note: take a slice or a `Vec` of values (e.g. `&[&str]`), or \
+         remove #[{VARIADIC}] to pass one value"
+    )
+}
+
 fn is_u8(ty: &Type) -> bool {
     matches!(reply_type::read(ty), Reading::Named(name, None) if name == "u8")
 }
@@ -307,12 +369,20 @@ fn several_values_message(param: &Param, problem: NotOneValue, position: Positio
         ),
         several => {
             let (what, per) = several.describe();
+            let list = match position {
+                Position::Key => format!(
+                    "to pass any number of keys, mark the last key parameter #[{VARIADIC}], \
+                     a list of keys that the call's numkeys counts"
+                ),
+                _ => format!(
+                    "to pass any number of values, mark the last parameter #[{VARIADIC}], \
+                     which fills the rest of ARGV"
+                ),
+            };
             format!(
                 "`{name}` is {is}, which fills {fills}, but its type is {what}, which encodes \
                  to {per}\n  = note: a key or fixed argument must be one value (a byte string, \
-                 `&[u8]` or `Vec<u8>`, is one); to pass any number of values, mark the last \
-                 parameter #[{VARIADIC}], which fills the rest of ARGV, or pass each value as \
-                 its own parameter"
+                 `&[u8]` or `Vec<u8>`, is one); {list}, or pass each value as its own parameter"
             )
         }
     }

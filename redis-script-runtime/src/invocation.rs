@@ -77,6 +77,8 @@ pub struct Invocation<T> {
     /// `EVALSHA sha numkeys keys.. args..`, packed once when the call is
     /// built, as `invoke` sends it.
     evalsha: Packed,
+    /// How many KEYS the call passes: its numkeys, the values after it.
+    key_count: usize,
     /// The first parameter that did not encode to exactly one value.
     bad_parameter: Option<(&'static str, usize)>,
     fallback: NoScriptFallback,
@@ -97,6 +99,7 @@ impl<T> Invocation<T> {
         Invocation {
             script,
             evalsha,
+            key_count: script.key_count(),
             bad_parameter: None,
             fallback: NoScriptFallback::default(),
             reply: PhantomData,
@@ -118,6 +121,17 @@ impl<T> Invocation<T> {
     #[doc(hidden)]
     pub fn variadic<A: ToRedisArgs>(&mut self, values: &A) {
         values.write_redis_args(&mut self.evalsha);
+    }
+
+    /// Appends the `#[variadic]` last key parameter, after the fixed keys
+    /// and before any argument: any number of keys, none included, each
+    /// counted into the call's numkeys.
+    #[doc(hidden)]
+    pub fn variadic_keys<A: ToRedisArgs>(&mut self, keys: &A) {
+        let before = self.evalsha.values();
+        keys.write_redis_args(&mut self.evalsha);
+        self.key_count += self.evalsha.values() - before;
+        self.evalsha.set_first_number(self.key_count);
     }
 
     /// The script this call runs.
@@ -192,10 +206,7 @@ impl<T> Invocation<T> {
 
     /// The encoded KEYS of this call: the values after numkeys.
     fn keys(&self) -> impl Iterator<Item = &[u8]> {
-        self.evalsha
-            .tail_values()
-            .skip(1)
-            .take(self.script.key_count())
+        self.evalsha.tail_values().skip(1).take(self.key_count)
     }
 
     fn cross_slot_error(&self) -> Error {
@@ -220,7 +231,7 @@ impl<T> Invocation<T> {
     /// The database index and the values are asked for only by a span that
     /// a subscriber wants.
     fn observe(&self, db: impl FnOnce() -> i64) -> CallObservation {
-        CallObservation::start(self.script, db, || self.values_text())
+        CallObservation::start(self.script, self.key_count, db, || self.values_text())
     }
 
     /// The call's keys and arguments as text, for a span that records them
@@ -234,7 +245,7 @@ impl<T> Invocation<T> {
         let args = self
             .evalsha
             .tail_values()
-            .skip(1 + self.script.key_count())
+            .skip(1 + self.key_count)
             .collect();
         (text(keys), text(args))
     }

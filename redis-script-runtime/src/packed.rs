@@ -75,6 +75,38 @@ impl Packed {
         self.values
     }
 
+    /// Rewrites the first value written after the head as the decimal
+    /// number `n`, moving the values after it: a call's numkeys, once its
+    /// variadic keys are counted. Does nothing if no value was written.
+    pub(crate) fn set_first_number(&mut self, n: usize) {
+        let Some(old_data) = bulk_strings(&self.buf[self.tail..]).next().map(<[u8]>::len) else {
+            return;
+        };
+        let mut number = [0; LINE_MAX];
+        let number = &mut number[..line_len(n)];
+        write_line(number, b':', n);
+        let digits = &number[1..number.len() - 2];
+        let mut bulk = [0; 2 * LINE_MAX];
+        let line = line_len(digits.len());
+        write_line(&mut bulk[..line], b'$', digits.len());
+        bulk[line..line + digits.len()].copy_from_slice(digits);
+        let new_len = line + digits.len() + 2;
+        bulk[new_len - 2..new_len].copy_from_slice(b"\r\n");
+
+        let (at, old_end) = (self.tail, self.tail + bulk_len(old_data));
+        let end = self.buf.len();
+        let new_end = at + new_len;
+        if new_end > old_end {
+            self.buf.resize(end + (new_end - old_end), 0);
+            self.buf.copy_within(old_end..end, new_end);
+        } else {
+            self.buf.copy_within(old_end..end, new_end);
+            self.buf.truncate(end - (old_end - new_end));
+        }
+        self.buf[at..new_end].copy_from_slice(&bulk[..new_len]);
+        self.data = self.data - old_data + digits.len();
+    }
+
     /// The whole command, ready to send.
     pub(crate) fn command(&self) -> &[u8] {
         &self.buf[self.start..]
@@ -351,6 +383,28 @@ mod tests {
         }
         assert_eq!(packed.with_head(&eval), eval_cmd.get_packed_command());
         assert_eq!(args_of(&packed.to_cmd(&eval)), args_of(&eval_cmd));
+    }
+
+    #[test]
+    fn the_first_value_is_rewritten_as_a_number_of_any_length() {
+        let head: [&[u8]; 2] = [b"EVALSHA", b"0123"];
+        let mut packed = Packed::new(&head, 0);
+        1usize.write_redis_args(&mut packed);
+        "fixed".write_redis_args(&mut packed);
+        let mut expected = Cmd::new();
+        expected.arg("EVALSHA").arg("0123");
+        // Longer (1 -> 12 -> 123456), shorter (-> 7) and the same length.
+        for n in [12usize, 123_456, 7, 8] {
+            packed.set_first_number(n);
+            let mut cmd = expected.clone();
+            cmd.arg(n).arg("fixed");
+            assert_eq!(packed.command(), cmd.get_packed_command(), "{n}");
+            assert_eq!(packed.values(), 2);
+            assert_eq!(args_of(&packed.to_cmd(&head)), args_of(&cmd));
+        }
+        let mut empty = Packed::new(&head, 0);
+        empty.set_first_number(3);
+        assert_eq!(empty.values(), 0);
     }
 
     #[test]

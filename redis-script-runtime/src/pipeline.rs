@@ -257,6 +257,7 @@ mod tests {
             sha1,
             key_names: &[],
             arg_names: &[],
+            variadic_keys: false,
             variadic: false,
             reply_type: "i64",
             reply_shape: &Shape::Any,

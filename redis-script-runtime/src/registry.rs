@@ -262,6 +262,7 @@ mod tests {
             sha1: "",
             key_names: &[],
             arg_names: &[],
+            variadic_keys: false,
             variadic: false,
             reply_type: "()",
             reply_shape: &crate::reply::Shape::Any,

@@ -339,6 +339,7 @@ mod tests {
             sha1: "",
             key_names: &[],
             arg_names: &[],
+            variadic_keys: false,
             variadic: false,
             reply_type: "redis::Value",
             reply_shape: &Shape::Raw,

@@ -7,17 +7,34 @@ use crate::library::Library;
 use crate::observe::{Counters, ScriptStats};
 use crate::reply::Shape;
 
-/// How many ARGV values a script takes.
+/// How many KEYS or ARGV values a script takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Arity {
     /// Exactly this many values.
     Exactly(usize),
-    /// At least this many: the binding ends in a `#[variadic]` parameter that
-    /// appends any number of further values.
+    /// At least this many: a `#[variadic]` parameter (the last key
+    /// parameter, or the last parameter) appends any number of further
+    /// values.
     AtLeast(usize),
 }
 
 impl Arity {
+    /// `fixed` values, and any number more if `variadic`.
+    const fn of(fixed: usize, variadic: bool) -> Arity {
+        if variadic {
+            Arity::AtLeast(fixed)
+        } else {
+            Arity::Exactly(fixed)
+        }
+    }
+
+    /// The least number of values: the fixed ones.
+    pub const fn min(self) -> usize {
+        match self {
+            Arity::Exactly(n) | Arity::AtLeast(n) => n,
+        }
+    }
+
     /// Whether `count` values satisfy this arity.
     pub const fn accepts(self, count: usize) -> bool {
         match self {
@@ -53,6 +70,7 @@ pub struct Script {
     sha1: &'static str,
     key_names: &'static [&'static str],
     arg_names: &'static [&'static str],
+    key_arity: Arity,
     arg_arity: Arity,
     reply_type: &'static str,
     reply_shape: &'static Shape,
@@ -79,6 +97,10 @@ pub struct ScriptParts {
     pub sha1: &'static str,
     pub key_names: &'static [&'static str],
     pub arg_names: &'static [&'static str],
+    /// Whether the last key parameter is `#[variadic]`: any number of
+    /// further KEYS after `key_names`.
+    pub variadic_keys: bool,
+    /// Whether the last parameter is a `#[variadic]` ARGV tail.
     pub variadic: bool,
     pub reply_type: &'static str,
     /// Where integers sit in the reply type, and their ranges.
@@ -96,7 +118,6 @@ impl Script {
     /// Builds the description; called only by code that `#[redis_script]` generates.
     #[doc(hidden)]
     pub const fn from_parts(parts: ScriptParts) -> Script {
-        let fixed = parts.arg_names.len();
         Script {
             name: parts.name,
             binding_path: parts.binding_path,
@@ -105,11 +126,8 @@ impl Script {
             sha1: parts.sha1,
             key_names: parts.key_names,
             arg_names: parts.arg_names,
-            arg_arity: if parts.variadic {
-                Arity::AtLeast(fixed)
-            } else {
-                Arity::Exactly(fixed)
-            },
+            key_arity: Arity::of(parts.key_names.len(), parts.variadic_keys),
+            arg_arity: Arity::of(parts.arg_names.len(), parts.variadic),
             reply_type: parts.reply_type,
             reply_shape: parts.reply_shape,
             flags: parts.flags,
@@ -152,14 +170,26 @@ impl Script {
         self.sha1
     }
 
-    /// How many KEYS the script takes: the length of [`key_names`](Self::key_names).
+    /// How many fixed KEYS the script takes: the length of
+    /// [`key_names`](Self::key_names). With variadic keys (see
+    /// [`key_arity`](Self::key_arity)) a call passes at least these, and
+    /// its own count is the call's numkeys.
     pub const fn key_count(&self) -> usize {
         self.key_names.len()
     }
 
-    /// The Rust parameter names that fill `KEYS[1..]`, in order.
+    /// The Rust parameter names that fill `KEYS[1..]`, in order; a
+    /// `#[variadic]` key parameter is not listed (see
+    /// [`key_arity`](Self::key_arity)).
     pub const fn key_names(&self) -> &'static [&'static str] {
         self.key_names
+    }
+
+    /// How many KEYS the script takes: exactly the fixed keys, or at least
+    /// them when the last key parameter is `#[variadic]`, a list of keys
+    /// whose length each call decides.
+    pub const fn key_arity(&self) -> Arity {
+        self.key_arity
     }
 
     /// The Rust parameter names that fill `ARGV[1..]`, in order; a variadic tail

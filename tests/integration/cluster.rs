@@ -33,6 +33,27 @@ fn cross_slot_read_declared(declared: &str, other: &str, undeclared: &str) -> Ve
 #[redis_script(file = "tests/lua/echo_argv.lua", keys = 0)]
 fn echo_keyless(word: &str) -> Vec<String>;
 
+/// `error` is a `CrossSlot` refusal of a call of `binding` whose message
+/// names each of the `expected` keys with its slot.
+pub(crate) fn assert_names_every_key_and_slot(
+    error: &redis_script::Error,
+    binding: &str,
+    expected: &[(String, u16)],
+) {
+    assert!(
+        matches!(error.kind(), ErrorKind::CrossSlot { keys } if *keys == expected),
+        "{error}"
+    );
+    let message = error.to_string();
+    assert!(message.contains(binding), "{message}");
+    for (key, slot) in expected {
+        assert!(
+            message.contains(&format!("`{key}` (slot {slot})")),
+            "{message}"
+        );
+    }
+}
+
 fn get_on(node: &RedisServer, key: &str) -> Option<String> {
     redis::cmd("GET")
         .arg(key)
@@ -163,18 +184,7 @@ fn keys_across_slots_are_refused_with_every_key_and_its_slot() {
     assert!(matches!(early.kind(), ErrorKind::CrossSlot { keys } if *keys == expected));
     // ... and the cluster's own refusal carries the same detail.
     let refused = call.invoke(&mut con).unwrap_err();
-    assert!(
-        matches!(refused.kind(), ErrorKind::CrossSlot { keys } if *keys == expected),
-        "{refused}"
-    );
-    let message = refused.to_string();
-    assert!(message.contains("echo_two"), "{message}");
-    for (key, slot) in &expected {
-        assert!(
-            message.contains(&format!("`{key}` (slot {slot})")),
-            "{message}"
-        );
-    }
+    assert_names_every_key_and_slot(&refused, "echo_two", &expected);
 
     // One hash tag, one slot: the same script runs.
     let tagged = echo_two("{user:1}:a", "{user:1}:b");

@@ -65,6 +65,16 @@ fn each_header_type_arrives_as_its_rust_type() {
         matches!(pong, Value::Okay | Value::SimpleString(_)),
         "{pong:?}"
     );
+    // `---@key ...`: `keys`, a list of keys after the fixed ones.
+    redis::cmd("SADD")
+        .arg("s1")
+        .arg("x")
+        .exec(&mut con)
+        .unwrap();
+    let union: i64 = headed::union_sets("u", &["s1", "none"], 0, &["y"])
+        .invoke(&mut con)
+        .unwrap();
+    assert_eq!(union, 2);
     let (): () = headed::forget("flag").invoke(&mut con).unwrap();
     let exists: bool = redis::cmd("EXISTS").arg("flag").query(&mut con).unwrap();
     assert!(!exists);
@@ -79,6 +89,9 @@ fn the_generated_metadata_names_what_the_header_names() {
     assert_eq!(script.arg_names(), ["score"]);
     assert_eq!(script.arg_arity(), Arity::AtLeast(1));
     assert_eq!(script.reply_type(), "i64");
+    let union = &headed::union_sets::SCRIPT;
+    assert_eq!(union.key_names(), ["destination"]);
+    assert_eq!(union.key_arity(), Arity::AtLeast(1));
     assert_eq!(
         headed::whole_record::SCRIPT.reply_type(),
         "HashMap<String, String>"

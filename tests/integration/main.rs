@@ -32,3 +32,4 @@ mod replicas;
 mod reply_mapping;
 mod restarts;
 mod target_servers;
+mod variadic_keys;

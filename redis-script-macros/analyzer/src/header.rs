@@ -15,6 +15,8 @@
 //! `#!lua` line, if any). Lines that start with a tag declare, in order:
 //!
 //! - `---@key <name> <type> [description]`: the next of `KEYS[1..]`;
+//! - `---@key ... <type> [description]`: any number of further KEYS (a
+//!   list of keys each call passes, none included), after the other keys;
 //! - `---@param <name> <type> [description]`: the next of `ARGV[1..]`;
 //! - `---@param ... <type> [description]`: any number of further ARGV
 //!   values (the variadic tail), last;
@@ -38,8 +40,10 @@ use crate::suggest::suggest;
 pub struct Header {
     /// The description lines, without their `---`, in order.
     pub description: Vec<String>,
-    /// `@key` lines: `KEYS[1..]`.
+    /// `@key` lines but the variadic one: `KEYS[1..]`.
     pub keys: Vec<Value>,
+    /// `@key ...`: further KEYS, any number.
+    pub variadic_keys: Option<Value>,
     /// `@param` lines but the variadic one: `ARGV[1..]`.
     pub args: Vec<Value>,
     /// `@param ...`: further ARGV values, any number.
@@ -207,6 +211,7 @@ fn parse_tags(source: &str) -> (Result<Option<Header>, Vec<HeaderError>>, Intent
     let mut header = Header {
         description: Vec::new(),
         keys: Vec::new(),
+        variadic_keys: None,
         args: Vec::new(),
         variadic: None,
         reply: None,
@@ -341,7 +346,10 @@ impl Header {
                      `string`, `integer`, `number` or `boolean`"
                 ),
                 Some(if variadic {
-                    "the tail's type is that of each value: `---@param ... string`"
+                    "a list's type is that of each value: `---@key ... string`, \
+                     `---@param ... string`"
+                } else if tag == "key" {
+                    "for any number of keys, declare `---@key ... <type>` after the other keys"
                 } else {
                     "for any number of values, declare the tail `---@param ... <type>` last"
                 }),
@@ -350,6 +358,7 @@ impl Header {
         let taken = self
             .keys
             .iter()
+            .chain(&self.variadic_keys)
             .chain(&self.args)
             .chain(&self.variadic)
             .any(|value| value.name == name);
@@ -365,10 +374,12 @@ impl Header {
                 Some("move `---@param ...` after every other `@key` and `@param`"),
             ));
         }
-        if variadic && tag == "key" {
+        if tag == "key" && self.variadic_keys.is_some() {
             return Err(error(
-                "keys cannot be variadic: the number of KEYS is fixed".to_owned(),
-                Some("declare each key, or pass the extra keys as `---@param ... string`"),
+                format!(
+                    "`@key {name}` follows the variadic `@key ...`, which must be the last key"
+                ),
+                Some("move `---@key ...` after every other `@key`"),
             ));
         }
         let value = Value {
@@ -378,15 +389,14 @@ impl Header {
             span,
         };
         match (tag, variadic) {
-            ("key", _) => {
-                if !self.args.is_empty() {
-                    return Err(error(
-                        format!("`@key {name}` follows an `@param`: KEYS come before ARGV"),
-                        Some("list every `---@key` before the first `---@param`"),
-                    ));
-                }
-                self.keys.push(value);
+            ("key", _) if !self.args.is_empty() => {
+                return Err(error(
+                    format!("`@key {name}` follows an `@param`: KEYS come before ARGV"),
+                    Some("list every `---@key` before the first `---@param`"),
+                ));
             }
+            ("key", true) => self.variadic_keys = Some(value),
+            ("key", false) => self.keys.push(value),
             (_, true) => self.variadic = Some(value),
             _ => self.args.push(value),
         }
@@ -504,6 +514,35 @@ mod tests {
         assert_eq!(header.variadic.unwrap().description, "members");
         let errors = parse("---@param ... string\n---@param x string\n").unwrap_err();
         assert!(errors[0].message.contains("must be last"), "{errors:?}");
+    }
+
+    #[test]
+    fn a_variadic_key_list_is_the_last_key() {
+        let header = parse(
+            "---@key dest string\n---@key ... string sources\n---@param ... string\nreturn 1\n",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(header.keys.len(), 1);
+        assert_eq!(header.variadic_keys.unwrap().description, "sources");
+        assert!(header.variadic.is_some());
+        let errors = parse("---@key ... string\n---@key other string\n").unwrap_err();
+        assert!(
+            errors[0].message.contains("must be the last key"),
+            "{errors:?}"
+        );
+        let errors = parse("---@key ... string\n---@key ... string\n").unwrap_err();
+        assert!(
+            errors[0].message.contains("must be the last key"),
+            "{errors:?}"
+        );
+        let errors = parse("---@param x string\n---@key ... string\n").unwrap_err();
+        assert!(
+            errors[0].message.contains("KEYS come before ARGV"),
+            "{errors:?}"
+        );
+        let errors = parse("---@key ... string[]\n").unwrap_err();
+        assert!(errors[0].message.contains("one value"), "{errors:?}");
     }
 
     #[test]

@@ -54,7 +54,7 @@ impl Default for FileOptions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
     /// A script (EVAL), with its signature header, which declares this
-    /// many keys.
+    /// many keys (the fixed ones, with a variadic `---@key ...` list).
     Headed(usize),
     /// A script whose number of keys came from the caller or its name.
     Keyed(usize),
@@ -384,6 +384,7 @@ impl Header {
             keys: self.keys.len(),
             args: self.args.len(),
             variadic: self.variadic.is_some(),
+            variadic_keys: self.variadic_keys.is_some(),
             reply,
             accepts,
             ..Declared::default()
@@ -461,6 +462,18 @@ mod tests {
         assert_eq!(rules(&report), [Rule::Unread, Rule::NilReply], "{report:?}");
         assert!(report.findings[0].message.contains("`ttl`"));
         assert_eq!(report.findings[0].line, 2);
+    }
+
+    #[test]
+    fn a_headers_key_list_makes_its_keys_a_lower_bound() {
+        let script = "---@key dest string\n---@key ... string\n---@return integer\n\
+                      return redis.call('SUNIONSTORE', KEYS[1], KEYS[2], KEYS[3])";
+        let report = check("x.lua", script, &FileOptions::default());
+        assert_eq!(report.kind, FileKind::Headed(1));
+        assert_eq!(rules(&report), [], "{report:?}");
+        let without = script.replace("---@key ... string\n", "");
+        let report = check("x.lua", &without, &FileOptions::default());
+        assert_eq!(rules(&report), [Rule::OutOfRange, Rule::OutOfRange]);
     }
 
     #[test]

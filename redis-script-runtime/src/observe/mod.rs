@@ -141,12 +141,13 @@ pub(crate) struct CallObservation {
 }
 
 impl CallObservation {
-    /// Counts a call of `script`, about to be sent as its `call_command`,
-    /// and opens its span. `db` and `values` are asked only for a span that
-    /// a subscriber wants.
+    /// Counts a call of `script` with `key_count` keys, about to be sent as
+    /// its `call_command`, and opens its span. `db` and `values` are asked
+    /// only for a span that a subscriber wants.
     #[cfg_attr(not(feature = "tracing"), allow(unused_variables))]
     pub(crate) fn start(
         script: &'static Script,
+        key_count: usize,
         db: impl FnOnce() -> i64,
         values: impl FnOnce() -> (String, String),
     ) -> CallObservation {
@@ -158,7 +159,7 @@ impl CallObservation {
             #[cfg(feature = "metrics")]
             started: std::time::Instant::now(),
             #[cfg(feature = "tracing")]
-            span: spans::call(script, script.call_command(), db, values),
+            span: spans::call(script, script.call_command(), key_count, db, values),
         }
     }
 

@@ -20,13 +20,15 @@ pub(crate) fn set_record_values(on: bool) {
     RECORD_VALUES.store(on, Ordering::Relaxed);
 }
 
-/// The span of one call of `script`, sent first as `operation`.
+/// The span of one call of `script` with `key_count` keys, sent first as
+/// `operation`.
 ///
 /// Field values are only computed when a subscriber wants the span, which
 /// is why the database index and the values come as closures.
 pub(crate) fn call(
     script: &'static Script,
     operation: &'static str,
+    key_count: usize,
     db: impl FnOnce() -> i64,
     values: impl FnOnce() -> (String, String),
 ) -> Span {
@@ -45,7 +47,7 @@ pub(crate) fn call(
         redis_script.sha1 = Empty,
         redis_script.library = Empty,
         redis_script.function = Empty,
-        redis_script.key_count = script.key_count(),
+        redis_script.key_count = key_count,
         redis_script.keys = Empty,
         redis_script.args = Empty,
         redis_script.recovery = Empty,

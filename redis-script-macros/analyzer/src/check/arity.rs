@@ -197,6 +197,21 @@ mod tests {
     }
 
     #[test]
+    fn a_variadic_key_list_makes_the_fixed_keys_a_lower_bound() {
+        let listed = Declared {
+            variadic_keys: true,
+            ..ONE_KEY_TWO_ARGS
+        };
+        assert_eq!(
+            errors("return {KEYS[1], KEYS[2], KEYS[40], ARGV[2]}", listed),
+            Vec::<String>::new()
+        );
+        // Still whole and positive, and ARGV keeps its own bound.
+        let found = errors("return {KEYS[0], KEYS[1.5], ARGV[3]}", listed);
+        assert_eq!(found.len(), 3, "{found:?}");
+    }
+
+    #[test]
     fn dynamic_use_switches_the_arity_check_off() {
         for script in [
             "return KEYS[tonumber(ARGV[1])]",
