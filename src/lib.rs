@@ -843,9 +843,10 @@ pub use redis_script_macros::scripts;
 #[cfg_attr(docsrs, doc(cfg(feature = "json")))]
 pub use redis_script_runtime::Json;
 pub use redis_script_runtime::{
-    Applied, Arity, Error, ErrorClass, ErrorKind, Invocation, Library, LibraryStatus, Loaded,
-    NoScriptFallback, SLOTS, Script, ScriptKill, ScriptPipeline, ScriptStats, hash_tag, key_slot,
-    kill_running_script, load_all, observe, registry,
+    Applied, Arity, Error, ErrorClass, ErrorKind, InvalidKeyPrefix, Invocation, KeyPrefix, Library,
+    LibraryStatus, Loaded, NoScriptFallback, PrefixedConnection, SLOTS, Script, ScriptKill,
+    ScriptPipeline, ScriptStats, hash_tag, key_slot, kill_running_script, load_all, observe,
+    registry,
 };
 #[cfg(feature = "aio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "aio")))]

@@ -21,11 +21,13 @@ mod error;
 mod invocation;
 #[cfg(feature = "json")]
 mod json;
+mod key_prefix;
 mod kill;
 mod library;
 pub mod observe;
 mod packed;
 mod pipeline;
+mod prefixed_connection;
 pub mod registry;
 mod reply;
 mod script;
@@ -37,10 +39,12 @@ pub use invocation::{Invocation, NoScriptFallback};
 pub use json::Json;
 #[cfg(feature = "aio")]
 pub use kill::kill_running_script_async;
+pub use key_prefix::{InvalidKeyPrefix, KeyPrefix};
 pub use kill::{ScriptKill, kill_running_script};
 pub use library::{Library, LibraryStatus};
 pub use observe::ScriptStats;
 pub use pipeline::ScriptPipeline;
+pub use prefixed_connection::PrefixedConnection;
 #[cfg(feature = "aio")]
 pub use registry::load_all_async;
 pub use registry::{Loaded, load_all};
