@@ -51,7 +51,8 @@ use redis::RedisWrite;
 /// assert!(KeyPrefix::tagged("{tenant:7}:").is_ok());
 /// # Ok::<(), redis_script_runtime::InvalidKeyPrefix>(())
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// The empty prefix, which changes nothing, is its `Default`.
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
 pub struct KeyPrefix {
     // Shared: connection wrappers are cloned per task, recipes per value.
     text: Arc<str>,
