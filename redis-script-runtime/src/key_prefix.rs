@@ -207,7 +207,11 @@ mod tests {
         for text in ["", "app:", "a}b:", "}"] {
             let prefix = KeyPrefix::new(text).unwrap();
             for key in ["{user:1}:cart", "x{user:1}", "{a}{b}", "}{t}", "foo{{bar}}"] {
-                assert_eq!(slot(&prefix, key), key_slot(key.as_bytes()), "{text:?} {key:?}");
+                assert_eq!(
+                    slot(&prefix, key),
+                    key_slot(key.as_bytes()),
+                    "{text:?} {key:?}"
+                );
             }
         }
     }
@@ -239,7 +243,10 @@ mod tests {
     #[test]
     fn the_message_names_the_prefix_and_the_way_out() {
         let message = KeyPrefix::new("t{7}:").unwrap_err().to_string();
-        assert!(message.starts_with("key prefix \"t{7}:\" contains `{`"), "{message}");
+        assert!(
+            message.starts_with("key prefix \"t{7}:\" contains `{`"),
+            "{message}"
+        );
         assert!(message.contains("KeyPrefix::tagged"), "{message}");
     }
 }

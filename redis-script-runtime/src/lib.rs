@@ -37,9 +37,9 @@ pub use error::{Applied, Error, ErrorClass, ErrorKind};
 pub use invocation::{Invocation, NoScriptFallback};
 #[cfg(feature = "json")]
 pub use json::Json;
+pub use key_prefix::{InvalidKeyPrefix, KeyPrefix};
 #[cfg(feature = "aio")]
 pub use kill::kill_running_script_async;
-pub use key_prefix::{InvalidKeyPrefix, KeyPrefix};
 pub use kill::{ScriptKill, kill_running_script};
 pub use library::{Library, LibraryStatus};
 pub use observe::ScriptStats;

@@ -65,7 +65,9 @@ fn a_call_under_a_prefix_runs_on_prefixed_keys_and_the_same_argv() {
     );
 
     // The same call with and without the prefix: two keys, two values.
-    set_and_tell_port("shared", "plain").invoke(&mut con).unwrap();
+    set_and_tell_port("shared", "plain")
+        .invoke(&mut con)
+        .unwrap();
     set_and_tell_port("shared", "tenant")
         .key_prefix(&tenant)
         .invoke(&mut con)
@@ -244,7 +246,10 @@ fn on_a_cluster_the_prefixed_keys_decide_the_node_and_user_tags_keep_their_slot(
         "{error}"
     );
     let error = apart.invoke(&mut con).unwrap_err();
-    assert!(matches!(error.kind(), ErrorKind::CrossSlot { .. }), "{error}");
+    assert!(
+        matches!(error.kind(), ErrorKind::CrossSlot { .. }),
+        "{error}"
+    );
 
     // A prefix that would break the tag is refused before any call.
     let refused = KeyPrefix::new("tenant{d:").unwrap_err();
@@ -271,7 +276,10 @@ fn on_a_cluster_the_prefixed_keys_decide_the_node_and_user_tags_keep_their_slot(
     assert!(matches!(error.kind(), ErrorKind::CrossSlot { .. }));
     let ports: Vec<i64> = pipe.query(&mut con).unwrap();
     for (port, key) in ports.into_iter().zip(&keys) {
-        assert_eq!(port, i64::from(cluster.primary_for(&tenant.apply(key)).port()));
+        assert_eq!(
+            port,
+            i64::from(cluster.primary_for(&tenant.apply(key)).port())
+        );
     }
 }
 
@@ -286,9 +294,8 @@ async fn an_async_cluster_connection_takes_prefixed_calls() {
             .invoke_async(&set_and_tell_port(key, "v"))
             .await
             .unwrap();
-        let expected = tokio::task::block_in_place(|| {
-            cluster.primary_for(&tenant.prefix().apply(key)).port()
-        });
+        let expected =
+            tokio::task::block_in_place(|| cluster.primary_for(&tenant.prefix().apply(key)).port());
         assert_eq!(port, i64::from(expected));
     }
     let reply: Value = redis::cmd("GET")

@@ -46,16 +46,29 @@ fn a_prefixed_sharded_list_keeps_its_shards_in_its_namespace() {
     let plain = ShardedList::new("jobs", 2);
     let prefixed = plain.clone().with_key_prefix(&tenant);
 
-    prefixed.push(&mut con, End::Right, &["a", "b", "c"]).unwrap();
+    prefixed
+        .push(&mut con, End::Right, &["a", "b", "c"])
+        .unwrap();
     // The shard keys that the script builds from ARGV have the prefix too.
     let written = keys(&mut con, "*");
     assert!(written.len() >= 3, "{written:?}");
-    assert!(written.iter().all(|key| key.starts_with("tenant-b:{jobs}:")), "{written:?}");
+    assert!(
+        written
+            .iter()
+            .all(|key| key.starts_with("tenant-b:{jobs}:")),
+        "{written:?}"
+    );
 
     // The plain list sees nothing; the prefixed one pops its items, the
     // blocking pop (plain GET and BLPOP) included.
     assert_eq!(plain.pop::<String>(&mut con, End::Left).unwrap(), None);
-    assert_eq!(prefixed.pop::<String>(&mut con, End::Left).unwrap().as_deref(), Some("a"));
+    assert_eq!(
+        prefixed
+            .pop::<String>(&mut con, End::Left)
+            .unwrap()
+            .as_deref(),
+        Some("a")
+    );
     let item: Option<String> = prefixed
         .blocking_pop(&mut con, End::Left, Duration::from_secs(1))
         .unwrap();
@@ -88,7 +101,10 @@ fn a_status_posted_under_a_prefix_derives_its_hash_in_the_namespace() {
         .exec(&mut con)
         .unwrap();
     // The user exists only in the namespace.
-    assert_eq!(status::create_status(&mut con, "7", "hi", &[]).unwrap(), None);
+    assert_eq!(
+        status::create_status(&mut con, "7", "hi", &[]).unwrap(),
+        None
+    );
     let id = status::create_status_call("7", "hi", &[])
         .key_prefix(&tenant)
         .invoke(&mut con)
@@ -98,7 +114,15 @@ fn a_status_posted_under_a_prefix_derives_its_hash_in_the_namespace() {
     let posted = status::get_prefixed_status(&mut con, &tenant, id)
         .unwrap()
         .expect("found");
-    assert_eq!((posted.login.as_str(), posted.message.as_str()), ("ann", "hi"));
+    assert_eq!(
+        (posted.login.as_str(), posted.message.as_str()),
+        ("ann", "hi")
+    );
     let written = keys(&mut con, "*");
-    assert!(written.iter().all(|key| key.starts_with("tenant-d:{status}:")), "{written:?}");
+    assert!(
+        written
+            .iter()
+            .all(|key| key.starts_with("tenant-d:{status}:")),
+        "{written:?}"
+    );
 }
