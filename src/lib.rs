@@ -988,9 +988,10 @@ pub use redis_script_macros::scripts;
 #[cfg_attr(docsrs, doc(cfg(feature = "json")))]
 pub use redis_script_runtime::Json;
 pub use redis_script_runtime::{
-    Applied, Arity, Batch, BatchReplies, Error, ErrorClass, ErrorKind, Invocation, Library,
-    LibraryStatus, Loaded, NoScriptFallback, Queued, SLOTS, Script, ScriptKill, ScriptPipeline,
-    ScriptStats, hash_tag, key_slot, kill_running_script, load_all, observe, redirected_commands,
+    Applied, Arity, Batch, BatchReplies, Error, ErrorClass, ErrorKind, InvalidKeyPrefix,
+    Invocation, KeyPrefix, Library, LibraryStatus, Loaded, NoScriptFallback, PrefixedConnection,
+    Queued, SLOTS, Script, ScriptKill, ScriptPipeline, ScriptStats, hash_tag, key_slot,
+    kill_running_script, load_all, observe, redirected_commands,
     registry,
 };
 #[cfg(feature = "aio")]

@@ -3,9 +3,12 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use redis::{Cmd, ConnectionLike, FromRedisValue, RedisError, RedisResult, ToRedisArgs, Value};
+use redis::{
+    Cmd, ConnectionLike, FromRedisValue, RedisError, RedisResult, RedisWrite, ToRedisArgs, Value,
+};
 
 use crate::error::{Error, ErrorKind};
+use crate::key_prefix::KeyPrefix;
 use crate::observe::{self, CallObservation};
 use crate::packed::{self, Packed};
 use crate::reply::decode;
@@ -147,6 +150,59 @@ impl<T> Invocation<T> {
         self
     }
 
+    /// This call with `prefix` put before each of its KEYS, e.g. to run it
+    /// in a tenant's namespace; ARGV is left as it is. A call that is not
+    /// prefixed costs nothing for it; a prefixed one is packed again, once.
+    ///
+    /// Everything that runs the call sends the prefixed keys: `invoke`,
+    /// `invoke_async`, [`ScriptPipeline`](crate::ScriptPipeline), FCALL of a
+    /// `#[redis_function]` binding, and on a cluster, routing and
+    /// [`check_slots`](Self::check_slots) go by the prefixed keys' slots
+    /// (which a [`KeyPrefix`] keeps as the keys' own, see there). Prefixing
+    /// twice nests: `b:` on a call prefixed with `a:` gives `b:a:key`.
+    ///
+    /// Keys that a script builds itself, or reads from ARGV, get no prefix:
+    /// pass them in KEYS, or derive them from a KEYS value in the script
+    /// (see the README's "Key prefixes").
+    pub fn key_prefix(self, prefix: &KeyPrefix) -> Self {
+        self.with_key_prefix(prefix).unwrap_or(self)
+    }
+
+    /// A copy of this call under `prefix`, as [`key_prefix`](Self::key_prefix)
+    /// makes it, for callers that hold only a reference; `None` when the
+    /// prefix changes nothing.
+    pub(crate) fn with_key_prefix(&self, prefix: &KeyPrefix) -> Option<Self> {
+        Some(Invocation {
+            script: self.script,
+            evalsha: self.packed_with_key_prefix(prefix)?,
+            key_count: self.key_count,
+            bad_parameter: self.bad_parameter,
+            fallback: self.fallback,
+            reply: PhantomData,
+        })
+    }
+
+    /// This call's command again, each of its KEYS written under `prefix`;
+    /// `None` for the empty prefix, and for a call whose keys did not each
+    /// encode to one value (they cannot be told apart to be prefixed, and
+    /// the call fails before anything is sent).
+    fn packed_with_key_prefix(&self, prefix: &KeyPrefix) -> Option<Packed> {
+        if prefix.is_empty() || self.bad_parameter.is_some() {
+            return None;
+        }
+        let mut tail = self.evalsha.tail_values();
+        let room = self.evalsha.tail_bytes() + prefix.as_str().len() * self.key_count;
+        let mut packed = Packed::new(&evalsha_head(self.script), room);
+        packed.write_arg(tail.next()?); // numkeys
+        for key in self.keys() {
+            prefix.write_key(&mut packed, key);
+        }
+        for arg in self.args() {
+            packed.write_arg(arg);
+        }
+        Some(packed)
+    }
+
     /// The `EVALSHA` command of this call (`EVALSHA_RO` for a read-only
     /// script), as `invoke` first sends it, built anew as a redis-rs `Cmd`.
     pub fn evalsha_cmd(&self) -> Result<Cmd, Error> {
@@ -209,6 +265,11 @@ impl<T> Invocation<T> {
         self.evalsha.tail_values().skip(1).take(self.key_count)
     }
 
+    /// The encoded ARGV of this call: the values after its KEYS.
+    fn args(&self) -> impl Iterator<Item = &[u8]> {
+        self.evalsha.tail_values().skip(1 + self.key_count)
+    }
+
     fn cross_slot_error(&self) -> Error {
         let keys = self
             .keys()
@@ -241,13 +302,7 @@ impl<T> Invocation<T> {
             let values: Vec<_> = values.iter().map(|v| String::from_utf8_lossy(v)).collect();
             format!("{values:?}")
         };
-        let keys = self.keys().collect();
-        let args = self
-            .evalsha
-            .tail_values()
-            .skip(1 + self.key_count)
-            .collect();
-        (text(keys), text(args))
+        (text(self.keys().collect()), text(self.args().collect()))
     }
 
     /// How a call whose script or library is missing recovers by loading it.

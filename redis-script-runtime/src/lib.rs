@@ -22,11 +22,13 @@ mod error;
 mod invocation;
 #[cfg(feature = "json")]
 mod json;
+mod key_prefix;
 mod kill;
 mod library;
 pub mod observe;
 mod packed;
 mod pipeline;
+mod prefixed_connection;
 mod redirect;
 pub mod registry;
 mod reply;
@@ -38,12 +40,14 @@ pub use error::{Applied, Error, ErrorClass, ErrorKind};
 pub use invocation::{Invocation, NoScriptFallback};
 #[cfg(feature = "json")]
 pub use json::Json;
+pub use key_prefix::{InvalidKeyPrefix, KeyPrefix};
 #[cfg(feature = "aio")]
 pub use kill::kill_running_script_async;
 pub use kill::{ScriptKill, kill_running_script};
 pub use library::{Library, LibraryStatus};
 pub use observe::ScriptStats;
 pub use pipeline::ScriptPipeline;
+pub use prefixed_connection::PrefixedConnection;
 pub use redirect::redirected_commands;
 #[cfg(feature = "aio")]
 pub use registry::load_all_async;

@@ -112,6 +112,11 @@ impl Packed {
         &self.buf[self.start..]
     }
 
+    /// The bytes of the values written after the head, as packed.
+    pub(crate) fn tail_bytes(&self) -> usize {
+        self.buf.len() - self.tail
+    }
+
     /// The values written after the head, in order.
     pub(crate) fn tail_values(&self) -> impl Clone + Iterator<Item = &[u8]> {
         bulk_strings(&self.buf[self.tail..])

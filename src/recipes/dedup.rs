@@ -49,7 +49,7 @@ use std::time::Duration;
 use redis::ConnectionLike;
 
 use crate::recipes::millis;
-use crate::{Error, Invocation, redis_script};
+use crate::{Error, Invocation, KeyPrefix, redis_script};
 
 /// Sets the mark `key` for `ttl_ms` milliseconds unless it is set; replies
 /// whether this call set it (the caller is the first).
@@ -87,6 +87,13 @@ impl Dedup {
             prefix: prefix.into(),
             ttl_ms: millis(ttl),
         }
+    }
+
+    /// This de-duplication under `prefix` (see [`KeyPrefix`]): the marks'
+    /// keys become `prefix`, then this recipe's own prefix, then the id.
+    pub fn with_key_prefix(mut self, prefix: &KeyPrefix) -> Self {
+        self.prefix = prefix.apply(&self.prefix);
+        self
     }
 
     /// The prefix of the marks' keys.

@@ -60,7 +60,7 @@
 use redis::{ConnectionLike, FromRedisValue, ParsingError, Value};
 
 use crate::recipes::query;
-use crate::{Error, Invocation, redis_script};
+use crate::{Error, Invocation, KeyPrefix, redis_script};
 
 /// What a submission did; see the [module docs](self) for the rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,6 +120,14 @@ impl Leaderboard {
             capacity,
             ceiling,
         }
+    }
+
+    /// This leaderboard under `prefix` (see [`KeyPrefix`]): its key becomes
+    /// the prefix followed by the key, for every script call and plain
+    /// command it makes, and [`key`](Self::key) tells the prefixed key.
+    pub fn with_key_prefix(mut self, prefix: &KeyPrefix) -> Self {
+        self.key = prefix.apply(&self.key);
+        self
     }
 
     /// The sorted set's key.

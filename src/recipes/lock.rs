@@ -79,7 +79,7 @@ use redis::ConnectionLike;
 
 use crate::recipes::retry::retry_until;
 use crate::recipes::{millis, random_token};
-use crate::{Error, Invocation, redis_script};
+use crate::{Error, Invocation, KeyPrefix, redis_script};
 
 /// Takes the lock if nobody holds it, storing `token` with a time to live of
 /// `ttl_ms` milliseconds; replies `Some("OK")` when it did, `None` when the
@@ -133,6 +133,14 @@ impl Lock {
             key: key.into(),
             ttl_ms: millis(ttl),
         }
+    }
+
+    /// This lock under `prefix` (see [`KeyPrefix`]): its key becomes
+    /// the prefix followed by the key, for every script call and plain
+    /// command it makes, and [`key`](Self::key) tells the prefixed key.
+    pub fn with_key_prefix(mut self, prefix: &KeyPrefix) -> Self {
+        self.key = prefix.apply(&self.key);
+        self
     }
 
     /// The lock's key.

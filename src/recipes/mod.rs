@@ -21,6 +21,29 @@
 //! [`script`](Error::script) names the command and the method, e.g.
 //! `"ZRANGE in Leaderboard::top"`, and whose [`file`](Error::file) is empty.
 //!
+//! # Key prefixes
+//!
+//! Every recipe runs in a namespace of its own under a [`KeyPrefix`](crate::KeyPrefix)
+//! (see the README's "Key prefixes"), which reaches every key it uses,
+//! including the keys it builds itself:
+//!
+//! - [`Lock`](lock::Lock), [`Semaphore`](semaphore::Semaphore),
+//!   [`Leaderboard`](leaderboard::Leaderboard), [`Dedup`](dedup::Dedup),
+//!   [`RedEnvelopes`](red_envelope::RedEnvelopes) and
+//!   [`ShardedList`](sharded_list::ShardedList) take it with
+//!   `with_key_prefix`, which prefixes the keys they hold, so their script
+//!   calls, their plain commands (`ZRANGE`, `LLEN`, `GET`, `BLPOP`, ...)
+//!   and their `*_call` invocations all use the prefixed keys.
+//! - The function recipes ([`status`], [`autocomplete`], [`marketplace`])
+//!   pass every key in KEYS: run their `*_call` invocations with
+//!   [`Invocation::key_prefix`](crate::Invocation::key_prefix) or through a
+//!   [`PrefixedConnection`](crate::PrefixedConnection). The status script
+//!   names the status hash after its KEYS\[2\], so the hash gets the prefix
+//!   too; read it back with [`status::get_prefixed_status`].
+//! - The one recipe whose scripts build keys from ARGV is the sharded list
+//!   (its shard keys): prefix it with `ShardedList::with_key_prefix` only,
+//!   never per call, which would leave its shards outside the namespace.
+//!
 //! # Bindings
 //!
 //! Each recipe's `#[redis_script]` bindings are public, for callers that

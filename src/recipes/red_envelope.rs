@@ -72,7 +72,7 @@ use redis::{ConnectionLike, FromRedisValue, ParsingError, Value};
 use serde::{Deserialize, Serialize};
 
 use crate::recipes::{query, slot_tag};
-use crate::{Error, Invocation, redis_script};
+use crate::{Error, Invocation, KeyPrefix, redis_script};
 
 /// One red envelope, as the scripts store it in JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -158,6 +158,18 @@ impl RedEnvelopes {
             consumed: key("consumed"),
             grants: key("grants"),
             next_id: key("next_id"),
+        }
+    }
+
+    /// This campaign under `prefix` (see [`KeyPrefix`]): each of its keys
+    /// becomes the prefix followed by the key; a prefix from
+    /// [`KeyPrefix::new`] keeps them in the one slot of the campaign's tag.
+    pub fn with_key_prefix(self, prefix: &KeyPrefix) -> Self {
+        RedEnvelopes {
+            pending: prefix.apply(&self.pending),
+            consumed: prefix.apply(&self.consumed),
+            grants: prefix.apply(&self.grants),
+            next_id: prefix.apply(&self.next_id),
         }
     }
 

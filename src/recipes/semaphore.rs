@@ -80,7 +80,7 @@ use redis::{ConnectionLike, RedisWrite, ToRedisArgs};
 use crate::recipes::millis;
 use crate::recipes::random_token;
 use crate::recipes::retry::retry_until;
-use crate::{Error, Invocation, redis_script};
+use crate::{Error, Invocation, KeyPrefix, redis_script};
 
 /// Adds `token` as a holder if fewer than `limit` holders are in, after
 /// evicting those that have not refreshed for `timeout_ms`; replies whether
@@ -156,6 +156,14 @@ impl Semaphore {
             limit,
             timeout_ms: millis(timeout),
         }
+    }
+
+    /// This semaphore under `prefix` (see [`KeyPrefix`]): its key becomes
+    /// the prefix followed by the key, for every script call and plain
+    /// command it makes, and [`key`](Self::key) tells the prefixed key.
+    pub fn with_key_prefix(mut self, prefix: &KeyPrefix) -> Self {
+        self.key = prefix.apply(&self.key);
+        self
     }
 
     /// The semaphore's key.

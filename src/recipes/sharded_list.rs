@@ -117,7 +117,7 @@ use redis::{ConnectionLike, FromRedisValue, ParsingError, RedisWrite, ToRedisArg
 
 use crate::recipes::retry::Deadline;
 use crate::recipes::{query, refused, reply_error, slot_tag};
-use crate::{Error, ErrorKind, Invocation, ScriptPipeline, redis_script};
+use crate::{Error, ErrorKind, Invocation, KeyPrefix, ScriptPipeline, redis_script};
 
 /// The reserved value that blocking pops push into a shard to wake
 /// themselves up. It can never be an item: pushing it is an `Err`, and every
@@ -258,6 +258,22 @@ impl ShardedList {
             last_key: format!("{tag}:last"),
             shard_prefix: format!("{tag}:"),
             shard_size,
+        }
+    }
+
+    /// This list under `prefix` (see [`KeyPrefix`]): its end pointers and
+    /// every shard key become the prefix followed by the key. The shard keys
+    /// are built in the scripts from a prefix passed in ARGV, which
+    /// [`Invocation::key_prefix`] does not touch: prefix a sharded list
+    /// here, never through its calls (or a
+    /// [`PrefixedConnection`](crate::PrefixedConnection)), or its shards
+    /// would stay outside the namespace.
+    pub fn with_key_prefix(self, prefix: &KeyPrefix) -> Self {
+        ShardedList {
+            first_key: prefix.apply(&self.first_key),
+            last_key: prefix.apply(&self.last_key),
+            shard_prefix: prefix.apply(&self.shard_prefix),
+            shard_size: self.shard_size,
         }
     }
 

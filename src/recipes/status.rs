@@ -57,7 +57,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use redis::{ConnectionLike, ParsingError};
 
 use crate::recipes::{query, reply_error};
-use crate::{Error, Invocation, redis_script};
+use crate::{Error, Invocation, KeyPrefix, redis_script};
 
 /// The counter of status ids.
 pub const STATUS_ID_KEY: &str = "{status}:id:";
@@ -128,9 +128,21 @@ pub struct Status {
 /// Reads status `id`, or `None` if there is none. A hash that lacks a
 /// field of [`Status`] or holds a malformed one is an error.
 pub fn get_status(con: &mut dyn ConnectionLike, id: u64) -> Result<Option<Status>, Error> {
+    get_prefixed_status(con, &KeyPrefix::default(), id)
+}
+
+/// [`get_status`] under `prefix`: reads a status posted by a
+/// [`create_status_call`] run with that [key prefix](KeyPrefix). (The
+/// script names the status hash after its KEYS, so the hash has the
+/// prefix too.)
+pub fn get_prefixed_status(
+    con: &mut dyn ConnectionLike,
+    prefix: &KeyPrefix,
+    id: u64,
+) -> Result<Option<Status>, Error> {
     const OPERATION: &str = "HGETALL in get_status";
     let mut hgetall = redis::cmd("HGETALL");
-    hgetall.arg(status_key(id));
+    hgetall.arg(prefix.apply(&status_key(id)));
     let fields: HashMap<String, String> = query(OPERATION, &hgetall, con)?;
     if fields.is_empty() {
         return Ok(None);

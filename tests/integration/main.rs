@@ -20,6 +20,7 @@ mod idiomatic;
 mod includes;
 mod invocation;
 mod json;
+mod key_prefix;
 mod observe;
 mod pools;
 mod probe;

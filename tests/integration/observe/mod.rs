@@ -49,6 +49,9 @@ fn observed_in_batch(counter: &str) -> i64;
 #[redis_script(file = "tests/lua/incr_then_fail.lua", keys = 1)]
 fn observed_batch_error(counter: &str) -> i64;
 
+#[redis_script(file = "tests/lua/set_value.lua", keys = 1)]
+fn observed_prefixed(key: &str, value: &str) -> Option<String>;
+
 #[redis_script(file = "tests/lua/echo_argv.lua", keys = 2)]
 fn observed_cross_slot(a: &str, b: &str) -> Vec<String>;
 
@@ -300,6 +303,30 @@ fn a_lua_error_records_its_code_and_that_it_may_have_run() {
         1,
         Some(ErrorClass::Script),
     );
+}
+
+#[test]
+fn a_prefixed_call_is_observed_as_the_same_call_without_its_keys_or_prefix() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let prefix = redis_script::KeyPrefix::new("tenant-secret:").unwrap();
+    let script = &observed_prefixed::SCRIPT;
+    let mut tenant = redis_script::PrefixedConnection::new(server.connection(), prefix.clone());
+    let (reply, spans, metrics) = capture(|| {
+        tenant.invoke(&observed_prefixed("key-secret", "v"))?;
+        observed_prefixed("key-secret", "v")
+            .key_prefix(&prefix)
+            .invoke(&mut con)
+    });
+    reply.unwrap();
+    for span in spans.all() {
+        assert_call_fields(&span, script, "EVALSHA");
+        assert_succeeded(&span, &metrics, script);
+        for text in span.fields.values() {
+            assert!(!text.contains("secret"), "a key or the prefix in {span:#?}");
+        }
+    }
+    assert_eq!(spans.all().len(), 2);
 }
 
 #[test]

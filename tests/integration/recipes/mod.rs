@@ -6,6 +6,7 @@ mod leaderboard;
 mod lock;
 mod marketplace;
 mod on_cluster;
+mod prefixed;
 mod red_envelope;
 mod semaphore;
 mod sharded_list;
