@@ -991,8 +991,7 @@ pub use redis_script_runtime::{
     Applied, Arity, Batch, BatchReplies, Error, ErrorClass, ErrorKind, InvalidKeyPrefix,
     Invocation, KeyPrefix, Library, LibraryStatus, Loaded, NoScriptFallback, PrefixedConnection,
     Queued, SLOTS, Script, ScriptKill, ScriptPipeline, ScriptStats, hash_tag, key_slot,
-    kill_running_script, load_all, observe, redirected_commands,
-    registry,
+    kill_running_script, load_all, observe, redirected_commands, registry,
 };
 #[cfg(feature = "aio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "aio")))]

@@ -239,3 +239,29 @@ fn a_cluster_runs_a_list_in_one_slot_and_refuses_one_across_slots() {
     // No keys at all: no slot, so the client sends the call to any node.
     assert_eq!(delete_keys(&[]).invoke(&mut con).unwrap(), 0);
 }
+
+#[test]
+fn a_key_prefix_reaches_every_key_of_the_list_and_no_argument() {
+    let prefix = redis_script::KeyPrefix::new("tenant-7:").unwrap();
+    // The list and the fixed key get the prefix, numkeys counts them all,
+    // and the ARGV tail is sent as it was.
+    assert_eq!(
+        sent(&union_sets("u", &["a", "b"], 60, &["x"]).key_prefix(&prefix)),
+        ["3", "tenant-7:u", "tenant-7:a", "tenant-7:b", "60", "x"]
+    );
+    assert_eq!(sent(&delete_keys(&[]).key_prefix(&prefix)), ["0"]);
+
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    for key in ["tenant-7:a", "tenant-7:b", "a", "b"] {
+        set(&mut con, key, "1");
+    }
+    let deleted = delete_keys(&["a", "b", "c"])
+        .key_prefix(&prefix)
+        .invoke(&mut con)
+        .unwrap();
+    assert_eq!(deleted, 2);
+    // The tenant's keys are gone; the same names without the prefix stay.
+    assert_eq!(exists(&mut con, &["tenant-7:a", "tenant-7:b"]), 0);
+    assert_eq!(exists(&mut con, &["a", "b"]), 2);
+}
