@@ -357,7 +357,7 @@ impl Error {
             ErrorKind::Sha1Mismatch { .. } => ErrorClass::Load,
             _ if self.during_load => ErrorClass::Load,
             ErrorKind::Reply { .. } => ErrorClass::Reply,
-            ErrorKind::Redis(error) => class(error),
+            ErrorKind::Redis(error) => class(error, self.function.is_some()),
         }
     }
 
@@ -418,7 +418,11 @@ impl Error {
     ///
     /// - The server's codes are trusted: a script that raises one of the
     ///   `No` codes itself (`redis.error_reply('BUSY ...')`), or catches
-    ///   such an error with `redis.pcall` and goes on writing, is misread.
+    ///   such an error with `redis.pcall` and goes on writing, is misread;
+    ///   so is a `#[redis_function]` whose function raises the server's own
+    ///   words for a missing function (`ERR Function not found`) or a write
+    ///   flag under FCALL_RO, which a function binding also recovers from by
+    ///   loading its library and calling again.
     /// - redis-rs's cluster connections retry a request themselves after a
     ///   lost connection or a redirection, so there the error describes the
     ///   last attempt only, and an earlier attempt may have run the script:
@@ -429,8 +433,9 @@ impl Error {
     ///   `ASK`) in a `ClusterPipeline`'s replies is not followed: that call
     ///   ran nowhere ([`redirected_commands`](crate::redirected_commands)).
     ///   A kept sync `ClusterConnection` whose primary failed over fails
-    ///   every call with "Connection refused" (not applied) until it is
-    ///   built anew from its `ClusterClient`.
+    ///   every call made after the failover with "Connection refused" (those
+    ///   did not run) until it is built anew from its `ClusterClient`; the
+    ///   call in flight when the primary went down is `Maybe`, as above.
     /// - For an error made by [`Error::operation`], the same rules describe
     ///   the operation instead of a script.
     ///
@@ -450,7 +455,7 @@ impl Error {
             return Applied::No;
         }
         match &self.kind {
-            ErrorKind::Redis(error) => applied(error),
+            ErrorKind::Redis(error) => applied(error, self.function.is_some()),
             ErrorKind::Reply { .. } => Applied::Yes,
             ErrorKind::Argument { .. }
             | ErrorKind::CrossSlot { .. }
@@ -482,8 +487,11 @@ const REFUSED_BEFORE_WRITING: &[&str] = &[
 /// (Redis 7.0 goes on with "...", Valkey 8.1 and 9.1 with ".").
 const KILLED_MESSAGE: &str = "Script killed by user with SCRIPT KILL";
 
-/// [`Error::applied`] for a redis-rs error.
-fn applied(error: &RedisError) -> Applied {
+/// [`Error::applied`] for a redis-rs error, of a `#[redis_function]`
+/// binding's call when `function_call`: only a function call reads the
+/// server's two function refusals (a script may raise the same words after
+/// writing).
+fn applied(error: &RedisError, function_call: bool) -> Applied {
     use redis::ErrorKind as Kind;
     match error.kind() {
         Kind::Io if error.is_connection_refusal() => Applied::No,
@@ -494,7 +502,9 @@ fn applied(error: &RedisError) -> Applied {
             let refused = REFUSED_BEFORE_WRITING.contains(&code)
                 || (code == "NOSCRIPT" && crate::invocation::is_server_noscript_message(detail))
                 || (code == "ERR" && detail.trim_start().starts_with(KILLED_MESSAGE))
-                || (code == "ERR" && crate::invocation::is_server_function_refusal(detail));
+                || (function_call
+                    && code == "ERR"
+                    && crate::invocation::is_server_function_refusal(detail));
             if refused { Applied::No } else { Applied::Maybe }
         }
         Kind::Client
@@ -510,16 +520,16 @@ fn applied(error: &RedisError) -> Applied {
 }
 
 /// [`Error::class`] for a redis-rs error: the same cases as [`applied`].
-pub(crate) fn class(error: &RedisError) -> ErrorClass {
+pub(crate) fn class(error: &RedisError, function_call: bool) -> ErrorClass {
     use redis::ErrorKind as Kind;
     match error.kind() {
         Kind::Io if error.is_timeout() => ErrorClass::Timeout,
         Kind::Io => ErrorClass::Connection,
-        Kind::Server(_) | Kind::Extension => match applied(error) {
+        Kind::Server(_) | Kind::Extension => match applied(error, function_call) {
             Applied::No => ErrorClass::Refused,
             _ => ErrorClass::Script,
         },
-        _ => match applied(error) {
+        _ => match applied(error, function_call) {
             Applied::No => ErrorClass::Client,
             _ => ErrorClass::Other,
         },
@@ -549,8 +559,8 @@ impl fmt::Display for Error {
             ErrorKind::Argument { parameter, values } => write!(
                 f,
                 "parameter `{parameter}` encoded to {values} Redis values, but a key or fixed \
-                 argument must encode to exactly one (mark a trailing parameter #[variadic] \
-                 to pass several)"
+                 argument must encode to exactly one (to pass several, mark the last key \
+                 parameter #[variadic] for keys, or the last parameter for arguments)"
             ),
             ErrorKind::CrossSlot { keys } => {
                 write!(
@@ -668,12 +678,28 @@ mod tests {
             "-NOPERM User has no permissions to run the 'evalsha' command\r\n",
             "-ERR Script killed by user with SCRIPT KILL... script: 2c72, on @user_script:1.\r\n",
             "-ERR Script killed by user with SCRIPT KILL. script: 2c72, on @user_script:1.\r\n",
-            // FCALL of a function no library registers, FCALL_RO of one
-            // registered without `no-writes`: the same words on every server.
+        ] {
+            assert_eq!(reply(refusal), Applied::No, "{refusal}");
+        }
+    }
+
+    #[test]
+    fn the_servers_function_refusals_are_not_applied_for_function_calls_only() {
+        // FCALL of a function no library registers, FCALL_RO of one
+        // registered without `no-writes`: the same words on every server.
+        for refusal in [
             "-ERR Function not found\r\n",
             "-ERR Can not execute a script with write flag using *_ro command.\r\n",
         ] {
-            assert_eq!(reply(refusal), Applied::No, "{refusal}");
+            let Value::ServerError(error) = redis::parse_redis_value(refusal.as_bytes()).unwrap()
+            else {
+                panic!("not an error reply: {refusal}");
+            };
+            let error = RedisError::from(error);
+            assert_eq!(super::applied(&error, true), Applied::No, "{refusal}");
+            // A script raising the same words may have written first.
+            assert_eq!(super::applied(&error, false), Applied::Maybe, "{refusal}");
+            assert_eq!(reply(refusal), Applied::Maybe, "{refusal}");
         }
     }
 

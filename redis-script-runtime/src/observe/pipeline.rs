@@ -166,7 +166,10 @@ impl Run {
         super::metrics::pipeline(
             self.atomic,
             self.started.elapsed(),
-            result.as_ref().err().map(crate::error::class),
+            result
+                .as_ref()
+                .err()
+                .map(|error| crate::error::class(error, false)),
         );
     }
 }

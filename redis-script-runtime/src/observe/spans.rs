@@ -140,7 +140,7 @@ pub(crate) fn pipeline_failure(span: &Span, error: &redis::RedisError) {
         .clone()
         .into_server_errors()
         .and_then(|errors| errors.first().map(|(_, error)| error.code().to_owned()));
-    let class = crate::error::class(error);
+    let class = crate::error::class(error, false);
     span.record("otel.status_code", "ERROR");
     span.record("otel.status_description", tracing::field::display(error));
     span.record(
