@@ -92,20 +92,34 @@ use crate::script::Script;
 /// # Where it runs
 ///
 /// On any connection that pipelines: `redis::Connection`, pooled ones, and
-/// async ones (`MultiplexedConnection`, `ConnectionManager`). An async
-/// cluster connection sends a batch to one node as a whole, like a
-/// `redis::Pipeline`, so all its calls' keys must then share a slot. A sync
+/// async ones (`MultiplexedConnection`, `ConnectionManager`). A sync
 /// `ClusterConnection` does not pipeline: each call fails, not applied.
+///
+/// An async cluster connection sends a batch to one node as a whole, like
+/// a `redis::Pipeline`, so all its calls' keys must share a slot:
+/// [`check_slots`](Batch::check_slots) says so before sending. And when
+/// any reply of a pipeline asks redis-rs to act (MOVED, ASK, TRYAGAIN,
+/// CLUSTERDOWN, ...: a slot moving, a failover), redis-rs sends the whole
+/// pipeline again, to the node named or after a wait; the calls of a plain
+/// batch that had already run would then run again, and what their errors
+/// say would describe the last attempt only. So on a cluster run
+/// [`Batch::atomic`] batches: a redirected MULTI runs nothing (EXECABORT)
+/// before it is sent again, so each call runs at most once.
+///
+/// A batch takes calls as they are: to run them under a
+/// [`KeyPrefix`](crate::KeyPrefix), add `call.key_prefix(&prefix)`; a
+/// [`PrefixedConnection`](crate::PrefixedConnection)'s prefix does not
+/// reach a batch run on the connection inside it.
 ///
 /// # Observability
 ///
-/// Adding a call counts it for its script, as queueing one in a pipeline
-/// does; each failed call counts one error of its class
+/// Each run counts each of its calls for its script, as `invoke` counts
+/// a call each time it runs; each failed call counts one error of its class
 /// ([`Script::stats`](crate::Script::stats), and the `metrics` feature's
 /// counters). A run is one `redis_script.pipeline` span (feature `tracing`)
 /// and counts in the pipeline metrics, as
 /// [`ScriptPipeline::observed`](crate::ScriptPipeline::observed) does.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Batch {
     id: u64,
     /// The commands, atomic in redis-rs's sense for an atomic batch
@@ -117,6 +131,24 @@ pub struct Batch {
     commands: Vec<Queue>,
     /// For each call (in the order added), its command's position.
     calls: Vec<usize>,
+    /// Every key of every call, with its hash slot, for
+    /// [`check_slots`](Batch::check_slots).
+    keys: Vec<(String, u16)>,
+}
+
+/// A copy is another batch: its handles do not read the original's
+/// replies, nor the original's its.
+impl Clone for Batch {
+    fn clone(&self) -> Batch {
+        Batch {
+            id: NEXT_BATCH.fetch_add(1, Ordering::Relaxed),
+            pipe: self.pipe.clone(),
+            eval: self.eval,
+            commands: self.commands.clone(),
+            calls: self.calls.clone(),
+            keys: self.keys.clone(),
+        }
+    }
 }
 
 /// One command of a batch.
@@ -152,6 +184,7 @@ impl Batch {
             eval: false,
             commands: Vec::new(),
             calls: Vec::new(),
+            keys: Vec::new(),
         }
     }
 
@@ -189,6 +222,23 @@ impl Batch {
         self.calls.is_empty()
     }
 
+    /// Fails with [`ErrorKind::CrossSlot`](crate::ErrorKind::CrossSlot),
+    /// naming every key of the batch and its slot, unless all the keys of
+    /// all its calls share one hash slot: what a cluster needs to run the
+    /// batch on one node (see "Where it runs" above). Sends nothing.
+    pub fn check_slots(&self) -> Result<(), Error> {
+        let mut slots = self.keys.iter().map(|(_, slot)| *slot);
+        match slots.next() {
+            Some(first) if slots.any(|slot| slot != first) => Err(Error::operation(
+                "Batch",
+                crate::ErrorKind::CrossSlot {
+                    keys: self.keys.clone(),
+                },
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Adds `call`, after a `SCRIPT LOAD` of its script if the batch has
     /// none yet, and returns the handle that takes its result from the
     /// replies. Fails, adding nothing, if one of its keys or fixed
@@ -203,6 +253,7 @@ impl Batch {
             (false, None) => Some(self.load_of(script)),
         };
         call.queue_in(&mut self.pipe, self.eval)?;
+        self.keys.extend(call.key_slots());
         self.commands.push(Queue::Call { script, load });
         self.calls.push(self.commands.len() - 1);
         Ok(Queued {
@@ -239,6 +290,7 @@ impl Batch {
         if self.is_empty() {
             return self.replies(Ok(Vec::new()));
         }
+        self.count_calls();
         let run = PipelineRun::start(&self.pipe, self.is_atomic(), || con.get_db());
         let raw = if con.supports_pipelining() {
             // From offset 0: every reply, those of MULTI and of each queued
@@ -265,12 +317,23 @@ impl Batch {
         if self.is_empty() {
             return self.replies(Ok(Vec::new()));
         }
+        self.count_calls();
         let run = PipelineRun::start(&self.pipe, self.is_atomic(), || con.get_db());
         let raw = run
             .instrument(con.req_packed_commands(&self.pipe, 0, self.reply_count()))
             .await;
         run.finish(&raw);
         self.replies(raw)
+    }
+
+    /// Counts each call of a run for its script, as `invoke` counts a call
+    /// each time it runs.
+    fn count_calls(&self) {
+        for queued in &self.commands {
+            if let Queue::Call { script, .. } = queued {
+                observe::queued(script);
+            }
+        }
     }
 
     /// Each call's result from the raw replies of a run.

@@ -70,11 +70,16 @@ pub enum NoScriptFallback {
 ///   queues it in a `redis::Pipeline` as EVALSHA, after one `SCRIPT LOAD`
 ///   of the script per pipeline, and
 ///   [`ScriptPipeline::eval_script`](crate::ScriptPipeline::eval_script) as
-///   EVAL: neither can fail with NOSCRIPT.
+///   EVAL: neither can fail with NOSCRIPT;
+/// - [`Batch::add`](crate::Batch::add) queues it in a batch, which gives
+///   each call its own result;
+/// - [`PrefixedConnection::invoke`](crate::PrefixedConnection::invoke) runs
+///   it under the connection's key prefix ([`key_prefix`](Self::key_prefix)
+///   for one call).
 ///
 /// An invocation can be run any number of times, e.g. in a retry loop.
 #[must_use = "a script call does nothing until it is run with .invoke(), .invoke_async() \
-              or queued with evalsha_script()"]
+              or queued with evalsha_script() or Batch::add()"]
 pub struct Invocation<T> {
     script: &'static Script,
     /// `EVALSHA sha numkeys keys.. args..`, packed once when the call is
@@ -232,7 +237,6 @@ impl<T> Invocation<T> {
             (self.script.call_command(), evalsha_head(self.script))
         };
         self.evalsha.queue_in(pipe, command, first);
-        observe::queued(self.script);
         Ok(())
     }
 
@@ -271,11 +275,18 @@ impl<T> Invocation<T> {
     }
 
     fn cross_slot_error(&self) -> Error {
-        let keys = self
-            .keys()
+        Error::new(
+            self.script,
+            ErrorKind::CrossSlot {
+                keys: self.key_slots().collect(),
+            },
+        )
+    }
+
+    /// Each key of this call, as text, with its hash slot.
+    pub(crate) fn key_slots(&self) -> impl Iterator<Item = (String, u16)> {
+        self.keys()
             .map(|key| (String::from_utf8_lossy(key).into_owned(), key_slot(key)))
-            .collect();
-        Error::new(self.script, ErrorKind::CrossSlot { keys })
     }
 
     pub(crate) fn check_parameters(&self) -> Result<(), Error> {

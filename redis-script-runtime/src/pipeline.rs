@@ -153,11 +153,13 @@ impl ScriptPipeline for Pipeline {
             self.add_command(script.load_cmd()).ignore();
         }
         call.queue_in(self, false)?;
+        crate::observe::queued(script);
         Ok(self)
     }
 
     fn eval_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error> {
         call.queue_in(self, true)?;
+        crate::observe::queued(call.script());
         Ok(self)
     }
 }

@@ -23,9 +23,12 @@ use crate::key_prefix::KeyPrefix;
 /// The wrapper deliberately does not implement redis-rs's `ConnectionLike`:
 /// if it did, `call.invoke(&mut con)` would compile and run the call
 /// *without* the prefix, on another namespace's keys. As it is, that line
-/// does not compile. For pipelines, prefix each call:
-/// `pipe.evalsha_script(&call.key_prefix(con.prefix()))`, then
-/// `pipe.query(&mut *con)`.
+/// does not compile. For pipelines and [`Batch`](crate::Batch)es, prefix
+/// each call: `pipe.evalsha_script(&call.key_prefix(con.prefix()))` or
+/// `batch.add(&call.key_prefix(con.prefix()))`, then run them on
+/// `&mut *con`. Whatever is given `&mut *con` (a pipeline, a batch, a
+/// recipe's method) sees no prefix: the recipes take theirs with
+/// `with_key_prefix`.
 ///
 /// ```ignore
 /// use redis_script::{KeyPrefix, PrefixedConnection};

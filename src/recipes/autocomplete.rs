@@ -106,7 +106,13 @@ pub fn add_members(
     guild: &str,
     names: &[&str],
 ) -> Result<i64, Error> {
-    scripts::add_members(&members_key(guild), names).invoke(con)
+    add_members_call(guild, names).invoke(con)
+}
+
+/// The call [`add_members`] runs, e.g. for `invoke_async`, a pipeline or
+/// [`Invocation::key_prefix`](crate::Invocation::key_prefix).
+pub fn add_members_call(guild: &str, names: &[&str]) -> Invocation<i64> {
+    scripts::add_members(&members_key(guild), names)
 }
 
 /// The search [`autocomplete_on_prefix`] runs, with fresh sentinels, e.g. for

@@ -34,8 +34,9 @@
 //!   `with_key_prefix`, which prefixes the keys they hold, so their script
 //!   calls, their plain commands (`ZRANGE`, `LLEN`, `GET`, `BLPOP`, ...)
 //!   and their `*_call` invocations all use the prefixed keys.
-//! - The function recipes ([`status`], [`autocomplete`], [`marketplace`])
-//!   pass every key in KEYS: run their `*_call` invocations with
+//! - The recipes made of free functions ([`status`], [`autocomplete`],
+//!   [`marketplace`]) pass every key in KEYS: run their `*_call` invocations
+//!   (such as [`autocomplete::add_members_call`]) with
 //!   [`Invocation::key_prefix`](crate::Invocation::key_prefix) or through a
 //!   [`PrefixedConnection`](crate::PrefixedConnection). The status script
 //!   names the status hash after its KEYS\[2\], so the hash gets the prefix

@@ -381,3 +381,112 @@ fn a_plain_pipeline_fails_unnamed_after_running_a_cached_call() {
     let call = batch.add(&batch_incr(COUNTER)).unwrap();
     assert_eq!(batch.run(&mut con).take(&call).unwrap(), 2);
 }
+
+#[redis_script(file = "tests/lua/delete_keys.lua", keys = 1)]
+fn batch_delete(#[variadic] keys: &[&str]) -> i64;
+
+#[redis_script::redis_function(
+    library = "tests/lua/functions/stock.lua",
+    name = "stock_add",
+    keys = 1
+)]
+fn batch_add_stock(stock: &str, item: &str, amount: i64) -> i64;
+
+#[test]
+fn a_copy_of_a_batch_is_another_batch() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let mut original = Batch::new();
+    let first = original.add(&batch_incr(COUNTER)).unwrap();
+    let mut copy = original.clone();
+    let copied_first = copy.add(&batch_incr(OTHER)).unwrap();
+    // The copy holds both calls, the original one.
+    assert_eq!((original.len(), copy.len()), (1, 2));
+    let mut replies = copy.run(&mut con);
+    // A handle of the original does not read the copy's replies, though it
+    // names a position the copy has.
+    let error = replies.take(&first).unwrap_err();
+    assert_eq!(error.applied(), Applied::No, "{error}");
+    assert!(error.to_string().contains("another batch"), "{error}");
+    assert_eq!(replies.take(&copied_first).unwrap(), 1);
+}
+
+#[test]
+fn prefixed_calls_and_key_lists_run_in_a_batch_on_their_own_keys() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let tenant = redis_script::KeyPrefix::new("tenant-9:").unwrap();
+    for key in ["tenant-9:a", "tenant-9:b", "a"] {
+        redis::cmd("SET").arg(key).arg(1).exec(&mut con).unwrap();
+    }
+    let mut batch = Batch::new();
+    let counted = batch.add(&batch_incr(COUNTER).key_prefix(&tenant)).unwrap();
+    let deleted = batch
+        .add(&batch_delete(&["a", "b", "c"]).key_prefix(&tenant))
+        .unwrap();
+    let mut replies = batch.run(&mut con);
+    assert_eq!(replies.take(&counted).unwrap(), 1);
+    assert_eq!(replies.take(&deleted).unwrap(), 2);
+    assert_eq!(counter_value(&mut con, &format!("tenant-9:{COUNTER}")), 1);
+    assert_eq!(counter_value(&mut con, COUNTER), 0);
+    // The unprefixed `a` is another tenant's: untouched.
+    let kept: i64 = redis::cmd("EXISTS").arg("a").query(&mut con).unwrap();
+    assert_eq!(kept, 1);
+}
+
+#[test]
+fn a_function_call_whose_library_is_missing_is_not_applied_and_runs_once_loaded() {
+    let server = RedisServer::start();
+    let mut con = server.connection();
+    let stock = "batch:stock";
+    let mut batch = Batch::new();
+    let added = batch.add(&batch_add_stock(stock, "pen", 2)).unwrap();
+    let counted = batch.add(&batch_incr(COUNTER)).unwrap();
+    let mut replies = batch.run(&mut con);
+    // No recovery inside a batch: the function call fails, named by its
+    // binding and function, and ran nowhere; its neighbour ran.
+    let error = replies.take(&added).unwrap_err();
+    assert_eq!(error.script(), "batch_add_stock");
+    assert_eq!(error.function(), Some("stock_add"));
+    assert_eq!(error.applied(), Applied::No, "{error}");
+    assert_eq!(replies.take(&counted).unwrap(), 1);
+    let pens: Option<i64> = redis::cmd("HGET")
+        .arg(stock)
+        .arg("pen")
+        .query(&mut con)
+        .unwrap();
+    assert_eq!(pens, None);
+
+    batch_add_stock::LIBRARY.load(&mut con).unwrap();
+    let mut replies = batch.run(&mut con);
+    assert_eq!(replies.take(&added).unwrap(), 2);
+    assert_eq!(replies.take(&counted).unwrap(), 2);
+}
+
+#[test]
+fn check_slots_names_every_key_of_a_batch_across_slots_and_sends_nothing() {
+    let mut batch = Batch::atomic();
+    batch.add(&batch_incr("{user:1}:hits")).unwrap();
+    batch
+        .add(&batch_delete(&["{user:1}:a", "{user:1}:b"]))
+        .unwrap();
+    assert!(batch.check_slots().is_ok());
+    batch.add(&batch_incr("{user:2}:hits")).unwrap();
+    let error = batch.check_slots().unwrap_err();
+    assert_eq!(error.class(), ErrorClass::CrossSlot);
+    assert_eq!(error.applied(), Applied::No);
+    let ErrorKind::CrossSlot { keys } = error.kind() else {
+        panic!("not a cross-slot error: {error}");
+    };
+    let user_1 = redis_script::key_slot(b"{user:1}:hits");
+    let user_2 = redis_script::key_slot(b"{user:2}:hits");
+    assert_eq!(
+        keys,
+        &[
+            ("{user:1}:hits".to_owned(), user_1),
+            ("{user:1}:a".to_owned(), user_1),
+            ("{user:1}:b".to_owned(), user_1),
+            ("{user:2}:hits".to_owned(), user_2),
+        ]
+    );
+}
