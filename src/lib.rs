@@ -98,7 +98,8 @@
 //!   warning for parameters the script never reads, or accept what the
 //!   command and library tables may get wrong for a newer server or a
 //!   module: `unknown_commands`, `unknown_subcommand`, `command_arity`,
-//!   `unknown_member`. Nothing else can be allowed on a binding: a reply
+//!   `unknown_member`; or a comparison of a reply with nil that you keep on
+//!   purpose: `nil_comparison`. Nothing else can be allowed on a binding: a reply
 //!   its Rust type cannot hold (`nil_reply`, `reply_shape`) or a call the
 //!   server refuses (`out_of_range`, `no_writes`, ...) would compile and
 //!   then fail (the `redis-lua` tool, where no Rust type is involved, may
