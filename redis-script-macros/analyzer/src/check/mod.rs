@@ -156,7 +156,7 @@ pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
     let (mut diagnostics, uses) = scope::walk(chunk, declared);
     arity::check(&uses, declared, &mut diagnostics);
     nil_return::check(chunk, declared, &mut diagnostics);
-    nil_comparison::check(chunk, &mut diagnostics);
+    nil_comparison::check(chunk, chunk, &mut diagnostics);
     reply_shape::check(chunk, declared, &mut diagnostics);
     allowed_out(diagnostics, declared)
 }
@@ -180,7 +180,7 @@ pub fn check_function(
             block: callback.block.clone(),
         };
         nil_return::check(&body, declared, &mut diagnostics);
-        nil_comparison::check(&body, &mut diagnostics);
+        nil_comparison::check(&body, chunk, &mut diagnostics);
         reply_shape::check(&body, declared, &mut diagnostics);
     }
     allowed_out(diagnostics, declared)

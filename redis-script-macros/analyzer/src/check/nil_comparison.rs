@@ -7,6 +7,9 @@
 //! comparison, of a local holding the reply or of the call itself, for the
 //! commands that can reply nil ([`commands::may_reply_nil`](crate::commands::may_reply_nil)).
 //!
+//! Not after `redis.setresp(3)`: replies then reach Lua in RESP3, where a
+//! null is `nil`; a script that calls it anywhere is not checked.
+//!
 //! It is conservative: a local counts only when the script declares its
 //! name once (no shadowing, no parameter or loop variable of that name) and
 //! never assigns it again, so the compared value can only be the reply.
@@ -17,9 +20,15 @@ use super::nil_return::nil_replying_command;
 use crate::ast::{BinOp, Block, Chunk, Expr, Field, FuncBody, Name, Span, Stat};
 use crate::diagnostic::{Diagnostic, Rule, Target};
 
-/// Reports every comparison with `nil` of a value that can only be a
-/// command's reply.
-pub(super) fn check(chunk: &Chunk, diagnostics: &mut Vec<Diagnostic>) {
+/// Reports every comparison with `nil` in `chunk` of a value that can only
+/// be a command's reply; `whole` is the file `chunk` is part of (a
+/// library, for a function's body), where a `redis.setresp(3)` may be.
+pub(super) fn check(chunk: &Chunk, whole: &Chunk, diagnostics: &mut Vec<Diagnostic>) {
+    let mut whole_walk = Walk::default();
+    whole_walk.block(&whole.block);
+    if whole_walk.resp3 {
+        return;
+    }
     let mut walk = Walk::default();
     walk.block(&chunk.block);
     for comparison in &walk.comparisons {
@@ -35,7 +44,10 @@ pub(super) fn check(chunk: &Chunk, diagnostics: &mut Vec<Diagnostic>) {
                 if !settled {
                     continue;
                 }
-                (format!("`{}` holds the reply", name.text), reply.command.clone())
+                (
+                    format!("`{}` holds the reply", name.text),
+                    reply.command.clone(),
+                )
             }
         };
         diagnostics.push(comparison.diagnostic(&subject, &command));
@@ -68,7 +80,9 @@ impl Comparison<'_> {
         let (verdict, fix) = if self.equal {
             (
                 "never true",
-                format!("test for the nil reply with `if not {value} then` (or `{value} == false`)"),
+                format!(
+                    "test for the nil reply with `if not {value} then` (or `{value} == false`)"
+                ),
             )
         } else {
             (
@@ -104,6 +118,8 @@ struct Walk<'a> {
     assigned: HashSet<&'a str>,
     replies: HashMap<&'a str, Reply>,
     comparisons: Vec<Comparison<'a>>,
+    /// Whether the script may switch to RESP3 (`redis.setresp` but for `2`).
+    resp3: bool,
 }
 
 impl<'a> Walk<'a> {
@@ -258,6 +274,11 @@ impl<'a> Walk<'a> {
                     pending.push(key);
                 }
                 Expr::Call { func, args, .. } => {
+                    if is_setresp(func)
+                        && !matches!(args[..], [Expr::Number(version, _)] if version == 2.0)
+                    {
+                        self.resp3 = true;
+                    }
                     pending.push(func);
                     pending.extend(args);
                 }
@@ -298,6 +319,13 @@ impl<'a> Walk<'a> {
     }
 }
 
+/// `redis.setresp` (or Valkey's `server.setresp`).
+fn is_setresp(func: &Expr) -> bool {
+    matches!(func, Expr::Index { obj, key, .. }
+        if matches!(&**obj, Expr::Name(library) if library.text == "redis" || library.text == "server")
+            && matches!(&**key, Expr::String(member, _) if member == b"setresp"))
+}
+
 fn unparen(mut expr: &Expr) -> &Expr {
     while let Expr::Paren(inner, _) = expr {
         expr = inner;
@@ -313,7 +341,7 @@ mod tests {
     fn messages(source: &str) -> Vec<String> {
         let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
         let mut diagnostics = Vec::new();
-        check(&chunk, &mut diagnostics);
+        check(&chunk, &chunk, &mut diagnostics);
         diagnostics.into_iter().map(|d| d.message).collect()
     }
 
@@ -324,14 +352,19 @@ mod tests {
         );
         assert_eq!(
             found,
-            ["`v` holds the reply of `GET`, whose nil arrives in Lua as `false`: \
-              the comparison with `nil` is never true"]
+            [
+                "`v` holds the reply of `GET`, whose nil arrives in Lua as `false`: \
+              the comparison with `nil` is never true"
+            ]
         );
         let found = messages("local v = redis.call('HGET', KEYS[1], 'f')\nreturn nil ~= (v)");
         assert_eq!(found.len(), 1);
         assert!(found[0].ends_with("is always true"), "{}", found[0]);
         let found = messages("if redis.call('LPOP', KEYS[1]) == nil then return 1 end");
-        assert!(found[0].starts_with("this compares the reply of `LPOP`"), "{found:?}");
+        assert!(
+            found[0].starts_with("this compares the reply of `LPOP`"),
+            "{found:?}"
+        );
         // Inside a function, in a nested condition.
         let found = messages(
             "local v = redis.call('GET', KEYS[1])\n\
@@ -357,6 +390,8 @@ mod tests {
             "local v = redis.call('GET', KEYS[1]) do local v = ARGV[1] if v == nil then return 0 end end return v",
             // Compared with false, as it should be.
             "local v = redis.call('GET', KEYS[1]) if v == false then return 0 end return v",
+            // In RESP3 (after `redis.setresp(3)`) a null reply is nil.
+            "redis.setresp(3) local v = redis.call('GET', KEYS[1]) if v == nil then return 0 end return v",
             // A name compared before the declaration is another variable.
             "if x == nil then return 0 end local x = redis.call('GET', KEYS[1]) return x",
         ];
