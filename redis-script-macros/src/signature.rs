@@ -17,14 +17,13 @@
 //! | `...` of `T` | `&[T]` (`#[variadic]`) | - |
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
-use syn::spanned::Spanned;
+use quote::{ToTokens, format_ident, quote};
 use syn::{LitStr, Type};
 
 use redis_script_analyzer::header::{Header, HeaderError, LuaType, Value};
-use redis_script_analyzer::report;
+use redis_script_analyzer::{Span as HeaderSpan, report};
 
-use crate::ast::{Binding, Param};
+use crate::ast::{Binding, Param, Split};
 use crate::attr::Keys;
 use crate::errors::Errors;
 use crate::reply_type::{self, INTEGERS, Reading};
@@ -220,16 +219,18 @@ pub fn check_agreement(
     errors: &mut Errors,
 ) {
     let path = file.value();
-    let quote_line = |span: Span, value_span, message: String, note: &str| {
-        syn::Error::new(
-            span,
+    // At every token of `at` (a whole type, not only its first token),
+    // quoting the header's line.
+    let quote_line = |at: &dyn ToTokens, value_span, message: String, note: &str| {
+        syn::Error::new_spanned(
+            at,
             report::render(&path, source, value_span, &message, Some(note)),
         )
     };
     if header.keys.len() != keys.count {
         let names: Vec<&str> = header.keys.iter().map(|key| key.name.as_str()).collect();
         errors.push(quote_line(
-            keys.lit.span(),
+            &keys.lit,
             header.keys.first().map_or(header.span, |key| key.span),
             format!(
                 "`keys = {}`, but the header of `{path}` declares {} key{} ({})",
@@ -247,11 +248,41 @@ pub fn check_agreement(
         return;
     }
     let split = binding.split(keys.count);
+    let type_error = |param: &Param, value: &Value| {
+        (!agrees(&param.ty, &value.ty)).then(|| {
+            quote_line(
+                &param.ty,
+                value.span,
+                format!(
+                    "`{}` is declared `{}` in the header of `{path}`, which this type does not hold",
+                    value.name, value.ty
+                ),
+                &format!("declare it `{}`, or change the header", param_type_name(&value.ty)),
+            )
+        })
+    };
+    if let Some(error) = reordered(&split, header, &path, &quote_line) {
+        // The same names in another order: one error, and each type
+        // compared with the header's value of its name.
+        errors.push(error);
+        for param in split.keys.iter().chain(split.args) {
+            let value = header
+                .keys
+                .iter()
+                .chain(&header.args)
+                .find(|value| param.ident == value.name);
+            if let Some(error) = value.and_then(|value| type_error(param, value)) {
+                errors.push(error);
+            }
+        }
+        compare_tail_and_reply(binding, &split, header, &path, &quote_line, errors);
+        return;
+    }
     let mut compare = |kind: &str, rust: &[Param], lua: &[Value]| {
         for (index, (param, value)) in rust.iter().zip(lua).enumerate() {
             if param.ident != value.name {
                 errors.push(quote_line(
-                    param.ident.span(),
+                    &param.ident,
                     value.span,
                     format!(
                         "`{}` is {kind} {} of `{path}`, which its header names `{}`",
@@ -262,26 +293,19 @@ pub fn check_agreement(
                     "the header and the declaration must agree: rename one of them",
                 ));
             }
-            if !agrees(&param.ty, &value.ty) {
-                errors.push(quote_line(
-                    param.ty.span(),
-                    value.span,
-                    format!(
-                        "`{}` is declared `{}` in the header of `{path}`, which this type does not hold",
-                        value.name, value.ty
-                    ),
-                    &format!("declare it `{}`, or change the header", param_type_name(&value.ty)),
-                ));
+            if let Some(error) = type_error(param, value) {
+                errors.push(error);
             }
         }
         if rust.len() != lua.len() {
-            let (span, value_span) = match (rust.get(lua.len()), lua.get(rust.len())) {
-                (Some(param), _) => (param.ident.span(), header.span),
-                (None, Some(value)) => (binding.sig.ident.span(), value.span),
-                (None, None) => (binding.sig.ident.span(), header.span),
-            };
+            let (at, value_span): (&dyn ToTokens, _) =
+                match (rust.get(lua.len()), lua.get(rust.len())) {
+                    (Some(param), _) => (&param.ident, header.span),
+                    (None, Some(value)) => (&binding.sig.ident, value.span),
+                    (None, None) => (&binding.sig.ident, header.span),
+                };
             errors.push(quote_line(
-                span,
+                at,
                 value_span,
                 format!(
                     "the declaration has {} {kind} value{}, the header of `{path}` {}",
@@ -295,9 +319,72 @@ pub fn check_agreement(
     };
     compare("KEYS", split.keys, &header.keys);
     compare("ARGV", split.args, &header.args);
+    compare_tail_and_reply(binding, &split, header, &path, &quote_line, errors);
+}
+
+/// An error at a declaration's tokens, quoting a line of the header.
+type QuoteLine<'a> = dyn Fn(&dyn ToTokens, HeaderSpan, String, &str) -> syn::Error + 'a;
+
+/// The declaration's KEYS and ARGV names are the header's, in another
+/// order: one error naming both orders.
+fn reordered(
+    split: &Split,
+    header: &Header,
+    path: &str,
+    quote_line: &QuoteLine,
+) -> Option<syn::Error> {
+    let declared: Vec<String> = split
+        .keys
+        .iter()
+        .chain(split.args)
+        .map(|param| param.ident.to_string())
+        .collect();
+    let headed: Vec<&str> = header
+        .keys
+        .iter()
+        .chain(&header.args)
+        .map(|value| value.name.as_str())
+        .collect();
+    let mut declared_sorted: Vec<&str> = declared.iter().map(String::as_str).collect();
+    let mut headed_sorted = headed.clone();
+    declared_sorted.sort_unstable();
+    headed_sorted.sort_unstable();
+    if declared == headed || declared_sorted != headed_sorted {
+        return None;
+    }
+    let first = declared
+        .iter()
+        .zip(&headed)
+        .position(|(rust, lua)| rust != lua)?;
+    let misplaced = split.keys.iter().chain(split.args).nth(first)?;
+    let value_span = header.keys.iter().chain(&header.args).nth(first)?.span;
+    Some(quote_line(
+        &misplaced.ident,
+        value_span,
+        format!(
+            "the declaration takes `{}` in this order, but the header of `{path}` declares `{}`",
+            declared.join(", "),
+            headed.join(", ")
+        ),
+        &format!(
+            "the order is the order of KEYS then ARGV: reorder the parameters as `{}`, or the header",
+            headed.join(", ")
+        ),
+    ))
+}
+
+/// The variadic tail and the reply against the header's.
+fn compare_tail_and_reply(
+    binding: &Binding,
+    split: &Split,
+    header: &Header,
+    path: &str,
+    quote_line: &QuoteLine,
+    errors: &mut Errors,
+) {
     match (split.variadic, &header.variadic) {
         (Some(param), None) => errors.push(quote_line(
-            param.ident.span(),
+            &param.ident,
             header.span,
             format!(
                 "`{}` is `#[variadic]`, but the header of `{path}` declares no `---@param ...`",
@@ -306,7 +393,7 @@ pub fn check_agreement(
             "declare the tail in the header, e.g. `---@param ... string`, or remove #[variadic]",
         )),
         (None, Some(value)) => errors.push(quote_line(
-            binding.sig.ident.span(),
+            &binding.sig.ident,
             value.span,
             format!("the header of `{path}` declares a variadic tail, which the declaration lacks"),
             "add a last parameter `#[variadic] rest: &[&str]`, or remove `---@param ...`",
@@ -316,11 +403,12 @@ pub fn check_agreement(
     if let Some(reply) = &header.reply {
         let rust = binding.reply_type();
         if !agrees(&rust, &reply.ty) {
+            let at: &dyn ToTokens = match &binding.sig.output {
+                syn::ReturnType::Type(_, ty) => ty,
+                syn::ReturnType::Default => &binding.sig.ident,
+            };
             errors.push(quote_line(
-                match &binding.sig.output {
-                    syn::ReturnType::Type(_, ty) => ty.span(),
-                    syn::ReturnType::Default => binding.sig.ident.span(),
-                },
+                at,
                 reply.span,
                 format!(
                     "the header of `{path}` declares the reply `{}`, which the declared return type does not hold",

@@ -12,6 +12,20 @@ use crate::reply::decode;
 use crate::script::Script;
 use crate::slot::key_slot;
 
+/// What a binding's parameter type must be: any [`ToRedisArgs`]. The bound
+/// of the generated code, so that a parameter of another type is an error at
+/// that type, in words about parameters rather than about this crate's
+/// internals.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a parameter of a script binding: it does not implement `redis::ToRedisArgs`",
+    label = "not a KEYS or ARGV value",
+    note = "a key or argument must implement `redis::ToRedisArgs`: use `&str`, `String`, an integer, `f64`, `bool` or `&[u8]`, or implement the trait for this type"
+)]
+pub trait Argument: ToRedisArgs {}
+
+impl<T: ToRedisArgs + ?Sized> Argument for T {}
+
 /// What [`Invocation::invoke`] does when the server answers EVALSHA with
 /// NOSCRIPT (after a restart, a `SCRIPT FLUSH`, a failover, or an eviction).
 /// Either way the call recovers in exactly one more round trip and NOSCRIPT
@@ -105,7 +119,7 @@ impl<T> Invocation<T> {
 
     /// Appends a key or fixed argument, which must encode to exactly one value.
     #[doc(hidden)]
-    pub fn single<A: ToRedisArgs>(&mut self, parameter: &'static str, value: &A) {
+    pub fn single<A: Argument + ?Sized>(&mut self, parameter: &'static str, value: &A) {
         let before = self.evalsha.values();
         value.write_redis_args(&mut self.evalsha);
         let written = self.evalsha.values() - before;
@@ -116,7 +130,7 @@ impl<T> Invocation<T> {
 
     /// Appends the `#[variadic]` tail of ARGV: any number of values.
     #[doc(hidden)]
-    pub fn variadic<A: ToRedisArgs>(&mut self, values: &A) {
+    pub fn variadic<A: Argument + ?Sized>(&mut self, values: &A) {
         values.write_redis_args(&mut self.evalsha);
     }
 
