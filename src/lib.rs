@@ -87,7 +87,10 @@
 //!
 //! `#[redis_script(file = "...", keys = N)]` goes on a function declaration
 //! without a body, wherever a function can stand (in a module or a function
-//! body, not in an `impl` block).
+//! body, not in an `impl` block: the binding comes with a module,
+//! `name::SCRIPT`, and rustc refuses a module there with "module is not
+//! supported in `trait`s or `impl`s" at the binding's name; bind at module
+//! level and call the binding from a method).
 //!
 //! - `file`: the Lua script, relative to the directory of the `Cargo.toml` of
 //!   the crate being compiled (`CARGO_MANIFEST_DIR`), so it works in any crate.
