@@ -24,7 +24,7 @@ use crate::slot::key_slot;
 )]
 pub trait Argument: ToRedisArgs {}
 
-impl<T: ToRedisArgs + ?Sized> Argument for T {}
+impl<T: ToRedisArgs> Argument for T {}
 
 /// What [`Invocation::invoke`] does when the server answers EVALSHA with
 /// NOSCRIPT (after a restart, a `SCRIPT FLUSH`, a failover, or an eviction).
@@ -119,7 +119,7 @@ impl<T> Invocation<T> {
 
     /// Appends a key or fixed argument, which must encode to exactly one value.
     #[doc(hidden)]
-    pub fn single<A: Argument + ?Sized>(&mut self, parameter: &'static str, value: &A) {
+    pub fn single<A: Argument>(&mut self, parameter: &'static str, value: &A) {
         let before = self.evalsha.values();
         value.write_redis_args(&mut self.evalsha);
         let written = self.evalsha.values() - before;
@@ -130,7 +130,7 @@ impl<T> Invocation<T> {
 
     /// Appends the `#[variadic]` tail of ARGV: any number of values.
     #[doc(hidden)]
-    pub fn variadic<A: Argument + ?Sized>(&mut self, values: &A) {
+    pub fn variadic<A: Argument>(&mut self, values: &A) {
         values.write_redis_args(&mut self.evalsha);
     }
 
