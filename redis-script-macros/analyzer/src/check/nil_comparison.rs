@@ -16,7 +16,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::nil_return::nil_replying_command;
+use super::nil_return::{nil_replying_command, stat_blocks};
 use crate::ast::{BinOp, Block, Chunk, Expr, Field, FuncBody, Name, Span, Stat};
 use crate::diagnostic::{Diagnostic, Rule, Target};
 
@@ -186,21 +186,12 @@ impl<'a> Walk<'a> {
                 }
                 self.exprs(exprs);
             }
-            Stat::Call(expr) => self.expr(expr),
-            Stat::Do(block) => self.block(block),
-            Stat::While { cond, block, .. } | Stat::Repeat { block, cond, .. } => {
-                self.expr(cond);
-                self.block(block);
+            Stat::Call(expr) | Stat::While { cond: expr, .. } | Stat::Repeat { cond: expr, .. } => {
+                self.expr(expr)
             }
-            Stat::If {
-                arms, otherwise, ..
-            } => {
-                for (cond, block) in arms {
+            Stat::If { arms, .. } => {
+                for (cond, _) in arms {
                     self.expr(cond);
-                    self.block(block);
-                }
-                if let Some(block) = otherwise {
-                    self.block(block);
                 }
             }
             Stat::NumericFor {
@@ -208,34 +199,25 @@ impl<'a> Walk<'a> {
                 start,
                 stop,
                 step,
-                block,
                 ..
             } => {
                 self.declare(var);
-                self.expr(start);
-                self.expr(stop);
-                if let Some(step) = step {
-                    self.expr(step);
-                }
-                self.block(block);
+                self.exprs([start, stop].into_iter().chain(step));
             }
-            Stat::GenericFor {
-                names,
-                exprs,
-                block,
-                ..
-            } => {
+            Stat::GenericFor { names, exprs, .. } => {
                 for name in names {
                     self.declare(name);
                 }
                 self.exprs(exprs);
-                self.block(block);
             }
-            Stat::Break(_) => {}
+            Stat::Do(_) | Stat::Break(_) => {}
+        }
+        for block in stat_blocks(stat) {
+            self.block(block);
         }
     }
 
-    fn exprs(&mut self, exprs: &'a [Expr]) {
+    fn exprs(&mut self, exprs: impl IntoIterator<Item = &'a Expr>) {
         for expr in exprs {
             self.expr(expr);
         }
