@@ -887,7 +887,10 @@ pub use redis_script_macros::redis_function;
 ///
 /// `#[redis_script(file = "...", keys = N)]` goes on a function declaration
 /// without a body, wherever a function can stand (in a module or a function
-/// body, not in an `impl` block).
+/// body, not in an `impl` block: the binding comes with a module,
+/// `name::SCRIPT`, and rustc refuses a module there with "module is not
+/// supported in `trait`s or `impl`s" at the binding's name; bind at module
+/// level and call the binding from a method).
 ///
 /// - `file`: the Lua script, relative to the directory of the `Cargo.toml` of
 ///   the crate being compiled (`CARGO_MANIFEST_DIR`), so it works in any crate.
@@ -898,7 +901,8 @@ pub use redis_script_macros::redis_function;
 ///   warning for parameters the script never reads, or accept what the
 ///   command and library tables may get wrong for a newer server or a
 ///   module: `unknown_commands`, `unknown_subcommand`, `command_arity`,
-///   `unknown_member`. Nothing else can be allowed on a binding: a reply
+///   `unknown_member`; or a comparison of a reply with nil that you keep on
+///   purpose: `nil_comparison`. Nothing else can be allowed on a binding: a reply
 ///   its Rust type cannot hold (`nil_reply`, `reply_shape`) or a call the
 ///   server refuses (`out_of_range`, `no_writes`, ...) would compile and
 ///   then fail (the `redis-lua` tool, where no Rust type is involved, may

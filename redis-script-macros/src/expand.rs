@@ -1,7 +1,7 @@
 //! Code generation: the typed function and its `SCRIPT` metadata module.
 
 use proc_macro2::{Span, TokenStream};
-use quote::quote;
+use quote::{ToTokens, quote, quote_spanned};
 use syn::{Ident, LitStr, Type};
 
 use crate::ast::{Binding, Param, Split};
@@ -163,33 +163,36 @@ fn expand(
 
     // A hygienic local cannot collide with a parameter name.
     let call = Ident::new("call", Span::mixed_site());
+    // Spanned at the parameter's type, where an error of its bound
+    // (`__private::Argument`: a type that is no `ToRedisArgs`) belongs.
     let singles = |params: &[Param]| -> Vec<TokenStream> {
         params
             .iter()
             .map(|param| {
-                let ident = &param.ident;
-                let label = ident.to_string();
-                quote!(#call.single(#label, &#ident);)
+                let label = param.ident.to_string();
+                let (value, span) = at_type(param);
+                quote_spanned!(span=> #call.single(#label, &#value);)
             })
             .collect()
     };
     let (key_singles, arg_singles) = (singles(key_params), singles(fixed_args));
     let key_list = variadic_keys.map(|param| {
-        let ident = &param.ident;
-        quote!(#call.variadic_keys(&#ident);)
+        let (value, span) = at_type(param);
+        quote_spanned!(span=> #call.variadic_keys(&#value);)
     });
     let tail = variadic.map(|param| {
-        let ident = &param.ident;
-        quote!(#call.variadic(&#ident);)
+        let (value, span) = at_type(param);
+        quote_spanned!(span=> #call.variadic(&#value);)
     });
 
-    let (file_name, source_expr, sha1, body, flags, read_only, warnings) = match source {
+    let (file_name, source_expr, sha1, body, flags, read_only) = match source {
         Source::File {
             lit,
             script,
             checked,
             ..
         } => {
+            let warnings = &checked.warnings;
             let path = script.path.to_string_lossy().into_owned();
             // A composed script is sent as composed; each file it is made
             // of is included for Cargo to watch.
@@ -210,6 +213,8 @@ fn expand(
                 source,
                 script.sha1.clone(),
                 quote! {
+                    // The script's warnings, as uses of deprecated items.
+                    #warnings
                     // The binding's own metadata, deprecated with it if it is.
                     #[allow(deprecated)]
                     let mut #call = #private::Invocation::new(&#name::SCRIPT);
@@ -221,7 +226,6 @@ fn expand(
                 },
                 checked.flags.clone(),
                 checked.read_only,
-                checked.warnings.clone(),
             )
         }
         Source::Stub => (
@@ -231,7 +235,6 @@ fn expand(
             quote!(::core::unreachable!()),
             Vec::new(),
             false,
-            TokenStream::new(),
         ),
     };
 
@@ -297,16 +300,11 @@ fn expand(
     let registration =
         matches!(source, Source::File { .. }).then(|| quote!(#private::register_script!(SCRIPT);));
 
-    // The signature names the public path, which docs and errors show the
-    // user; the body and the metadata reach the runtime through `__private`.
-    quote! {
-        #(#attrs)*
-        #(#[doc = #generated_doc])*
-        #stub_allow
-        #vis fn #name #generics (#(#params),*) -> #krate::Invocation<#reply> #where_clause {
-            #body
-        }
-
+    // A module cannot stand in an `impl` block, and a macro cannot tell
+    // where it stands: spanned at the binding's name, rustc's error there
+    // ("module is not supported in `trait`s or `impl`s") points at the
+    // name rather than at the whole attribute.
+    let module = quote_spanned! {name.span()=>
         #(#module_attrs)*
         #[doc = #module_doc]
         #vis mod #name {
@@ -333,9 +331,35 @@ fn expand(
 
             #registration
         }
+    };
 
-        #warnings
+    // The signature names the public path, which docs and errors show the
+    // user; the body and the metadata reach the runtime through `__private`.
+    quote! {
+        #(#attrs)*
+        #(#[doc = #generated_doc])*
+        #stub_allow
+        #vis fn #name #generics (#(#params),*) -> #krate::Invocation<#reply> #where_clause {
+            #body
+        }
+
+        #module
     }
+}
+
+/// A parameter's name, and a span, both at its type's last token (`Token`
+/// in `&Token`; a span joins tokens only on nightly): where an error about
+/// the value's type belongs.
+fn at_type(param: &Param) -> (Ident, Span) {
+    let span = param
+        .ty
+        .to_token_stream()
+        .into_iter()
+        .last()
+        .map_or_else(|| param.ident.span(), |token| token.span());
+    let mut value = param.ident.clone();
+    value.set_span(span);
+    (value, span)
 }
 
 /// Doc lines appended to the user's own: what the function runs and how its

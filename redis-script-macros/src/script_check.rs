@@ -3,13 +3,13 @@
 //! token it concerns, quoting the Lua file, line and column.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::quote;
 use syn::spanned::Spanned;
-use syn::{LitStr, ReturnType};
+use syn::{Ident, LitStr, ReturnType};
 
 use redis_script_analyzer::servers::Servers;
 use redis_script_analyzer::{
-    self as analyzer, Allowed, Checker, Declared, Diagnostic, Severity, Target,
+    self as analyzer, Allowed, Checker, Declared, Diagnostic, Rule, Severity, Target,
 };
 
 use crate::ast::Binding;
@@ -26,7 +26,8 @@ pub struct Checked {
     pub read_only: bool,
     /// For a function: the name of its library.
     pub library: Option<String>,
-    /// Warnings, as items that make rustc warn at the right token.
+    /// Warnings, as statements of the binding's body that make rustc warn
+    /// at the right token.
     pub warnings: TokenStream,
 }
 
@@ -102,7 +103,7 @@ pub fn check(
     }
 }
 
-/// Each finding as an error in `errors` or a warning (returned as items),
+/// Each finding as an error in `errors` or a warning (returned as statements),
 /// at the Rust token it concerns.
 fn report_findings(
     binding: &Binding,
@@ -134,7 +135,7 @@ fn report_findings(
             }
             Severity::Warning => {
                 let message = warning_message(binding, keys, &file.value(), diagnostic);
-                warnings.extend(warning(span, &message));
+                warnings.extend(warning(span, diagnostic.rule, &message));
             }
         }
     }
@@ -238,14 +239,23 @@ fn sentence(note: &str) -> String {
 }
 
 /// Stable proc macros cannot emit warnings; the use of a deprecated item is
-/// the usual way to have rustc show one, at `span`.
-fn warning(span: Span, message: &str) -> TokenStream {
-    let item = quote_spanned!(span=> RedisScriptWarning);
+/// the usual way to have rustc show one, at `span`. A statement of the
+/// binding's body: the item, a constant named after the finding, is then
+/// named by the binding's path, and the warning reads "use of deprecated
+/// constant `set::unread_parameter`: <message>".
+fn warning(span: Span, rule: Rule, message: &str) -> TokenStream {
+    let name = match rule {
+        Rule::Unread => "unread_parameter",
+        other => other.name(),
+    };
+    let item = Ident::new(name, Span::call_site());
+    let used = Ident::new(name, span);
     quote! {
-        const _: () = {
+        {
             #[deprecated(note = #message)]
-            struct RedisScriptWarning;
-            let _ = #item;
-        };
+            #[allow(non_upper_case_globals)]
+            const #item: () = ();
+            let _ = #used;
+        }
     }
 }

@@ -17,14 +17,13 @@
 //! | `...` of `T` | `&[T]` (`#[variadic]`: `keys` for `@key`, `rest` for `@param`) | - |
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
-use syn::spanned::Spanned;
+use quote::{ToTokens, format_ident, quote};
 use syn::{LitStr, Type};
 
 use redis_script_analyzer::header::{Header, HeaderError, LuaType, Value};
-use redis_script_analyzer::report;
+use redis_script_analyzer::{Span as HeaderSpan, report};
 
-use crate::ast::{Binding, Param};
+use crate::ast::{Binding, Param, Split};
 use crate::attr::Keys;
 use crate::errors::Errors;
 use crate::reply_type::{self, INTEGERS, Reading};
@@ -243,9 +242,11 @@ pub fn check_agreement(
     errors: &mut Errors,
 ) {
     let path = file.value();
-    let quote_line = |span: Span, value_span, message: String, note: &str| {
-        syn::Error::new(
-            span,
+    // At every token of `at` (a whole type, not only its first token),
+    // quoting the header's line.
+    let quote_line = |at: &dyn ToTokens, value_span, message: String, note: &str| {
+        syn::Error::new_spanned(
+            at,
             report::render(&path, source, value_span, &message, Some(note)),
         )
     };
@@ -258,7 +259,7 @@ pub fn check_agreement(
             .map(|key| key.name.as_str())
             .collect();
         errors.push(quote_line(
-            keys.lit.span(),
+            &keys.lit,
             header.keys.first().map_or(header.span, |key| key.span),
             format!(
                 "`keys = {}`, but the header of `{path}` declares {} key parameter{} ({})",
@@ -276,11 +277,41 @@ pub fn check_agreement(
         return;
     }
     let split = binding.split(keys.count);
+    let type_error = |param: &Param, value: &Value| {
+        (!agrees(&param.ty, &value.ty)).then(|| {
+            quote_line(
+                &param.ty,
+                value.span,
+                format!(
+                    "`{}` is declared `{}` in the header of `{path}`, which this type does not hold",
+                    value.name, value.ty
+                ),
+                &format!("declare it `{}`, or change the header", param_type_name(&value.ty)),
+            )
+        })
+    };
+    if let Some(error) = reordered(&split, header, &path, &quote_line) {
+        // The same names in another order: one error, and each type
+        // compared with the header's value of its name.
+        errors.push(error);
+        for param in split.keys.iter().chain(split.args) {
+            let value = header
+                .keys
+                .iter()
+                .chain(&header.args)
+                .find(|value| param.ident == value.name);
+            if let Some(error) = value.and_then(|value| type_error(param, value)) {
+                errors.push(error);
+            }
+        }
+        compare_tail_and_reply(binding, &split, header, &path, &quote_line, errors);
+        return;
+    }
     let mut compare = |kind: &str, rust: &[Param], lua: &[Value]| {
         for (index, (param, value)) in rust.iter().zip(lua).enumerate() {
             if param.ident != value.name {
                 errors.push(quote_line(
-                    param.ident.span(),
+                    &param.ident,
                     value.span,
                     format!(
                         "`{}` is {kind} {} of `{path}`, which its header names `{}`",
@@ -291,26 +322,19 @@ pub fn check_agreement(
                     "the header and the declaration must agree: rename one of them",
                 ));
             }
-            if !agrees(&param.ty, &value.ty) {
-                errors.push(quote_line(
-                    param.ty.span(),
-                    value.span,
-                    format!(
-                        "`{}` is declared `{}` in the header of `{path}`, which this type does not hold",
-                        value.name, value.ty
-                    ),
-                    &format!("declare it `{}`, or change the header", param_type_name(&value.ty)),
-                ));
+            if let Some(error) = type_error(param, value) {
+                errors.push(error);
             }
         }
         if rust.len() != lua.len() {
-            let (span, value_span) = match (rust.get(lua.len()), lua.get(rust.len())) {
-                (Some(param), _) => (param.ident.span(), header.span),
-                (None, Some(value)) => (binding.sig.ident.span(), value.span),
-                (None, None) => (binding.sig.ident.span(), header.span),
-            };
+            let (at, value_span): (&dyn ToTokens, _) =
+                match (rust.get(lua.len()), lua.get(rust.len())) {
+                    (Some(param), _) => (&param.ident, header.span),
+                    (None, Some(value)) => (&binding.sig.ident, value.span),
+                    (None, None) => (&binding.sig.ident, header.span),
+                };
             errors.push(quote_line(
-                span,
+                at,
                 value_span,
                 format!(
                     "the declaration has {} {kind} value{}, the header of `{path}` {}",
@@ -324,11 +348,74 @@ pub fn check_agreement(
     };
     compare("KEYS", split.keys, &header.keys);
     compare("ARGV", split.args, &header.args);
-    let mut compare_list = |list: &List, rust: Option<&Param>, lua: Option<&Value>| {
+    compare_tail_and_reply(binding, &split, header, &path, &quote_line, errors);
+}
+
+/// An error at a declaration's tokens, quoting a line of the header.
+type QuoteLine<'a> = dyn Fn(&dyn ToTokens, HeaderSpan, String, &str) -> syn::Error + 'a;
+
+/// The declaration's KEYS and ARGV names are the header's, in another
+/// order: one error naming both orders.
+fn reordered(
+    split: &Split,
+    header: &Header,
+    path: &str,
+    quote_line: &QuoteLine,
+) -> Option<syn::Error> {
+    let declared: Vec<String> = split
+        .keys
+        .iter()
+        .chain(split.args)
+        .map(|param| param.ident.to_string())
+        .collect();
+    let headed: Vec<&str> = header
+        .keys
+        .iter()
+        .chain(&header.args)
+        .map(|value| value.name.as_str())
+        .collect();
+    let mut declared_sorted: Vec<&str> = declared.iter().map(String::as_str).collect();
+    let mut headed_sorted = headed.clone();
+    declared_sorted.sort_unstable();
+    headed_sorted.sort_unstable();
+    if declared == headed || declared_sorted != headed_sorted {
+        return None;
+    }
+    let first = declared
+        .iter()
+        .zip(&headed)
+        .position(|(rust, lua)| rust != lua)?;
+    let misplaced = split.keys.iter().chain(split.args).nth(first)?;
+    let value_span = header.keys.iter().chain(&header.args).nth(first)?.span;
+    Some(quote_line(
+        &misplaced.ident,
+        value_span,
+        format!(
+            "the declaration takes `{}` in this order, but the header of `{path}` declares `{}`",
+            declared.join(", "),
+            headed.join(", ")
+        ),
+        &format!(
+            "the order is the order of KEYS then ARGV: reorder the parameters as `{}`, or the header",
+            headed.join(", ")
+        ),
+    ))
+}
+
+/// The lists of keys, the variadic tail and the reply against the header's.
+fn compare_tail_and_reply(
+    binding: &Binding,
+    split: &Split,
+    header: &Header,
+    path: &str,
+    quote_line: &QuoteLine,
+    errors: &mut Errors,
+) {
+    let compare_list = |list: &List, rust: Option<&Param>, lua: Option<&Value>| {
         let List { tag, what, example } = list;
         match (rust, lua) {
-            (Some(param), None) => errors.push(quote_line(
-                param.ident.span(),
+            (Some(param), None) => Some(quote_line(
+                &param.ident,
                 header.span,
                 format!(
                     "`{}` is `#[variadic]`, {what}, but the header of `{path}` declares no \
@@ -339,41 +426,43 @@ pub fn check_agreement(
                     "declare it in the header, e.g. `---@{tag} ... string`, or remove #[variadic]"
                 ),
             )),
-            (None, Some(value)) => errors.push(quote_line(
-                binding.sig.ident.span(),
+            (None, Some(value)) => Some(quote_line(
+                &binding.sig.ident,
                 value.span,
                 format!("the header of `{path}` declares {what}, which the declaration lacks"),
                 &format!("add {example}, or remove `---@{tag} ...`"),
             )),
-            _ => {}
+            _ => None,
         }
     };
-    compare_list(
-        &List {
-            tag: "key",
-            what: "a list of keys",
-            example: "a last key parameter `#[variadic] keys: &[&str]` (counted in `keys`)",
-        },
-        split.variadic_keys,
-        header.variadic_keys.as_ref(),
-    );
-    compare_list(
-        &List {
-            tag: "param",
-            what: "a variadic tail",
-            example: "a last parameter `#[variadic] rest: &[&str]`",
-        },
-        split.variadic,
-        header.variadic.as_ref(),
-    );
+    let key_list = List {
+        tag: "key",
+        what: "a list of keys",
+        example: "a last key parameter `#[variadic] keys: &[&str]` (counted in `keys`)",
+    };
+    let tail = List {
+        tag: "param",
+        what: "a variadic tail",
+        example: "a last parameter `#[variadic] rest: &[&str]`",
+    };
+    for error in [
+        compare_list(&key_list, split.variadic_keys, header.variadic_keys.as_ref()),
+        compare_list(&tail, split.variadic, header.variadic.as_ref()),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        errors.push(error);
+    }
     if let Some(reply) = &header.reply {
         let rust = binding.reply_type();
         if !agrees(&rust, &reply.ty) {
+            let at: &dyn ToTokens = match &binding.sig.output {
+                syn::ReturnType::Type(_, ty) => ty,
+                syn::ReturnType::Default => &binding.sig.ident,
+            };
             errors.push(quote_line(
-                match &binding.sig.output {
-                    syn::ReturnType::Type(_, ty) => ty.span(),
-                    syn::ReturnType::Default => binding.sig.ident.span(),
-                },
+                at,
                 reply.span,
                 format!(
                     "the header of `{path}` declares the reply `{}`, which the declared return type does not hold",

@@ -15,6 +15,20 @@ use crate::reply::decode;
 use crate::script::Script;
 use crate::slot::key_slot;
 
+/// What a binding's parameter type must be: any [`ToRedisArgs`]. The bound
+/// of the generated code, so that a parameter of another type is an error at
+/// that type, in words about parameters rather than about this crate's
+/// internals.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a parameter of a script binding: it does not implement `redis::ToRedisArgs`",
+    label = "not a KEYS or ARGV value",
+    note = "a key or argument must implement `redis::ToRedisArgs`: use `&str`, `String`, an integer, `f64`, `bool` or `&[u8]`, or implement the trait for this type"
+)]
+pub trait Argument: ToRedisArgs {}
+
+impl<T: ToRedisArgs> Argument for T {}
+
 /// What [`Invocation::invoke`] does when the server answers EVALSHA with
 /// NOSCRIPT (after a restart, a `SCRIPT FLUSH`, a failover, or an eviction).
 /// Either way the call recovers in exactly one more round trip and NOSCRIPT
@@ -116,7 +130,7 @@ impl<T> Invocation<T> {
 
     /// Appends a key or fixed argument, which must encode to exactly one value.
     #[doc(hidden)]
-    pub fn single<A: ToRedisArgs>(&mut self, parameter: &'static str, value: &A) {
+    pub fn single<A: Argument>(&mut self, parameter: &'static str, value: &A) {
         let before = self.evalsha.values();
         value.write_redis_args(&mut self.evalsha);
         let written = self.evalsha.values() - before;
@@ -127,7 +141,7 @@ impl<T> Invocation<T> {
 
     /// Appends the `#[variadic]` tail of ARGV: any number of values.
     #[doc(hidden)]
-    pub fn variadic<A: ToRedisArgs>(&mut self, values: &A) {
+    pub fn variadic<A: Argument>(&mut self, values: &A) {
         values.write_redis_args(&mut self.evalsha);
     }
 
@@ -135,7 +149,7 @@ impl<T> Invocation<T> {
     /// and before any argument: any number of keys, none included, each
     /// counted into the call's numkeys.
     #[doc(hidden)]
-    pub fn variadic_keys<A: ToRedisArgs>(&mut self, keys: &A) {
+    pub fn variadic_keys<A: Argument>(&mut self, keys: &A) {
         let before = self.evalsha.values();
         keys.write_redis_args(&mut self.evalsha);
         self.key_count += self.evalsha.values() - before;

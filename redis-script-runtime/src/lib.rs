@@ -73,7 +73,7 @@ pub extern crate redis2 as redis;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::__register_script as register_script;
-    pub use crate::invocation::Invocation;
+    pub use crate::invocation::{Argument, Invocation};
     pub use crate::library::Library;
     pub use crate::registry::SCRIPTS;
     pub use crate::reply::Shape;

@@ -90,13 +90,15 @@ pub enum Rule {
     Unread,
     /// A nil or false reply into a type that cannot hold it.
     NilReply,
+    /// A command's reply compared with `nil`, which Redis's nil reply (a Lua `false`) never equals.
+    NilComparison,
     /// A reply whose shape the declared type cannot hold.
     ReplyShape,
 }
 
 impl Rule {
     /// Every rule, in the order of the documentation.
-    pub const ALL: [Rule; 18] = [
+    pub const ALL: [Rule; 19] = [
         Rule::Syntax,
         Rule::Shebang,
         Rule::Library,
@@ -114,6 +116,7 @@ impl Rule {
         Rule::OutOfRange,
         Rule::Unread,
         Rule::NilReply,
+        Rule::NilComparison,
         Rule::ReplyShape,
     ];
 
@@ -137,6 +140,7 @@ impl Rule {
             Rule::OutOfRange => "out_of_range",
             Rule::Unread => "unread",
             Rule::NilReply => "nil_reply",
+            Rule::NilComparison => "nil_comparison",
             Rule::ReplyShape => "reply_shape",
         }
     }
@@ -175,6 +179,9 @@ impl Rule {
             }
             Rule::Unread => "A declared key or argument the script never reads.",
             Rule::NilReply => "A nil or false reply into a type that cannot hold it.",
+            Rule::NilComparison => {
+                "A command's reply compared with `nil`, which Redis's nil reply (a Lua `false`) never equals."
+            }
             Rule::ReplyShape => "A reply whose shape the declared type cannot hold.",
         }
     }
@@ -204,7 +211,8 @@ impl Rule {
     /// `-- redis-lua:` comments of a script a Rust declaration binds) only
     /// what the tables may get wrong: a command, subcommand or arity a newer
     /// server or a module has, a library member, a value read for routing
-    /// alone. The others mean a Rust type that cannot hold the reply
+    /// alone; and a comparison with nil, a branch that never runs but fails
+    /// nothing (`nil_comparison`, say beside a `v == false`). The others mean a Rust type that cannot hold the reply
     /// (`nil_reply`, `reply_shape`), or a call the server refuses
     /// (`out_of_range`, `no_writes`, `noscript_command`, a global): a
     /// binding that compiled with them allowed would fail at run time.
@@ -218,6 +226,7 @@ impl Rule {
                     | Rule::CommandArity
                     | Rule::UnknownMember
                     | Rule::Unread
+                    | Rule::NilComparison
             ),
         }
     }

@@ -152,7 +152,8 @@ pub fn check_syntax(source: &str) -> Result<(), SyntaxError> {
 }
 
 /// A syntax error at the end of input is shown at the script's last
-/// character rather than on an empty line; `...` where `..` was meant gets a hint.
+/// character rather than on an empty line; `...` where `..` was meant, and
+/// `!=` where `~=` was, get a hint.
 fn syntax_error(source: &str, error: parser::SyntaxError) -> Diagnostic {
     let mut span = error.span;
     if span.start >= source.trim_end().len() {
@@ -168,6 +169,11 @@ fn syntax_error(source: &str, error: parser::SyntaxError) -> Diagnostic {
     );
     if error.message.ends_with("near '...'") {
         diagnostic.note = Some("`...` is the vararg expression; concatenation is `..`".to_owned());
+    } else if source
+        .get(error.span.start..)
+        .is_some_and(|rest| rest.starts_with("!="))
+    {
+        diagnostic.note = Some("Lua writes not-equal as `~=`".to_owned());
     }
     diagnostic
 }
@@ -175,6 +181,21 @@ fn syntax_error(source: &str, error: parser::SyntaxError) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn not_equal_written_as_in_c_gets_a_hint() {
+        for source in ["return 1 != 2", "if ARGV[1] != 'x' then return 1 end"] {
+            let error = parser::parse(source).unwrap_err();
+            let diagnostic = syntax_error(source, error);
+            assert_eq!(
+                diagnostic.note.as_deref(),
+                Some("Lua writes not-equal as `~=`"),
+                "{source}"
+            );
+        }
+        let error = parser::parse("return 1 !").unwrap_err();
+        assert_eq!(syntax_error("return 1 !", error).note, None);
+    }
 
     #[test]
     fn a_bound_script_allows_only_what_the_tables_may_get_wrong() {
@@ -200,7 +221,8 @@ mod tests {
                 "unknown_commands",
                 "unknown_subcommand",
                 "command_arity",
-                "unread"
+                "unread",
+                "nil_comparison"
             ]
         );
     }

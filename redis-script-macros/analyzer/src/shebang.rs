@@ -13,6 +13,7 @@
 
 use crate::ast::Span;
 use crate::servers::{Server, Servers, only_on_note};
+use crate::suggest::{did_you_mean, suggest};
 
 /// The flags Redis 7 knows.
 pub const FLAGS: &[&str] = &[
@@ -47,7 +48,8 @@ pub struct ShebangError {
     pub message: String,
     /// The offending part of the shebang line.
     pub span: Span,
-    /// Where the shebang would be accepted, when another server takes it.
+    /// Where the shebang would be accepted, when another server takes it;
+    /// for a misspelt flag, the known flag closest to it.
     pub note: Option<String>,
 }
 
@@ -118,14 +120,16 @@ pub fn parse(source: &str, targets: Servers) -> Result<Option<Shebang>, ShebangE
                 Some(known) if !flags.contains(known) => flags.push(*known),
                 Some(_) => {}
                 None => {
-                    return Err(ShebangError::new(
+                    let mut error = ShebangError::new(
                         format!(
                             "Unexpected flag in script shebang: `{flag}`; Redis knows {} \
                              (lowercase, comma-separated, no spaces)",
                             FLAGS.join(", ")
                         ),
                         span,
-                    ));
+                    );
+                    error.note = suggest(flag, FLAGS.iter().copied()).map(did_you_mean);
+                    return Err(error);
                 }
             }
         }
@@ -292,6 +296,16 @@ mod tests {
         assert!(error("#!lua FLAGS=no-writes\n").starts_with("Unknown lua shebang option"));
         assert!(error("#!lua name=mylib\n").starts_with("Unknown lua shebang option"));
         assert!(error("#!lua flags=no-write\n").starts_with("Unexpected flag"));
+        let note = |source: &str| parse(source).unwrap_err().note;
+        assert_eq!(
+            note("#!lua flags=no-writs\n").as_deref(),
+            Some("did you mean `no-writes`?")
+        );
+        assert_eq!(
+            note("#!lua flags=NO-WRITES\n").as_deref(),
+            Some("did you mean `no-writes`?")
+        );
+        assert_eq!(note("#!lua flags=fast\n"), None);
         assert!(error("#!lua flags=NO-WRITES\n").starts_with("Unexpected flag"));
         assert!(error("#!lua flags=no-writes,\n").starts_with("Unexpected flag"));
         assert!(error("#!lua flags=no-writes, allow-oom\n").starts_with("Unexpected flag"));

@@ -3,5 +3,6 @@
 //! server the harness starts, and its speed on the shipped scripts.
 
 mod differential;
+mod nil_comparison;
 mod parse_time;
 mod tables;

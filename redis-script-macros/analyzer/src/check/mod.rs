@@ -1,7 +1,8 @@
 //! The checks on a parsed script, one module per job: the scope walk
 //! (globals, locals, library members: [`scope`]), which also finds the
 //! command calls ([`command_calls`]) and the KEYS/ARGV reads ([`arity`]);
-//! and the nil-return flow analysis ([`nil_return`]).
+//! the nil-return flow analysis ([`nil_return`]); and replies compared
+//! with nil, which they never are ([`nil_comparison`]).
 //!
 //! Every check is conservative: where the script's meaning is not certain
 //! from its text (a dynamic index, a shadowed name, a computed command name),
@@ -9,6 +10,7 @@
 
 mod arity;
 mod command_calls;
+mod nil_comparison;
 mod nil_return;
 mod reply_shape;
 mod scope;
@@ -154,6 +156,7 @@ pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
     let (mut diagnostics, uses) = scope::walk(chunk, declared);
     arity::check(&uses, declared, &mut diagnostics);
     nil_return::check(chunk, declared, &mut diagnostics);
+    nil_comparison::check(chunk, chunk, &mut diagnostics);
     reply_shape::check(chunk, declared, &mut diagnostics);
     allowed_out(diagnostics, declared)
 }
@@ -177,6 +180,7 @@ pub fn check_function(
             block: callback.block.clone(),
         };
         nil_return::check(&body, declared, &mut diagnostics);
+        nil_comparison::check(&body, chunk, &mut diagnostics);
         reply_shape::check(&body, declared, &mut diagnostics);
     }
     allowed_out(diagnostics, declared)

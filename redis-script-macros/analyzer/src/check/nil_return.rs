@@ -143,21 +143,25 @@ fn falsy(expr: &Expr) -> Option<(Falsy, String)> {
             "`not ...` can be false, which replies nil".to_owned(),
         )),
         Expr::Paren(inner, _) => falsy(inner),
-        Expr::Call { func, args, .. } => {
-            let name = redis_call(func, args)?.name;
-            let literal_args = args[1..].iter().filter_map(|arg| match arg {
-                Expr::String(text, _) => Some(&text[..]),
-                _ => None,
-            });
-            commands::may_reply_nil(&name, literal_args).then(|| {
-                (
-                    Falsy::False,
-                    format!("`{name}` replies nil for a missing key or member (`false` in Lua)"),
-                )
-            })
-        }
+        Expr::Call { func, args, .. } => nil_replying_command(func, args).map(|name| {
+            (
+                Falsy::False,
+                format!("`{name}` replies nil for a missing key or member (`false` in Lua)"),
+            )
+        }),
         _ => None,
     }
+}
+
+/// The command (lower case) of a `redis.call(...)` that can reply nil,
+/// which arrives in Lua as `false`.
+pub(super) fn nil_replying_command(func: &Expr, args: &[Expr]) -> Option<String> {
+    let name = redis_call(func, args)?.name;
+    let literal_args = args[1..].iter().filter_map(|arg| match arg {
+        Expr::String(text, _) => Some(&text[..]),
+        _ => None,
+    });
+    commands::may_reply_nil(&name, literal_args).then_some(name)
 }
 
 /// Whether control can never reach the end of `block`.

@@ -1,3 +1,3 @@
-#!lua flags=no-write
+#!lua flags=no-writs
 -- A misspelt shebang flag.
 return redis.call('GET', KEYS[1])

@@ -1,0 +1,11 @@
+// A binding inside an `impl` block: bindings are module-level items.
+use redis_script::redis_script;
+
+struct Lock;
+
+impl Lock {
+    #[redis_script(file = "scripts/lock_acquire.lua", keys = 1)]
+    fn acquire(lock: &str, ttl_ms: u64, token: &str) -> Option<String>;
+}
+
+fn main() {}

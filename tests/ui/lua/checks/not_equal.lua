@@ -1,0 +1,2 @@
+-- `!=` where Lua writes `~=`.
+return redis.call('GET', KEYS[1]) != ARGV[1]
