@@ -446,7 +446,11 @@ fn compare_tail_and_reply(
         example: "a last parameter `#[variadic] rest: &[&str]`",
     };
     for error in [
-        compare_list(&key_list, split.variadic_keys, header.variadic_keys.as_ref()),
+        compare_list(
+            &key_list,
+            split.variadic_keys,
+            header.variadic_keys.as_ref(),
+        ),
         compare_list(&tail, split.variadic, header.variadic.as_ref()),
     ]
     .into_iter()
