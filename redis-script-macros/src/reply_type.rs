@@ -3,8 +3,8 @@
 //! parameter's type (`Vec<T>`, `u8`).
 
 use quote::ToTokens;
-use redis_script_analyzer::reply_type::{self, RustType};
 use redis_script_analyzer::ReplyKind;
+use redis_script_analyzer::reply_type::{self, RustType};
 use syn::{GenericArgument, PathArguments, Type};
 
 /// The integer types, whose replies are range-checked.

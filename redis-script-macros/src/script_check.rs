@@ -63,7 +63,8 @@ pub fn check(
     let declared = declared(binding, keys.count, &options);
     let (flags, read_only, library, diagnostics) = match callee {
         Callee::Script => {
-            let analysis = analyze_with_room(|| analyzer::analyze(&script.source, declared.clone()));
+            let analysis =
+                analyze_with_room(|| analyzer::analyze(&script.source, declared.clone()));
             let flags = analysis
                 .shebang
                 .flags

@@ -19,12 +19,12 @@ use std::path::Path;
 
 use crate::compose::{self, Composed};
 use crate::header::{self, Header};
+use crate::reply_type::RustType;
 use crate::servers::Servers;
 use crate::{
-    Allowed, Checker, Declared, Diagnostic, Rule, Severity, Span, Target,
-    library, reply_type, report,
+    Allowed, Checker, Declared, Diagnostic, Rule, Severity, Span, Target, library, reply_type,
+    report,
 };
-use crate::reply_type::RustType;
 
 /// What a caller knows about a file beyond its text.
 #[derive(Debug, Clone, Copy)]

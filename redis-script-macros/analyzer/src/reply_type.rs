@@ -177,7 +177,10 @@ pub(crate) fn suggestion(replies: &[Reply]) -> (&'static str, &'static str) {
 
 /// A suggestion's text as a [`RustType`].
 fn suggested_type(text: &str) -> RustType {
-    match text.strip_prefix("Option<").and_then(|rest| rest.strip_suffix('>')) {
+    match text
+        .strip_prefix("Option<")
+        .and_then(|rest| rest.strip_suffix('>'))
+    {
         Some(inner) => RustType::of("Option", suggested_type(inner)),
         None => match text {
             "Vec<redis::Value>" => RustType::of("Vec", RustType::named("Value")),
@@ -229,8 +232,10 @@ mod tests {
         assert!(fits(&Reply::STRING, &strings));
         assert!(!fits(&Reply::Integer, &strings));
         let any = LuaType::Any.reply_rust_type();
-        assert!([Reply::Integer, Reply::Nil, Reply::ARRAY]
-            .iter()
-            .all(|reply| fits(reply, &any)));
+        assert!(
+            [Reply::Integer, Reply::Nil, Reply::ARRAY]
+                .iter()
+                .all(|reply| fits(reply, &any))
+        );
     }
 }

@@ -204,9 +204,7 @@ fn replies_of(expr: &Expr, locals: &Locals, depth: usize) -> Vec<Reply> {
 /// field as an error, with `ok` as a status, with `double` as a double, and
 /// any other as the array of its elements up to the first nil.
 fn table_replies(fields: &[Field], locals: &Locals, depth: usize) -> Vec<Reply> {
-    let special = |field: &Field| {
-        matches!(field, Field::Named(name, _) if matches!(name.text.as_str(), "ok" | "err" | "double"))
-    };
+    let special = |field: &Field| matches!(field, Field::Named(name, _) if matches!(name.text.as_str(), "ok" | "err" | "double"));
     match fields {
         [Field::Named(name, value)] if name.text == "ok" => vec![Reply::Status(match value {
             Expr::String(text, _) => Some(text.clone()),
@@ -240,7 +238,10 @@ fn array_elements(values: &[&Expr], locals: &Locals, depth: usize) -> Elements {
     let mut leading = Vec::new();
     for (index, value) in values.iter().enumerate() {
         let expands = index + 1 == values.len()
-            && matches!(value, Expr::Call { .. } | Expr::Method { .. } | Expr::Vararg(_));
+            && matches!(
+                value,
+                Expr::Call { .. } | Expr::Method { .. } | Expr::Vararg(_)
+            );
         let replies = replies_of(value, locals, depth + 1);
         if expands || replies.iter().any(Reply::may_be_nil) {
             return Elements {
@@ -439,7 +440,11 @@ mod tests {
             1
         );
         assert_eq!(
-            refused("if ARGV[1] then return 1 end return #KEYS", vec_of("String")).len(),
+            refused(
+                "if ARGV[1] then return 1 end return #KEYS",
+                vec_of("String")
+            )
+            .len(),
             1
         );
         assert_eq!(refused("return {ok = 'DONE'}", vec_of("String")).len(), 1);
@@ -451,9 +456,11 @@ mod tests {
         for ty in [named("i64"), named("bool"), named("f64"), vec_of("i64")] {
             assert_eq!(
                 refused(script, ty),
-                ["the script replies the string \"locked\" or the string \"free\", \
+                [
+                    "the script replies the string \"locked\" or the string \"free\", \
                   which the declared return type cannot hold"
-                    .replace("  ", "")]
+                        .replace("  ", "")
+                ]
             );
         }
         assert!(refused(script, named("String")).is_empty());
@@ -465,7 +472,10 @@ mod tests {
         assert!(refused("return 'inf'", named("f64")).is_empty());
         assert_eq!(refused("return '1.5'", named("i64")).len(), 1);
         for text in ["0", "1", "true", "false"] {
-            assert!(refused(&format!("return '{text}'"), named("bool")).is_empty(), "{text}");
+            assert!(
+                refused(&format!("return '{text}'"), named("bool")).is_empty(),
+                "{text}"
+            );
         }
         assert_eq!(refused("return 'yes'", named("bool")).len(), 1);
     }
@@ -487,13 +497,18 @@ mod tests {
         }
         assert_eq!(
             refused("return redis.call('TYPE', KEYS[1])", named("i64")),
-            ["the script replies the status \"none\", the status \"string\", \
+            [
+                "the script replies the status \"none\", the status \"string\", \
               the status \"list\", the status \"set\", the status \"zset\", \
               the status \"hash\" or the status \"stream\", which the declared \
               return type cannot hold"
-                .replace("  ", "")]
+                    .replace("  ", "")
+            ]
         );
-        assert_eq!(refused("return redis.status_reply('DONE')", named("bool")).len(), 1);
+        assert_eq!(
+            refused("return redis.status_reply('DONE')", named("bool")).len(),
+            1
+        );
         // A status of unknown text may be a number.
         assert!(refused("return redis.status_reply(ARGV[1])", named("i64")).is_empty());
         // Options the text does not settle, or that make nil or a string.
@@ -505,10 +520,15 @@ mod tests {
             assert!(refused(script, vec_of("String")).is_empty(), "{script}");
         }
         assert_eq!(
-            refused("return redis.call('SET', KEYS[1], ARGV[1], 'XX')", named("i64")),
-            ["the script replies the status \"OK\" or nil, which the declared return type \
+            refused(
+                "return redis.call('SET', KEYS[1], ARGV[1], 'XX')",
+                named("i64")
+            ),
+            [
+                "the script replies the status \"OK\" or nil, which the declared return type \
               cannot hold"
-                .replace("  ", "")]
+                    .replace("  ", "")
+            ]
         );
         let either = "if ARGV[1] then return redis.status_reply('DONE') end \
                       return redis.call('SMEMBERS', KEYS[1])";
@@ -527,37 +547,74 @@ mod tests {
         assert!(refused("return {1, 2}", pair.clone()).is_empty());
         assert_eq!(
             refused("return {1, 2, 3}", pair.clone()),
-            ["the script replies an array of 3 elements, which the declared return type \
+            [
+                "the script replies an array of 3 elements, which the declared return type \
               cannot hold"
-                .replace("  ", "")]
+                    .replace("  ", "")
+            ]
         );
         assert_eq!(refused("return {1, 'x'}", pair.clone()).len(), 1);
         // Up to the first nil, and a last call adds any number of values.
         assert!(refused("return {1, 2, ARGV[1], 4}", pair.clone()).is_empty());
         assert!(refused("return {1, unpack(ARGV)}", pair.clone()).is_empty());
-        assert_eq!(refused("return {1, 2, unpack(ARGV)}", tuple(&["i64"])).len(), 1);
-        assert!(refused("return redis.call('SMISMEMBER', KEYS[1], 'a', 'b')", pair.clone()).is_empty());
         assert_eq!(
-            refused("return redis.call('SMISMEMBER', KEYS[1], 'a', 'b', 'c')", pair).len(),
+            refused("return {1, 2, unpack(ARGV)}", tuple(&["i64"])).len(),
+            1
+        );
+        assert!(
+            refused(
+                "return redis.call('SMISMEMBER', KEYS[1], 'a', 'b')",
+                pair.clone()
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            refused(
+                "return redis.call('SMISMEMBER', KEYS[1], 'a', 'b', 'c')",
+                pair
+            )
+            .len(),
             1
         );
         // A table filled after its declaration is any array.
-        assert!(refused("local t = {} t[1] = 1 t[2] = 2 return t", tuple(&["i64", "i64"])).is_empty());
+        assert!(
+            refused(
+                "local t = {} t[1] = 1 t[2] = 2 return t",
+                tuple(&["i64", "i64"])
+            )
+            .is_empty()
+        );
         assert!(refused("return redis.call('INCR', KEYS[1])", RustType::Unit).is_empty());
     }
 
     #[test]
     fn arrays_are_not_booleans_and_their_elements_are_judged() {
         assert_eq!(
-            refused("return redis.call('SMISMEMBER', KEYS[1], ARGV[1])", named("bool")).len(),
+            refused(
+                "return redis.call('SMISMEMBER', KEYS[1], ARGV[1])",
+                named("bool")
+            )
+            .len(),
             1
         );
-        assert!(refused("return redis.call('SMISMEMBER', KEYS[1], ARGV[1])", vec_of("bool")).is_empty());
+        assert!(
+            refused(
+                "return redis.call('SMISMEMBER', KEYS[1], ARGV[1])",
+                vec_of("bool")
+            )
+            .is_empty()
+        );
         assert_eq!(refused("return {'a', 'b'}", vec_of("i64")).len(), 1);
         assert!(refused("return {'1', 2}", vec_of("i64")).is_empty());
         assert!(refused("return {}", vec_of("i64")).is_empty());
         // A vector of pairs also takes a flat array.
-        assert!(refused("return {'a', 1}", RustType::of("Vec", tuple(&["String", "i64"]))).is_empty());
+        assert!(
+            refused(
+                "return {'a', 1}",
+                RustType::of("Vec", tuple(&["String", "i64"]))
+            )
+            .is_empty()
+        );
     }
 
     #[test]
