@@ -237,13 +237,9 @@ fn table_replies(fields: &[Field], locals: &Locals, depth: usize) -> Vec<Reply> 
 fn array_elements(values: &[&Expr], locals: &Locals, depth: usize) -> Elements {
     let mut leading = Vec::new();
     for (index, value) in values.iter().enumerate() {
-        let expands = index + 1 == values.len()
-            && matches!(
-                value,
-                Expr::Call { .. } | Expr::Method { .. } | Expr::Vararg(_)
-            );
+        let open_ended = index + 1 == values.len() && expands(value);
         let replies = replies_of(value, locals, depth + 1);
-        if expands || replies.iter().any(Reply::may_be_nil) {
+        if open_ended || replies.iter().any(Reply::may_be_nil) {
             return Elements {
                 leading,
                 exact: false,
@@ -350,14 +346,19 @@ pub(crate) fn command_reply(name: &str, args: &[Expr]) -> Option<Vec<Reply>> {
 /// An array of one `element` for each of `args`, unless the last expands
 /// into any number of values.
 fn one_each(args: &[Expr], element: &[Reply]) -> Reply {
-    let expands = matches!(
-        args.last(),
-        Some(Expr::Call { .. } | Expr::Method { .. } | Expr::Vararg(_))
-    );
+    let open_ended = args.last().is_some_and(expands);
     Reply::Array(Elements {
-        leading: vec![element.to_vec(); args.len() - usize::from(expands)],
-        exact: !expands,
+        leading: vec![element.to_vec(); args.len() - usize::from(open_ended)],
+        exact: !open_ended,
     })
+}
+
+/// Whether `expr`, last in a list, adds any number of values to it.
+fn expands(expr: &Expr) -> bool {
+    matches!(
+        expr,
+        Expr::Call { .. } | Expr::Method { .. } | Expr::Vararg(_)
+    )
 }
 
 /// The replies of `SET key value options...`, when every option is a
