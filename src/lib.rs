@@ -175,20 +175,30 @@
 //!
 //!    | declared type | holds |
 //!    |---|---|
-//!    | integers, floats, `String` | an integer, a string, a status, a double |
-//!    | `bool` | an integer, a string, a status, nil |
-//!    | `Vec<T>` | an array, a string (one element), nil |
+//!    | integers | an integer, a double, a string or status whose text is an integer (the status `OK` never is) |
+//!    | floats | an integer, a double, a string or status whose text is a number (not `OK`) |
+//!    | `String` | an integer, a string, a status, a double |
+//!    | `bool` | an integer, nil, the status `OK`, a string or status `"0"`, `"1"`, `"true"`, `"false"` |
+//!    | `Vec<T>` | an array whose elements `T` holds, a string `T` holds (one element; any for `Vec<u8>`), nil |
+//!    | tuples `(A, B, ...)` | an array of exactly as many elements, each held by its type |
 //!    | `HashSet`, `BTreeSet`, `HashMap`, `BTreeMap` | an array, nil |
 //!    | `Json<T>` | a string, a status |
 //!    | `Option<T>` | nil, and what `T` holds |
-//!    | `()`, `redis::Value`, tuples, your own types, generics | anything (not checked) |
+//!    | `()`, `redis::Value`, your own types, generics | anything (not checked) |
+//!
+//!    A text or a length counts only where the script spells it out (a
+//!    literal, `redis.status_reply('OK')`, a table literal returned
+//!    directly); `"true"`/`"false"` are `bool`s to redis-rs 2.0 only, and
+//!    the check refuses only what both 1.x and 2.0 refuse.
 //!
 //!    What settles a shape: literals (`1`, `'x'`, `true` is 1, `false` and
 //!    `nil` are nil), tables (`{ok = ...}` a status, `{err = ...}` an error,
 //!    `{double = ...}` a double, any other an array, also when built in a
 //!    local and filled with `table.insert`), Redis commands with a fixed
 //!    reply returned directly (`INCR` an integer, `GET` a string or nil,
-//!    `HGETALL` an array, `SET` a status or nil, ...), `tonumber`,
+//!    `HGETALL` an array, `SET` with literal options and without
+//!    `NX`/`XX`/`GET` the status `OK`, `HMSET` `OK`, `SMISMEMBER` one
+//!    integer per member, ...), `tonumber`,
 //!    `tostring`, `cjson.encode`, `string.*`, `..`, `#t`, arithmetic and
 //!    comparisons, and locals declared once and never assigned again.
 //!    Anything else (a function's result, `a and b`, a command whose reply
@@ -206,7 +216,9 @@
 //!    ```
 //!    and "the script replies an array, which the declared return type
 //!    cannot hold" for `-> i64` over `HGETALL`, "the script replies an
-//!    integer or a status, ..." for a map over `return 0` / `return {ok = 'DONE'}`.
+//!    integer or the status "DONE", ..." for a map over `return 0` / `return {ok = 'DONE'}`,
+//!    "the script replies the string \"locked\" or the string \"free\", ..." for
+//!    `-> bool`, `-> i64` or `-> Vec<i64>` over `return 'locked'` / `return 'free'`.
 //!    Every binding of `scripts/`, `tests/lua/` and the idiomatic corpus
 //!    (`tests/integration/idiomatic.rs`) compiles with it.
 //!

@@ -417,7 +417,7 @@ fn analysis_times() -> Vec<ScriptTiming> {
             std::hint::black_box(check_syntax(std::hint::black_box(source)).is_ok());
         });
         let analyze_us = time_per_run(|| {
-            std::hint::black_box(analyze(std::hint::black_box(source), declared));
+            std::hint::black_box(analyze(std::hint::black_box(source), declared.clone()));
         });
         rows.push(ScriptTiming {
             file: script.file().to_string(),

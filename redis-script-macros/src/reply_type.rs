@@ -3,8 +3,8 @@
 //! parameter's type (`Vec<T>`, `u8`).
 
 use quote::ToTokens;
+use redis_script_analyzer::ReplyKind;
 use redis_script_analyzer::reply_type::{self, RustType};
-use redis_script_analyzer::{ReplyKind, Shapes};
 use syn::{GenericArgument, PathArguments, Type};
 
 /// The integer types, whose replies are range-checked.
@@ -77,18 +77,12 @@ pub fn arguments(ty: &Type) -> Vec<&Type> {
 pub fn rust_type(ty: &Type) -> RustType {
     match read(ty) {
         Reading::Unit => RustType::Unit,
-        Reading::Tuple(_) => RustType::Tuple,
+        Reading::Tuple(elements) => RustType::Tuple(elements.into_iter().map(rust_type).collect()),
         Reading::Named(name, inner) => {
             RustType::Named(name, inner.map(|inner| Box::new(rust_type(inner))))
         }
         Reading::Other => RustType::Other,
     }
-}
-
-/// The reply shapes a declared return type can hold
-/// ([`reply_type::accepted_shapes`], the table the tool uses too).
-pub fn accepted_shapes(ty: &Type) -> Shapes {
-    reply_type::accepted_shapes(&rust_type(ty))
 }
 
 /// What a Lua `nil`/`false` becomes in the declared type

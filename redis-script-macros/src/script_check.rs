@@ -64,7 +64,8 @@ pub fn check(
     let declared = declared(binding, keys.count, &options);
     let (flags, read_only, library, diagnostics) = match callee {
         Callee::Script => {
-            let analysis = analyze_with_room(|| analyzer::analyze(&script.source, declared));
+            let analysis =
+                analyze_with_room(|| analyzer::analyze(&script.source, declared.clone()));
             let flags = analysis
                 .shebang
                 .flags
@@ -80,7 +81,7 @@ pub fn check(
         }
         Callee::Function(function) => {
             let analysis = analyze_with_room(|| {
-                analyzer::library::analyze_function(&script.source, function, declared)
+                analyzer::library::analyze_function(&script.source, function, declared.clone())
             });
             let (flags, read_only) = analysis
                 .function
@@ -184,7 +185,7 @@ fn declared(binding: &Binding, keys: usize, options: &Options) -> Declared {
         variadic: split.variadic.is_some(),
         variadic_keys: split.variadic_keys.is_some(),
         reply: reply_type::reply_kind(&binding.reply_type()),
-        accepts: reply_type::accepted_shapes(&binding.reply_type()),
+        reply_type: reply_type::rust_type(&binding.reply_type()),
         // The shebang decides, once it is read.
         read_only: false,
         allowed: options.allowed,

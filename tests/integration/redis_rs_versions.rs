@@ -146,3 +146,40 @@ fn errors(stderr: &str) -> usize {
         .filter(|line| line.starts_with("error") && !line.starts_with("error: could not compile"))
         .count()
 }
+
+/// What the reply-shape check refuses at compile time fails at run time on
+/// either redis-rs, RESP2 and RESP3 alike: each script below, sent by EVAL
+/// and read by redis-rs into the type the check refuses, is an error.
+#[test]
+fn replies_the_reply_shape_check_refuses_fail_on_the_server() {
+    fn fails<T: FromRedisValue + std::fmt::Debug>(con: &mut redis::Connection, source: &str) {
+        let eval = || redis::cmd("EVAL").arg(source).arg(1).arg("k").clone();
+        redis::cmd("DEL").arg("k").exec(con).unwrap();
+        // The server replies; only the conversion fails.
+        let sent: Value = eval().query(con).unwrap();
+        redis::cmd("DEL").arg("k").exec(con).unwrap();
+        let reply: redis::RedisResult<T> = eval().query(con);
+        assert!(reply.is_err(), "{source}: {sent:?} into {reply:?}");
+    }
+    let server = RedisServer::start();
+    for mut con in [
+        server.connection(),
+        server.client_resp3().get_connection().unwrap(),
+    ] {
+        let words = "if redis.call('EXISTS', KEYS[1]) == 1 then return 'locked' end return 'free'";
+        fails::<bool>(&mut con, words);
+        fails::<i64>(&mut con, words);
+        fails::<Vec<i64>>(&mut con, words);
+        fails::<i64>(&mut con, "return redis.status_reply('OK')");
+        fails::<i64>(&mut con, "return redis.call('SET', KEYS[1], 'v')");
+        fails::<i64>(&mut con, "return redis.call('HMSET', KEYS[1], 'f', 'v')");
+        fails::<(i64, i64)>(&mut con, "return redis.call('INCR', KEYS[1])");
+        fails::<(i64, i64)>(&mut con, "return {1, 2, 3}");
+        fails::<bool>(
+            &mut con,
+            "return redis.call('SMISMEMBER', KEYS[1], 'a', 'b')",
+        );
+        fails::<i64>(&mut con, "return redis.status_reply('EMPTY')");
+        fails::<i64>(&mut con, "return redis.call('SMEMBERS', KEYS[1])");
+    }
+}

@@ -48,7 +48,7 @@ mod suggest;
 pub mod testing;
 
 pub use ast::Span;
-pub use check::{Declared, ReplyKind, Shapes};
+pub use check::{Declared, ReplyKind};
 pub use diagnostic::{Allowed, Checker, Diagnostic, Rule, Severity, Target};
 pub use parser::SyntaxError;
 

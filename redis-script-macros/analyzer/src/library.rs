@@ -77,10 +77,10 @@ pub fn analyze_function(source: &str, function: &str, declared: Declared) -> Fun
 /// against `declared`, as [`analyze_function`] checks one; each finding once.
 /// [`FunctionAnalysis::function`] is `None`.
 pub fn analyze_library(source: &str, declared: Declared) -> FunctionAnalysis {
-    let mut analysis = analyze(source, None, declared);
+    let mut analysis = analyze(source, None, declared.clone());
     let names: Vec<String> = analysis.registered.iter().map(|r| r.name.clone()).collect();
     for name in names {
-        for diagnostic in analyze(source, Some(&name), declared).diagnostics {
+        for diagnostic in analyze(source, Some(&name), declared.clone()).diagnostics {
             if !analysis.diagnostics.contains(&diagnostic) {
                 analysis.diagnostics.push(diagnostic);
             }
@@ -608,7 +608,7 @@ mod tests {
         variadic: false,
         variadic_keys: false,
         reply: ReplyKind::NonNull,
-        accepts: crate::check::Shapes::ALL,
+        reply_type: crate::reply_type::RustType::Other,
         read_only: false,
         allowed: crate::diagnostic::Allowed::NONE,
         servers: crate::servers::Servers::ALL,

@@ -19,10 +19,11 @@ use std::path::Path;
 
 use crate::compose::{self, Composed};
 use crate::header::{self, Header};
+use crate::reply_type::RustType;
 use crate::servers::Servers;
 use crate::{
-    Allowed, Checker, Declared, Diagnostic, ReplyKind, Rule, Severity, Shapes, Span, Target,
-    library, reply_type, report,
+    Allowed, Checker, Declared, Diagnostic, Rule, Severity, Span, Target, library, reply_type,
+    report,
 };
 
 /// What a caller knows about a file beyond its text.
@@ -370,23 +371,17 @@ impl Header {
     /// reply type of `---@return T` is the Rust type `scripts!` gives T,
     /// judged by [`reply_type`] as the macro judges a declared one).
     pub fn declared(&self) -> Declared {
-        let (reply, accepts) =
-            self.reply
-                .as_ref()
-                .map_or((ReplyKind::Nullable, Shapes::ALL), |reply| {
-                    let ty = reply.ty.reply_rust_type();
-                    (
-                        reply_type::reply_kind(&ty),
-                        reply_type::accepted_shapes(&ty),
-                    )
-                });
+        let ty = self
+            .reply
+            .as_ref()
+            .map_or(RustType::Unit, |reply| reply.ty.reply_rust_type());
         Declared {
             keys: self.keys.len(),
             args: self.args.len(),
             variadic: self.variadic.is_some(),
             variadic_keys: self.variadic_keys.is_some(),
-            reply,
-            accepts,
+            reply: reply_type::reply_kind(&ty),
+            reply_type: ty,
             ..Declared::default()
         }
     }

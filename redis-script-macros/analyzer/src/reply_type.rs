@@ -3,7 +3,8 @@
 //! declared return type, read from its tokens) and for `redis-lua` (a
 //! header's `---@return`, as the Rust type `scripts!` binds it to).
 
-use crate::check::{ReplyKind, Shapes};
+use crate::check::ReplyKind;
+use crate::check::reply::{Elements, Reply};
 use crate::header::LuaType;
 
 /// The integer types, whose replies are range-checked.
@@ -16,8 +17,8 @@ pub const INTEGERS: &[&str] = &[
 pub enum RustType {
     /// `()`
     Unit,
-    /// `(A, B, ...)`
-    Tuple,
+    /// `(A, B, ...)`, with its element types.
+    Tuple(Vec<RustType>),
     /// A path's last segment, with its one type argument if it has exactly
     /// one: `Option<T>` is `("Option", Some(T))`, `u32` is `("u32", None)`,
     /// `HashMap<K, V>` is `("HashMap", None)`.
@@ -50,34 +51,142 @@ pub fn reply_kind(ty: &RustType) -> ReplyKind {
             name if INTEGERS.contains(&name) => ReplyKind::NonNull,
             _ => ReplyKind::Unknown,
         },
-        RustType::Tuple | RustType::Other => ReplyKind::Unknown,
+        RustType::Tuple(_) | RustType::Other => ReplyKind::Unknown,
     }
 }
 
-/// The reply shapes the type can hold, as redis-rs converts replies (1.8):
-/// `Shapes::ALL` for any type the name does not settle (user types,
-/// generics, tuples, `redis::Value`).
-pub fn accepted_shapes(ty: &RustType) -> Shapes {
-    let scalar = Shapes::INTEGER
-        .union(Shapes::STRING)
-        .union(Shapes::STATUS)
-        .union(Shapes::DOUBLE);
-    match ty {
-        RustType::Named(name, inner) => match name.as_str() {
-            "Option" => Shapes::NIL.union(inner.as_deref().map_or(Shapes::ALL, accepted_shapes)),
-            "String" | "f32" | "f64" => scalar,
-            name if INTEGERS.contains(&name) => scalar,
-            "bool" => Shapes::NIL
-                .union(Shapes::INTEGER)
-                .union(Shapes::STRING)
-                .union(Shapes::STATUS),
-            // A bulk string is a one-element vector (or, for `u8`, its bytes).
-            "Vec" => Shapes::ARRAY.union(Shapes::STRING).union(Shapes::NIL),
-            "HashSet" | "BTreeSet" | "HashMap" | "BTreeMap" => Shapes::ARRAY.union(Shapes::NIL),
-            "Json" => Shapes::STRING.union(Shapes::STATUS),
-            _ => Shapes::ALL,
+/// Whether `reply` may convert into `ty` as redis-rs converts replies, on
+/// 1.x or on 2.0 (which also reads the strings `"true"`/`"false"` as
+/// `bool`): false only where it fails on both, true for any type the name
+/// does not settle (user types, generics, `redis::Value`).
+pub(crate) fn fits(reply: &Reply, ty: &RustType) -> bool {
+    if *reply == Reply::Any {
+        return true;
+    }
+    let RustType::Named(name, inner) = ty else {
+        return match ty {
+            RustType::Tuple(elements) => tuple_fits(reply, elements),
+            _ => true,
+        };
+    };
+    let inner = inner.as_deref();
+    match name.as_str() {
+        "Option" => *reply == Reply::Nil || inner.is_none_or(|inner| fits(reply, inner)),
+        "String" => matches!(
+            reply,
+            Reply::Integer | Reply::Double | Reply::String(_) | Reply::Status(_)
+        ),
+        "f32" | "f64" => number_fits(reply, |text| text.parse::<f64>().is_ok()),
+        // Wider than any integer type: a text it does not parse fits none.
+        name if INTEGERS.contains(&name) => number_fits(reply, |text| text.parse::<i128>().is_ok()),
+        "bool" => match reply {
+            Reply::Nil | Reply::Integer => true,
+            // `+OK` reaches redis-rs as `Value::Okay`, which is `true`.
+            Reply::Status(Some(text)) if text == b"OK" => true,
+            Reply::String(text) | Reply::Status(text) => text
+                .as_deref()
+                .is_none_or(|text| matches!(text, b"0" | b"1" | b"true" | b"false")),
+            _ => false,
         },
-        RustType::Unit | RustType::Tuple | RustType::Other => Shapes::ALL,
+        "Vec" => match reply {
+            Reply::Nil => true,
+            // A bulk string is one element; a `Vec<u8>` takes its bytes.
+            Reply::String(_) => {
+                inner.is_none_or(|inner| *inner == RustType::named("u8") || fits(reply, inner))
+            }
+            Reply::Array(elements) => inner.is_none_or(|inner| elements_fit(elements, inner)),
+            _ => false,
+        },
+        "HashSet" | "BTreeSet" | "HashMap" | "BTreeMap" => {
+            matches!(reply, Reply::Nil | Reply::Array(_))
+        }
+        "Json" => matches!(reply, Reply::String(_) | Reply::Status(_)),
+        _ => true,
+    }
+}
+
+/// Whether the elements of an array may all convert into `ty`, as a
+/// `Vec`'s elements.
+fn elements_fit(elements: &Elements, ty: &RustType) -> bool {
+    // A `Vec` of tuples also takes a flat array in chunks: not judged.
+    matches!(ty, RustType::Tuple(_))
+        || elements
+            .leading
+            .iter()
+            .all(|element| element.iter().any(|reply| fits(reply, ty)))
+}
+
+/// Whether `reply` may be a number whose text, if any, `parses`. The status
+/// `OK` reaches redis-rs as `Value::Okay`, which no number takes.
+fn number_fits(reply: &Reply, parses: impl Fn(&str) -> bool) -> bool {
+    match reply {
+        Reply::Integer | Reply::Double => true,
+        Reply::Status(Some(text)) if text == b"OK" => false,
+        Reply::String(text) | Reply::Status(text) => text
+            .as_deref()
+            .is_none_or(|text| std::str::from_utf8(text).is_ok_and(&parses)),
+        _ => false,
+    }
+}
+
+/// Whether `reply` may be an array of exactly `elements.len()` replies that
+/// fit them in order: a tuple takes nothing else, not even nil.
+fn tuple_fits(reply: &Reply, elements: &[RustType]) -> bool {
+    if elements.is_empty() {
+        return true;
+    }
+    let Reply::Array(array) = reply else {
+        return false;
+    };
+    let length_fits = if array.exact {
+        array.leading.len() == elements.len()
+    } else {
+        array.leading.len() <= elements.len()
+    };
+    length_fits
+        && array
+            .leading
+            .iter()
+            .zip(elements)
+            .all(|(element, ty)| element.iter().any(|reply| fits(reply, ty)))
+}
+
+/// Types to suggest for replies the declared type cannot hold, the first
+/// that holds them all: as a Rust type, and as a header's `---@return`.
+const SUGGESTIONS: &[(&str, &str)] = &[
+    ("i64", "integer"),
+    ("String", "string"),
+    ("Vec<redis::Value>", "any[]"),
+    ("Option<i64>", "integer?"),
+    ("Option<String>", "string?"),
+    ("Option<Vec<redis::Value>>", "any[]?"),
+    ("redis::Value", "any"),
+];
+
+/// A type that holds every one of `replies`: `(Rust type, header type)`.
+pub(crate) fn suggestion(replies: &[Reply]) -> (&'static str, &'static str) {
+    SUGGESTIONS
+        .iter()
+        .copied()
+        .find(|(rust, _)| {
+            let ty = suggested_type(rust);
+            replies.iter().all(|reply| fits(reply, &ty))
+        })
+        .unwrap_or(("redis::Value", "any"))
+}
+
+/// A suggestion's text as a [`RustType`].
+fn suggested_type(text: &str) -> RustType {
+    match text
+        .strip_prefix("Option<")
+        .and_then(|rest| rest.strip_suffix('>'))
+    {
+        Some(inner) => RustType::of("Option", suggested_type(inner)),
+        None => match text {
+            "Vec<redis::Value>" => RustType::of("Vec", RustType::named("Value")),
+            "redis::Value" => RustType::named("Value"),
+            name => RustType::named(name),
+        },
     }
 }
 
@@ -119,13 +228,14 @@ mod tests {
             reply_kind(&LuaType::Map(Box::new(LuaType::Integer)).reply_rust_type()),
             ReplyKind::Unknown
         );
-        assert_eq!(
-            accepted_shapes(&LuaType::Array(Box::new(LuaType::String)).reply_rust_type()),
-            Shapes::ARRAY.union(Shapes::STRING).union(Shapes::NIL)
-        );
-        assert_eq!(
-            accepted_shapes(&LuaType::Any.reply_rust_type()),
-            Shapes::ALL
+        let strings = LuaType::Array(Box::new(LuaType::String)).reply_rust_type();
+        assert!(fits(&Reply::STRING, &strings));
+        assert!(!fits(&Reply::Integer, &strings));
+        let any = LuaType::Any.reply_rust_type();
+        assert!(
+            [Reply::Integer, Reply::Nil, Reply::ARRAY]
+                .iter()
+                .all(|reply| fits(reply, &any))
         );
     }
 }

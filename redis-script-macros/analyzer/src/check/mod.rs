@@ -12,15 +12,17 @@ mod arity;
 mod command_calls;
 mod nil_comparison;
 mod nil_return;
+pub(crate) mod reply;
 mod reply_shape;
 mod scope;
 
 use crate::ast::{Chunk, FuncBody, Span};
 use crate::diagnostic::{Allowed, Checker, Diagnostic};
+use crate::reply_type::RustType;
 use crate::servers::{Server, Servers};
 
 /// What the caller's declaration says about the script.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Declared {
     /// Keys (`KEYS` has indexes 1 to `keys`).
     pub keys: usize,
@@ -34,9 +36,10 @@ pub struct Declared {
     pub variadic_keys: bool,
     /// What the declared return type makes of a Lua `nil` or `false`.
     pub reply: ReplyKind,
-    /// The reply shapes the declared return type can hold
-    /// ([`Shapes::ALL`] when the type does not tell).
-    pub accepts: Shapes,
+    /// The declared return type, as far as its name tells: the reply-shape
+    /// check refuses it if it takes none of the script's replies
+    /// ([`RustType::Other`] takes any).
+    pub reply_type: RustType,
     /// `#!lua flags=no-writes` ([`crate::analyze`] takes it from the shebang).
     pub read_only: bool,
     /// The findings not to report.
@@ -63,78 +66,12 @@ impl Default for Declared {
             variadic: false,
             variadic_keys: false,
             reply: ReplyKind::Unknown,
-            accepts: Shapes::ALL,
+            reply_type: RustType::Other,
             read_only: false,
             allowed: Allowed::NONE,
             servers: Servers::ALL,
             checker: Checker::Attribute,
         }
-    }
-}
-
-/// A set of reply shapes: what a script can reply, or what a declared
-/// return type can hold (RESP2 shapes; RESP3 replies are read as their
-/// RESP2 counterparts, with `Double` on its own).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Shapes(u8);
-
-impl Shapes {
-    /// None at all (a script that only raises errors).
-    pub const NONE: Shapes = Shapes(0);
-    /// An integer reply (`:1`).
-    pub const INTEGER: Shapes = Shapes(1);
-    /// A bulk string (`$3 abc`).
-    pub const STRING: Shapes = Shapes(1 << 1);
-    /// A status (`+OK`).
-    pub const STATUS: Shapes = Shapes(1 << 2);
-    /// An array.
-    pub const ARRAY: Shapes = Shapes(1 << 3);
-    /// Nil.
-    pub const NIL: Shapes = Shapes(1 << 4);
-    /// A RESP3 double (`{double = n}`).
-    pub const DOUBLE: Shapes = Shapes(1 << 5);
-    /// Every shape: a type that holds anything, or one the check cannot judge.
-    pub const ALL: Shapes = Shapes(0b11_1111);
-
-    /// Both sets.
-    pub const fn union(self, other: Shapes) -> Shapes {
-        Shapes(self.0 | other.0)
-    }
-
-    /// Whether the sets share a shape.
-    pub const fn intersects(self, other: Shapes) -> bool {
-        self.0 & other.0 != 0
-    }
-
-    const NAMES: [(Shapes, &'static str, &'static str); 6] = [
-        (Shapes::INTEGER, "an integer", "i64"),
-        (Shapes::STRING, "a string", "String"),
-        (Shapes::STATUS, "a status", "String"),
-        (Shapes::ARRAY, "an array", "Vec<redis::Value>"),
-        (Shapes::DOUBLE, "a double", "f64"),
-        (Shapes::NIL, "nil", "Option<...>"),
-    ];
-
-    /// The shapes in words: "an integer or nil".
-    pub fn describe(self) -> String {
-        let names: Vec<&str> = Shapes::NAMES
-            .iter()
-            .filter(|(shape, ..)| self.intersects(*shape))
-            .map(|(_, name, _)| *name)
-            .collect();
-        match names.split_last() {
-            Some((last, [])) => (*last).to_owned(),
-            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-            None => "nothing".to_owned(),
-        }
-    }
-
-    /// A Rust type that holds the first of the shapes.
-    pub fn example(self) -> &'static str {
-        Shapes::NAMES
-            .iter()
-            .find(|(shape, ..)| self.intersects(*shape))
-            .map_or("redis::Value", |(.., example)| *example)
     }
 }
 
@@ -204,7 +141,7 @@ pub(super) mod test_support {
         variadic: false,
         variadic_keys: false,
         reply: ReplyKind::Nullable,
-        accepts: Shapes::ALL,
+        reply_type: RustType::Other,
         read_only: false,
         allowed: Allowed::NONE,
         servers: Servers::ALL,
@@ -361,7 +298,7 @@ mod tests {
 
     #[test]
     fn valkey_9_1_commands_are_errors_unless_it_is_the_only_target() {
-        let valkey_9_1 = Declared {
+        const VALKEY_9_1: Declared = Declared {
             servers: Servers::only(Server::Valkey9_1),
             ..ONE_KEY_TWO_ARGS
         };
@@ -379,15 +316,15 @@ mod tests {
                     "{script}: {note}"
                 );
             }
-            assert_eq!(errors(script, valkey_9_1), Vec::<String>::new(), "{script}");
+            assert_eq!(errors(script, VALKEY_9_1), Vec::<String>::new(), "{script}");
         }
         // Refusals quote the refusing server's words.
-        let found = errors("return redis.call('CONFIG', 'GET', ARGV[1])", valkey_9_1);
+        let found = errors("return redis.call('CONFIG', 'GET', ARGV[1])", VALKEY_9_1);
         assert!(
             found[0].contains("This Valkey command is not allowed from script"),
             "{found:?}"
         );
-        let found = errors("return redis.call('GET')", valkey_9_1);
+        let found = errors("return redis.call('GET')", VALKEY_9_1);
         assert!(
             found[0].contains("Wrong number of args calling command from script"),
             "{found:?}"

@@ -243,39 +243,39 @@ mod tests {
 
     #[test]
     fn nil_returns_meet_the_declared_type() {
-        let string = Declared {
+        const STRING: Declared = Declared {
             reply: ReplyKind::NonNull,
             ..ONE_KEY_TWO_ARGS
         };
-        let boolean = Declared {
+        const BOOLEAN: Declared = Declared {
             reply: ReplyKind::Bool,
             ..ONE_KEY_TWO_ARGS
         };
-        assert_eq!(errors("if ARGV[1] then return 'x' end", string).len(), 1);
-        assert_eq!(errors("return redis.call('GET', KEYS[1])", string).len(), 1);
+        assert_eq!(errors("if ARGV[1] then return 'x' end", STRING).len(), 1);
+        assert_eq!(errors("return redis.call('GET', KEYS[1])", STRING).len(), 1);
         assert_eq!(
-            errors("return redis.call('INCR', KEYS[1])", string).len(),
+            errors("return redis.call('INCR', KEYS[1])", STRING).len(),
             0
         );
         assert_eq!(
-            errors("if ARGV[1] then return 'x' else return 'y' end", string).len(),
+            errors("if ARGV[1] then return 'x' else return 'y' end", STRING).len(),
             0
         );
-        assert_eq!(errors("while true do return 1 end", string).len(), 0);
-        assert_eq!(errors("error('no') ", string).len(), 0);
+        assert_eq!(errors("while true do return 1 end", STRING).len(), 0);
+        assert_eq!(errors("error('no') ", STRING).len(), 0);
         assert_eq!(
-            errors("local function f() return nil end return f()", string).len(),
+            errors("local function f() return nil end return f()", STRING).len(),
             0
         );
         // `bool` takes a Lua false, but not a nil.
         assert_eq!(
-            errors("return redis.call('EXISTS', KEYS[1]) == 1", boolean).len(),
+            errors("return redis.call('EXISTS', KEYS[1]) == 1", BOOLEAN).len(),
             0
         );
-        assert_eq!(errors("if ARGV[1] then return true end", boolean).len(), 1);
-        assert_eq!(errors("return nil", boolean).len(), 1);
+        assert_eq!(errors("if ARGV[1] then return true end", BOOLEAN).len(), 1);
+        assert_eq!(errors("return nil", BOOLEAN).len(), 1);
         assert_eq!(
-            errors("if ARGV[1] then return 'x' end assert(false, 'no')", string).len(),
+            errors("if ARGV[1] then return 'x' end assert(false, 'no')", STRING).len(),
             0
         );
     }

@@ -1,56 +1,65 @@
-//! The reply-shape check: the shapes a script can reply (integer, bulk
-//! string, status, array, nil, double), from what it returns, against the
-//! shapes the declared return type can hold ([`Declared::accepts`]).
+//! The reply-shape check: the replies a script can send ([`Reply`]: an
+//! integer, a string or status with its text, an array with its elements,
+//! nil, a double), from what it returns, against what the declared return
+//! type can take ([`reply_type::fits`]).
 //!
-//! A script's shapes are known only when every `return` of its main
-//! function settles one: a literal (`1`, `'x'`, `nil`, `true` replies 1,
-//! `false` nil), a table (`{ok = ...}` a status, `{err = ...}` an error,
-//! `{double = ...}` a double, any other an array), a Redis command with a
-//! fixed reply returned directly (`redis.call('INCR', ...)` an integer,
-//! `HGETALL` an array, `GET` a string or nil; [`command_reply`]),
-//! `redis.status_reply`, `tonumber` (an integer or nil), `tostring`,
-//! `cjson.encode`, `string.*` and `..` (strings), `#t` and arithmetic
-//! (integers), comparisons and `not` (1 or nil), or a local whose one
-//! declaration settles it and that is never assigned again. Anything else
-//! (a function's result, `a and b`, a local assigned twice) leaves the
-//! shapes unknown, and the check says nothing. Errors (`error()`,
-//! `redis.error_reply`, `{err = ...}`) are not replies a type must hold.
+//! A script's replies are known only where every `return` of its main
+//! function settles them: a literal (`1`, `'x'` with its text, `nil`,
+//! `true` replies 1, `false` nil), a table (`{ok = ...}` a status, `{err =
+//! ...}` an error, `{double = ...}` a double, any other an array, its
+//! leading elements up to the first that may be nil), a Redis command with
+//! a fixed reply returned directly (`redis.call('INCR', ...)` an integer,
+//! `HGETALL` an array, `GET` a string or nil, `SET` without options the
+//! status `OK`; [`command_reply`]), `redis.status_reply`, `tonumber` (an
+//! integer or nil), `tostring`, `cjson.encode`, `string.*` and `..`
+//! (strings), `#t` and arithmetic (integers), comparisons and `not` (1 or
+//! nil), or a local whose one declaration settles it and that is never
+//! assigned again (a table's elements are not taken from its declaration:
+//! the script may fill it). Anything else (a function's result, `a and b`,
+//! a local assigned twice) may be any reply, and the check says nothing.
+//! Errors (`error()`, `redis.error_reply`, `{err = ...}`) are not replies a
+//! type must hold.
 //!
-//! The check refuses a type that holds none of the shapes, e.g. `Vec<String>`
-//! for a script that always returns `redis.call('INCR', ...)`.
+//! The check refuses a type that takes none of the replies, e.g.
+//! `Vec<String>` for a script that always returns `redis.call('INCR',
+//! ...)`, or `i64` for one that returns `"locked"` or `"free"`.
 
 use std::collections::HashMap;
 
+use super::Declared;
 use super::nil_return::{fall_through_span, stat_blocks, terminates};
-use super::{Declared, Shapes};
+use super::reply::{self, Elements, Reply};
 use crate::ast::{BinOp, Block, Chunk, Expr, Field, Span, Stat, UnOp};
 use crate::diagnostic::{Checker, Diagnostic, Rule, Target};
+use crate::reply_type;
 
-/// Refuses `declared.accepts` if it holds none of the shapes `chunk` can reply.
+/// Refuses `declared.reply_type` if it takes none of the replies `chunk`
+/// can send.
 pub(super) fn check(chunk: &Chunk, declared: &Declared, diagnostics: &mut Vec<Diagnostic>) {
-    if declared.accepts == Shapes::ALL {
-        return;
-    }
     let locals = Locals::of(&chunk.block);
     let mut returns = Vec::new();
     collect_returns(&chunk.block, &mut returns);
-    let mut replies = Shapes::NONE;
+    let mut replies = Vec::new();
     for (expr, _) in &returns {
-        match expr.map_or(Some(Shapes::NIL), |expr| shape_of(expr, &locals, 0)) {
-            Some(shapes) => replies = replies.union(shapes),
-            // Not settled by the text: say nothing.
-            None => return,
+        match expr {
+            Some(expr) => replies.extend(replies_of(expr, &locals, 0)),
+            None => replies.push(Reply::Nil),
         }
     }
     if !terminates(&chunk.block) {
-        replies = replies.union(Shapes::NIL);
+        replies.push(Reply::Nil);
     }
-    if replies == Shapes::NONE || replies.intersects(declared.accepts) {
+    if replies.is_empty()
+        || replies
+            .iter()
+            .any(|reply| reply_type::fits(reply, &declared.reply_type))
+    {
         return;
     }
     let span = returns
         .first()
         .map_or_else(|| fall_through_span(&chunk.block), |(_, span)| *span);
+    let (rust, header) = reply_type::suggestion(&replies);
     diagnostics.push(
         Diagnostic::error(
             Rule::ReplyShape,
@@ -58,16 +67,14 @@ pub(super) fn check(chunk: &Chunk, declared: &Declared, diagnostics: &mut Vec<Di
             span,
             format!(
                 "the script replies {}, which the declared return type cannot hold",
-                replies.describe()
+                reply::describe(&replies)
             ),
         )
         .with_note(match declared.checker {
-            Checker::Attribute => {
-                format!("declare a type that holds it, e.g. `{}`", replies.example())
-            }
-            Checker::CommandLine => {
-                "declare a reply type in the header that holds it, e.g. `---@return any`".to_owned()
-            }
+            Checker::Attribute => format!("declare a type that holds it, e.g. `{rust}`"),
+            Checker::CommandLine => format!(
+                "declare a reply type in the header that holds it, e.g. `---@return {header}`"
+            ),
         }),
     );
 }
@@ -149,53 +156,106 @@ fn walk_stats<'a>(block: &'a Block, visit: &mut dyn FnMut(&'a Stat)) {
     }
 }
 
-/// The shapes `expr` can reply, when its text settles them.
-fn shape_of(expr: &Expr, locals: &Locals, depth: usize) -> Option<Shapes> {
+/// The replies `expr` can send ([`Reply::Any`] where its text does not
+/// settle them).
+fn replies_of(expr: &Expr, locals: &Locals, depth: usize) -> Vec<Reply> {
     // Locals that refer to locals: a few steps are plenty.
     if depth > 8 {
-        return None;
+        return vec![Reply::Any];
     }
-    Some(match expr {
-        Expr::Nil(_) | Expr::False(_) => Shapes::NIL,
-        Expr::True(_) | Expr::Number(..) => Shapes::INTEGER,
-        Expr::String(..) => Shapes::STRING,
-        Expr::Table(fields, _) => table_shape(fields),
-        Expr::Paren(inner, _) => return shape_of(inner, locals, depth + 1),
-        Expr::Name(name) => {
-            return shape_of(locals.settled.get(name.text.as_str())?, locals, depth + 1);
-        }
+    match expr {
+        Expr::Nil(_) | Expr::False(_) => vec![Reply::Nil],
+        Expr::True(_) | Expr::Number(..) => vec![Reply::Integer],
+        Expr::String(text, _) => vec![Reply::String(Some(text.clone()))],
+        Expr::Table(fields, _) => table_replies(fields, locals, depth),
+        Expr::Paren(inner, _) => replies_of(inner, locals, depth + 1),
+        Expr::Name(name) => match locals.settled.get(name.text.as_str()) {
+            // The script may fill a table after declaring it.
+            Some(value) => replies_of(value, locals, depth + 1)
+                .into_iter()
+                .map(|reply| match reply {
+                    Reply::Array(_) => Reply::ARRAY,
+                    other => other,
+                })
+                .collect(),
+            None => vec![Reply::Any],
+        },
         Expr::Unary {
             op: UnOp::Len | UnOp::Neg,
             ..
-        } => Shapes::INTEGER,
-        Expr::Unary { op: UnOp::Not, .. } => Shapes::INTEGER.union(Shapes::NIL),
+        } => vec![Reply::Integer],
+        Expr::Unary { op: UnOp::Not, .. } => vec![Reply::Integer, Reply::Nil],
         Expr::Binary { op, .. } => match op {
-            BinOp::Concat => Shapes::STRING,
+            BinOp::Concat => vec![Reply::STRING],
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Pow => {
-                Shapes::INTEGER
+                vec![Reply::Integer]
             }
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                Shapes::INTEGER.union(Shapes::NIL)
+                vec![Reply::Integer, Reply::Nil]
             }
-            BinOp::And | BinOp::Or => return None,
+            BinOp::And | BinOp::Or => vec![Reply::Any],
         },
-        Expr::Call { func, args, .. } => return call_shape(func, args),
-        _ => return None,
-    })
-}
-
-fn table_shape(fields: &[Field]) -> Shapes {
-    match fields {
-        [Field::Named(name, _)] if name.text == "ok" => Shapes::STATUS,
-        [Field::Named(name, _)] if name.text == "err" => Shapes::NONE,
-        [Field::Named(name, _)] if name.text == "double" => Shapes::DOUBLE,
-        _ => Shapes::ARRAY,
+        Expr::Call { func, args, .. } => call_replies(func, args).unwrap_or(vec![Reply::Any]),
+        _ => vec![Reply::Any],
     }
 }
 
-/// The shapes of a call's result: a Redis command or a library function
+/// The replies of a table constructor: Redis reads a table with an `err`
+/// field as an error, with `ok` as a status, with `double` as a double, and
+/// any other as the array of its elements up to the first nil.
+fn table_replies(fields: &[Field], locals: &Locals, depth: usize) -> Vec<Reply> {
+    let special = |field: &Field| matches!(field, Field::Named(name, _) if matches!(name.text.as_str(), "ok" | "err" | "double"));
+    match fields {
+        [Field::Named(name, value)] if name.text == "ok" => vec![Reply::Status(match value {
+            Expr::String(text, _) => Some(text.clone()),
+            _ => None,
+        })],
+        [Field::Named(name, _)] if name.text == "err" => Vec::new(),
+        [Field::Named(name, _)] if name.text == "double" => vec![Reply::Double],
+        // Which field wins, or what a computed key is, is not settled here.
+        _ if fields
+            .iter()
+            .any(|field| special(field) || matches!(field, Field::Keyed(..))) =>
+        {
+            vec![Reply::Any]
+        }
+        _ => {
+            let positional: Vec<&Expr> = fields
+                .iter()
+                .filter_map(|field| match field {
+                    Field::Positional(expr) => Some(expr),
+                    _ => None,
+                })
+                .collect();
+            vec![Reply::Array(array_elements(&positional, locals, depth))]
+        }
+    }
+}
+
+/// The elements a table's positional values make: they end at the first
+/// that may be nil, and a last call or `...` adds any number of values.
+fn array_elements(values: &[&Expr], locals: &Locals, depth: usize) -> Elements {
+    let mut leading = Vec::new();
+    for (index, value) in values.iter().enumerate() {
+        let open_ended = index + 1 == values.len() && expands(value);
+        let replies = replies_of(value, locals, depth + 1);
+        if open_ended || replies.iter().any(Reply::may_be_nil) {
+            return Elements {
+                leading,
+                exact: false,
+            };
+        }
+        leading.push(replies);
+    }
+    Elements {
+        leading,
+        exact: true,
+    }
+}
+
+/// The replies of a call's result: a Redis command or a library function
 /// whose result is settled.
-fn call_shape(func: &Expr, args: &[Expr]) -> Option<Shapes> {
+fn call_replies(func: &Expr, args: &[Expr]) -> Option<Vec<Reply>> {
     let path = match func {
         Expr::Name(name) => name.text.clone(),
         Expr::Index { obj, key, .. } => match (&**obj, &**key) {
@@ -213,11 +273,14 @@ fn call_shape(func: &Expr, args: &[Expr]) -> Option<Shapes> {
             };
             command_reply(&String::from_utf8_lossy(name), &args[1..])
         }
-        "redis.status_reply" | "server.status_reply" => Some(Shapes::STATUS),
-        "redis.error_reply" | "server.error_reply" | "error" => Some(Shapes::NONE),
-        "tonumber" => Some(Shapes::INTEGER.union(Shapes::NIL)),
+        "redis.status_reply" | "server.status_reply" => Some(vec![Reply::Status(match args {
+            [Expr::String(text, _)] => Some(text.clone()),
+            _ => None,
+        })]),
+        "redis.error_reply" | "server.error_reply" | "error" => Some(Vec::new()),
+        "tonumber" => Some(vec![Reply::Integer, Reply::Nil]),
         "tostring" | "cjson.encode" | "cmsgpack.pack" | "redis.sha1hex" | "table.concat" => {
-            Some(Shapes::STRING)
+            Some(vec![Reply::STRING])
         }
         path if path.starts_with("string.")
             && !matches!(
@@ -225,25 +288,19 @@ fn call_shape(func: &Expr, args: &[Expr]) -> Option<Shapes> {
                 "string.find" | "string.match" | "string.byte" | "string.gmatch" | "string.len"
             ) =>
         {
-            Some(Shapes::STRING)
+            Some(vec![Reply::STRING])
         }
-        "string.len" => Some(Shapes::INTEGER),
+        "string.len" => Some(vec![Reply::Integer]),
         _ => None,
     }
 }
 
-/// The RESP2 reply shapes of the commands whose reply the name (and, where
-/// it matters, the number of arguments) settles, as Redis 7.0 and Valkey
-/// 8.1 send them; `None` for any other.
-pub(crate) fn command_reply(name: &str, args: &[Expr]) -> Option<Shapes> {
+/// The replies of the commands whose reply the name (and, where it matters,
+/// the arguments) settles, as Redis 7.0 and Valkey 8.1 and 9.1 send them
+/// on RESP2; `None` for any other.
+pub(crate) fn command_reply(name: &str, args: &[Expr]) -> Option<Vec<Reply>> {
     let name = name.to_ascii_uppercase();
-    let (int, string, status, array, nil) = (
-        Shapes::INTEGER,
-        Shapes::STRING,
-        Shapes::STATUS,
-        Shapes::ARRAY,
-        Shapes::NIL,
-    );
+    let (int, string, array, nil) = (Reply::Integer, Reply::STRING, Reply::ARRAY, Reply::Nil);
     Some(match name.as_str() {
         "INCR" | "INCRBY" | "DECR" | "DECRBY" | "DEL" | "UNLINK" | "EXISTS" | "HDEL"
         | "HEXISTS" | "HINCRBY" | "HLEN" | "HSETNX" | "HSTRLEN" | "HSET" | "LLEN" | "LPUSH"
@@ -256,23 +313,79 @@ pub(crate) fn command_reply(name: &str, args: &[Expr]) -> Option<Shapes> {
         | "PFADD" | "PFCOUNT" | "SETRANGE" | "ZADD"
             if name != "ZADD" || !has_word(args, "INCR") =>
         {
-            int
+            vec![int]
         }
         "GET" | "GETDEL" | "HGET" | "LINDEX" | "GETSET" | "RPOPLPUSH" | "LMOVE" | "ZSCORE" => {
-            string.union(nil)
+            vec![string, nil]
         }
-        "INCRBYFLOAT" | "HINCRBYFLOAT" | "GETRANGE" => string,
-        "LPOP" | "RPOP" | "SPOP" | "SRANDMEMBER" if args.len() == 1 => string.union(nil),
-        "ZRANK" | "ZREVRANK" if args.len() == 2 => int.union(nil),
-        "HGETALL" | "HKEYS" | "HVALS" | "HMGET" | "MGET" | "LRANGE" | "SMEMBERS" | "SINTER"
-        | "SUNION" | "SDIFF" | "ZRANGEBYSCORE" | "ZREVRANGEBYSCORE" | "ZRANGEBYLEX"
-        | "ZREVRANGEBYLEX" | "ZRANGE" | "ZREVRANGE" | "KEYS" | "TIME" | "SCAN" | "HSCAN"
-        | "SSCAN" | "ZSCAN" | "XRANGE" | "XREVRANGE" => array,
-        "SET" if !has_word(args, "GET") => status.union(nil),
-        "MSET" | "HMSET" | "LSET" | "LTRIM" | "RENAME" | "SETEX" | "PSETEX" | "PING" | "TYPE" => {
-            status
+        "INCRBYFLOAT" | "HINCRBYFLOAT" | "GETRANGE" => vec![string],
+        "LPOP" | "RPOP" | "SPOP" | "SRANDMEMBER" if args.len() == 1 => vec![string, nil],
+        "ZRANK" | "ZREVRANK" if args.len() == 2 => vec![int, nil],
+        "HGETALL" | "HKEYS" | "HVALS" | "LRANGE" | "SMEMBERS" | "SINTER" | "SUNION" | "SDIFF"
+        | "ZRANGEBYSCORE" | "ZREVRANGEBYSCORE" | "ZRANGEBYLEX" | "ZREVRANGEBYLEX" | "ZRANGE"
+        | "ZREVRANGE" | "KEYS" | "TIME" | "SCAN" | "HSCAN" | "SSCAN" | "ZSCAN" | "XRANGE"
+        | "XREVRANGE" => vec![array],
+        // One element for each member, field or key named.
+        "SMISMEMBER" => vec![one_each(args.get(1..)?, &[int])],
+        "ZMSCORE" | "HMGET" => vec![one_each(args.get(1..)?, &[string, nil])],
+        "MGET" => vec![one_each(args, &[string, nil])],
+        "SET" => set_reply(args.get(2..)?)?,
+        "MSET" | "HMSET" | "LSET" | "LTRIM" | "RENAME" | "SETEX" | "PSETEX" => {
+            vec![Reply::status("OK")]
         }
+        "PING" if args.is_empty() => vec![Reply::status("PONG")],
+        "PING" => vec![string],
+        "TYPE" => ["none", "string", "list", "set", "zset", "hash", "stream"]
+            .into_iter()
+            .map(Reply::status)
+            .collect(),
         _ => return None,
+    })
+}
+
+/// An array of one `element` for each of `args`, unless the last expands
+/// into any number of values.
+fn one_each(args: &[Expr], element: &[Reply]) -> Reply {
+    let open_ended = args.last().is_some_and(expands);
+    Reply::Array(Elements {
+        leading: vec![element.to_vec(); args.len() - usize::from(open_ended)],
+        exact: !open_ended,
+    })
+}
+
+/// Whether `expr`, last in a list, adds any number of values to it.
+fn expands(expr: &Expr) -> bool {
+    matches!(
+        expr,
+        Expr::Call { .. } | Expr::Method { .. } | Expr::Vararg(_)
+    )
+}
+
+/// The replies of `SET key value options...`, when every option is a
+/// literal: the old value or nil with `GET`, `OK` or nil with `NX`/`XX`,
+/// else `OK`.
+fn set_reply(options: &[Expr]) -> Option<Vec<Reply>> {
+    let (mut get, mut conditional) = (false, false);
+    let mut options = options.iter();
+    while let Some(option) = options.next() {
+        let Expr::String(word, _) = option else {
+            return None;
+        };
+        match word.to_ascii_uppercase().as_slice() {
+            b"GET" => get = true,
+            b"NX" | b"XX" => conditional = true,
+            // The expiry itself may be any expression.
+            b"EX" | b"PX" | b"EXAT" | b"PXAT" => {
+                options.next()?;
+            }
+            b"KEEPTTL" => {}
+            _ => return None,
+        }
+    }
+    Some(match (get, conditional) {
+        (true, _) => vec![Reply::STRING, Reply::Nil],
+        (false, true) => vec![Reply::status("OK"), Reply::Nil],
+        (false, false) => vec![Reply::status("OK")],
     })
 }
 
@@ -288,10 +401,11 @@ mod tests {
     use super::super::test_support::ONE_KEY_TWO_ARGS;
     use super::*;
     use crate::parser::parse;
+    use crate::reply_type::RustType;
 
-    fn refused(source: &str, accepts: Shapes) -> Vec<String> {
+    fn refused(source: &str, reply_type: RustType) -> Vec<String> {
         let declared = Declared {
-            accepts,
+            reply_type,
             ..ONE_KEY_TWO_ARGS
         };
         let mut found = Vec::new();
@@ -299,52 +413,231 @@ mod tests {
         found.into_iter().map(|d| d.message).collect()
     }
 
-    const VEC: Shapes = Shapes::ARRAY.union(Shapes::STRING).union(Shapes::NIL);
-    const INT: Shapes = Shapes::INTEGER
-        .union(Shapes::STRING)
-        .union(Shapes::STATUS)
-        .union(Shapes::DOUBLE);
+    fn named(name: &str) -> RustType {
+        RustType::named(name)
+    }
+
+    fn vec_of(name: &str) -> RustType {
+        RustType::of("Vec", named(name))
+    }
+
+    fn tuple(names: &[&str]) -> RustType {
+        RustType::Tuple(names.iter().map(|name| named(name)).collect())
+    }
 
     #[test]
     fn a_type_that_holds_none_of_the_replies_is_refused() {
-        let found = refused("return redis.call('INCR', KEYS[1])", VEC);
+        let found = refused("return redis.call('INCR', KEYS[1])", vec_of("String"));
         assert_eq!(
             found,
             ["the script replies an integer, which the declared return type cannot hold"]
         );
         assert_eq!(
-            refused("return redis.call('HGETALL', KEYS[1])", INT).len(),
+            refused("return redis.call('HGETALL', KEYS[1])", named("i64")).len(),
             1
         );
         assert_eq!(
-            refused("local t = {} table.insert(t, 1) return t", INT).len(),
+            refused("local t = {} table.insert(t, 1) return t", named("i64")).len(),
             1
         );
         assert_eq!(
-            refused("if ARGV[1] then return 1 end return #KEYS", VEC).len(),
+            refused(
+                "if ARGV[1] then return 1 end return #KEYS",
+                vec_of("String")
+            )
+            .len(),
             1
         );
-        assert_eq!(refused("return {ok = 'DONE'}", VEC).len(), 1);
+        assert_eq!(refused("return {ok = 'DONE'}", vec_of("String")).len(), 1);
+    }
+
+    #[test]
+    fn word_literals_are_neither_numbers_nor_booleans() {
+        let script = "if redis.call('EXISTS', KEYS[1]) == 1 then return 'locked' end return 'free'";
+        for ty in [named("i64"), named("bool"), named("f64"), vec_of("i64")] {
+            assert_eq!(
+                refused(script, ty),
+                [
+                    "the script replies the string \"locked\" or the string \"free\", \
+                  which the declared return type cannot hold"
+                        .replace("  ", "")
+                ]
+            );
+        }
+        assert!(refused(script, named("String")).is_empty());
+        assert!(refused(script, vec_of("String")).is_empty());
+        // Texts redis-rs reads as numbers or booleans (2.0 reads "true").
+        assert!(refused("return '12'", named("i64")).is_empty());
+        assert!(refused("return '-3'", vec_of("u8")).is_empty());
+        assert!(refused("return '1.5'", named("f64")).is_empty());
+        assert!(refused("return 'inf'", named("f64")).is_empty());
+        assert_eq!(refused("return '1.5'", named("i64")).len(), 1);
+        for text in ["0", "1", "true", "false"] {
+            assert!(
+                refused(&format!("return '{text}'"), named("bool")).is_empty(),
+                "{text}"
+            );
+        }
+        assert_eq!(refused("return 'yes'", named("bool")).len(), 1);
+    }
+
+    #[test]
+    fn statuses_are_strings_and_ok_is_true() {
+        for script in [
+            "return redis.status_reply('OK')",
+            "return {ok = 'OK'}",
+            "return redis.call('SET', KEYS[1], ARGV[1])",
+            "return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])",
+            "return redis.call('HMSET', KEYS[1], 'a', ARGV[1])",
+        ] {
+            assert_eq!(refused(script, named("i64")).len(), 1, "{script}");
+            assert_eq!(refused(script, vec_of("String")).len(), 1, "{script}");
+            assert!(refused(script, named("String")).is_empty(), "{script}");
+            // `Value::Okay` is `true` to redis-rs.
+            assert!(refused(script, named("bool")).is_empty(), "{script}");
+        }
+        assert_eq!(
+            refused("return redis.call('TYPE', KEYS[1])", named("i64")),
+            [
+                "the script replies the status \"none\", the status \"string\", \
+              the status \"list\", the status \"set\", the status \"zset\", \
+              the status \"hash\" or the status \"stream\", which the declared \
+              return type cannot hold"
+                    .replace("  ", "")
+            ]
+        );
+        assert_eq!(
+            refused("return redis.status_reply('DONE')", named("bool")).len(),
+            1
+        );
+        // A status of unknown text may be a number.
+        assert!(refused("return redis.status_reply(ARGV[1])", named("i64")).is_empty());
+        // Options the text does not settle, or that make nil or a string.
+        for script in [
+            "return redis.call('SET', KEYS[1], ARGV[1], ARGV[2])",
+            "return redis.call('SET', KEYS[1], ARGV[1], 'NX')",
+            "return redis.call('SET', KEYS[1], ARGV[1], 'GET')",
+        ] {
+            assert!(refused(script, vec_of("String")).is_empty(), "{script}");
+        }
+        assert_eq!(
+            refused(
+                "return redis.call('SET', KEYS[1], ARGV[1], 'XX')",
+                named("i64")
+            ),
+            [
+                "the script replies the status \"OK\" or nil, which the declared return type \
+              cannot hold"
+                    .replace("  ", "")
+            ]
+        );
+        let either = "if ARGV[1] then return redis.status_reply('DONE') end \
+                      return redis.call('SMEMBERS', KEYS[1])";
+        assert_eq!(refused(either, named("i64")).len(), 1);
+        assert!(refused(either, vec_of("String")).is_empty());
+    }
+
+    #[test]
+    fn integers_and_scalars_are_not_tuples() {
+        let pair = tuple(&["i64", "i64"]);
+        assert_eq!(
+            refused("return redis.call('INCR', KEYS[1])", pair.clone()),
+            ["the script replies an integer, which the declared return type cannot hold"]
+        );
+        assert_eq!(refused("return nil", pair.clone()).len(), 1);
+        assert!(refused("return {1, 2}", pair.clone()).is_empty());
+        assert_eq!(
+            refused("return {1, 2, 3}", pair.clone()),
+            [
+                "the script replies an array of 3 elements, which the declared return type \
+              cannot hold"
+                    .replace("  ", "")
+            ]
+        );
+        assert_eq!(refused("return {1, 'x'}", pair.clone()).len(), 1);
+        // Up to the first nil, and a last call adds any number of values.
+        assert!(refused("return {1, 2, ARGV[1], 4}", pair.clone()).is_empty());
+        assert!(refused("return {1, unpack(ARGV)}", pair.clone()).is_empty());
+        assert_eq!(
+            refused("return {1, 2, unpack(ARGV)}", tuple(&["i64"])).len(),
+            1
+        );
+        assert!(
+            refused(
+                "return redis.call('SMISMEMBER', KEYS[1], 'a', 'b')",
+                pair.clone()
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            refused(
+                "return redis.call('SMISMEMBER', KEYS[1], 'a', 'b', 'c')",
+                pair
+            )
+            .len(),
+            1
+        );
+        // A table filled after its declaration is any array.
+        assert!(
+            refused(
+                "local t = {} t[1] = 1 t[2] = 2 return t",
+                tuple(&["i64", "i64"])
+            )
+            .is_empty()
+        );
+        assert!(refused("return redis.call('INCR', KEYS[1])", RustType::Unit).is_empty());
+    }
+
+    #[test]
+    fn arrays_are_not_booleans_and_their_elements_are_judged() {
+        assert_eq!(
+            refused(
+                "return redis.call('SMISMEMBER', KEYS[1], ARGV[1])",
+                named("bool")
+            )
+            .len(),
+            1
+        );
+        assert!(
+            refused(
+                "return redis.call('SMISMEMBER', KEYS[1], ARGV[1])",
+                vec_of("bool")
+            )
+            .is_empty()
+        );
+        assert_eq!(refused("return {'a', 'b'}", vec_of("i64")).len(), 1);
+        assert!(refused("return {'1', 2}", vec_of("i64")).is_empty());
+        assert!(refused("return {}", vec_of("i64")).is_empty());
+        // A vector of pairs also takes a flat array.
+        assert!(
+            refused(
+                "return {'a', 1}",
+                RustType::of("Vec", tuple(&["String", "i64"]))
+            )
+            .is_empty()
+        );
     }
 
     #[test]
     fn a_type_that_holds_one_of_them_or_unsettled_replies_pass() {
         // A string fits a Vec (one element), nil fits it too.
-        assert!(refused("return redis.call('GET', KEYS[1])", VEC).is_empty());
-        assert!(refused("if ARGV[1] then return 1 end return {}", INT).is_empty());
+        assert!(refused("return redis.call('GET', KEYS[1])", vec_of("String")).is_empty());
+        assert!(refused("if ARGV[1] then return 1 end return {}", named("i64")).is_empty());
         // Not settled: a function's result, `and`/`or`, a local set twice.
-        assert!(refused("local function f() return 1 end return f()", VEC).is_empty());
-        assert!(refused("return ARGV[1] and 1 or 2", VEC).is_empty());
-        assert!(refused("local x = 1 x = {} return x", VEC).is_empty());
+        let vec = vec_of("String");
+        assert!(refused("local function f() return 1 end return f()", vec.clone()).is_empty());
+        assert!(refused("return ARGV[1] and 1 or 2", vec.clone()).is_empty());
+        assert!(refused("local x = 1 x = {} return x", vec.clone()).is_empty());
+        assert!(refused("return {ok = 'OK', 1}", named("i64")).is_empty());
         // Errors are not replies.
         assert!(
             refused(
                 "if ARGV[1] then return redis.error_reply('E') end return {}",
-                VEC
+                vec.clone()
             )
             .is_empty()
         );
         // ZADD ... INCR replies a string; SET ... GET a string.
-        assert!(refused("return redis.call('ZADD', KEYS[1], 'INCR', 1, 'm')", VEC).is_empty());
+        assert!(refused("return redis.call('ZADD', KEYS[1], 'INCR', 1, 'm')", vec).is_empty());
     }
 }

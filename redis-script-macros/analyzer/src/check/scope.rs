@@ -55,7 +55,7 @@ fn walk_once(
     let mut walker = Walker {
         declared: Declared {
             read_only: declared.read_only && function.is_none(),
-            ..*declared
+            ..declared.clone()
         },
         function,
         target_read_only: declared.read_only,
@@ -762,7 +762,7 @@ impl Walker {
                 name: String::from_utf8_lossy(command).to_ascii_lowercase(),
                 span: *span,
                 args: args.to_vec(),
-                declared: self.declared,
+                declared: self.declared.clone(),
             });
         }
     }

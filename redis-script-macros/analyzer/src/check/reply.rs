@@ -1,0 +1,144 @@
+//! What a script can reply, as far as its text settles it: the replies the
+//! reply-shape check traces from each `return` ([`super::reply_shape`]) and
+//! judges against the declared type ([`crate::reply_type::fits`]).
+//!
+//! Texts and elements are kept where the script spells them out, because
+//! redis-rs converts by content as well as by kind: the bulk string `"12"`
+//! becomes an `i64`, `"locked"` does not; the status `OK` is a `bool`, an
+//! integer is never a tuple.
+
+/// One reply a script can send (RESP2 kinds; RESP3 replies are read as
+/// their RESP2 counterparts, with `Double` on its own).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Reply {
+    /// Not settled by the text: any reply.
+    Any,
+    /// Nil (a Lua `nil` or `false`).
+    Nil,
+    /// An integer (`:1`; Lua numbers and `true`).
+    Integer,
+    /// A RESP3 double (`{double = n}`).
+    Double,
+    /// A bulk string, with its bytes when the text settles them.
+    String(Option<Vec<u8>>),
+    /// A status (`+OK`), with its text when the text settles it.
+    Status(Option<Vec<u8>>),
+    /// An array.
+    Array(Elements),
+}
+
+/// What the text settles about an array's elements: the ones it certainly
+/// begins with, and whether there are no more.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Elements {
+    /// The replies each leading element can be.
+    pub leading: Vec<Vec<Reply>>,
+    /// Whether the array holds exactly `leading`.
+    pub exact: bool,
+}
+
+impl Elements {
+    /// Nothing known: any number of any elements.
+    pub const UNKNOWN: Elements = Elements {
+        leading: Vec::new(),
+        exact: false,
+    };
+}
+
+impl Reply {
+    /// A bulk string of unknown text.
+    pub const STRING: Reply = Reply::String(None);
+    /// An array of unknown elements.
+    pub const ARRAY: Reply = Reply::Array(Elements::UNKNOWN);
+
+    /// A status of this text.
+    pub fn status(text: &str) -> Reply {
+        Reply::Status(Some(text.as_bytes().to_vec()))
+    }
+
+    /// Whether the reply may be nil (the end of a Lua array).
+    pub fn may_be_nil(&self) -> bool {
+        matches!(self, Reply::Any | Reply::Nil)
+    }
+
+    /// The reply in words: "an integer", `the string "locked"`.
+    fn describe(&self) -> String {
+        let text = |bytes: &[u8]| format!("{:?}", String::from_utf8_lossy(bytes));
+        match self {
+            Reply::Any => "anything".to_owned(),
+            Reply::Nil => "nil".to_owned(),
+            Reply::Integer => "an integer".to_owned(),
+            Reply::Double => "a double".to_owned(),
+            Reply::String(None) => "a string".to_owned(),
+            Reply::String(Some(bytes)) => format!("the string {}", text(bytes)),
+            Reply::Status(None) => "a status".to_owned(),
+            Reply::Status(Some(bytes)) => format!("the status {}", text(bytes)),
+            Reply::Array(Elements {
+                leading,
+                exact: true,
+            }) if !leading.is_empty() => match leading.len() {
+                1 => "an array of 1 element".to_owned(),
+                n => format!("an array of {n} elements"),
+            },
+            Reply::Array(_) => "an array".to_owned(),
+        }
+    }
+
+    /// The order replies are named in: integers, strings, statuses, arrays,
+    /// doubles, nil.
+    fn rank(&self) -> u8 {
+        match self {
+            Reply::Integer => 0,
+            Reply::String(_) => 1,
+            Reply::Status(_) => 2,
+            Reply::Array(_) => 3,
+            Reply::Double => 4,
+            Reply::Nil => 5,
+            Reply::Any => 6,
+        }
+    }
+}
+
+/// `replies` in words, each named once: "an integer or nil".
+pub(crate) fn describe(replies: &[Reply]) -> String {
+    let mut sorted: Vec<&Reply> = replies.iter().collect();
+    sorted.sort_by_key(|reply| reply.rank());
+    let mut names: Vec<String> = Vec::new();
+    for reply in sorted {
+        let name = reply.describe();
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => "nothing".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_are_named_once_in_a_fixed_order() {
+        let replies = [
+            Reply::Nil,
+            Reply::status("OK"),
+            Reply::Integer,
+            Reply::Integer,
+            Reply::String(Some(b"locked".to_vec())),
+        ];
+        assert_eq!(
+            describe(&replies),
+            "an integer, the string \"locked\", the status \"OK\" or nil"
+        );
+        let pair = Reply::Array(Elements {
+            leading: vec![vec![Reply::Integer], vec![Reply::STRING]],
+            exact: true,
+        });
+        assert_eq!(describe(&[pair]), "an array of 2 elements");
+        assert_eq!(describe(&[]), "nothing");
+    }
+}
