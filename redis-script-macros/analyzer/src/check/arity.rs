@@ -203,7 +203,10 @@ mod tests {
             ..ONE_KEY_TWO_ARGS
         };
         assert_eq!(
-            errors("return {KEYS[1], KEYS[2], KEYS[40], ARGV[2]}", listed),
+            errors(
+                "return {KEYS[1], KEYS[2], KEYS[40], ARGV[2]}",
+                listed.clone()
+            ),
             Vec::<String>::new()
         );
         // Still whole and positive, and ARGV keeps its own bound.
