@@ -28,11 +28,9 @@ use crate::attr::Keys;
 use crate::errors::Errors;
 use crate::reply_type::{self, INTEGERS, Reading};
 
-/// The parameter `scripts!` declares for a header's `---@key ...`.
-const VARIADIC_KEYS: &str = "keys";
-
-/// The parameter `scripts!` declares for a header's `---@param ...`.
-const VARIADIC_TAIL: &str = "rest";
+use redis_script_analyzer::header::{
+    KEY_LIST_PARAMETER as VARIADIC_KEYS, TAIL_PARAMETER as VARIADIC_TAIL,
+};
 
 /// How many key parameters a header declares: `keys = N` of its binding.
 pub fn key_parameters(header: &Header) -> usize {

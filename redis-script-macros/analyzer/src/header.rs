@@ -185,6 +185,14 @@ pub fn parse(source: &str) -> Result<Option<Header>, Vec<HeaderError>> {
     parse_tags(source).0
 }
 
+/// The parameter a binding of the header (`scripts!`) names the list of
+/// keys of `---@key ...`; no other key or argument may take it.
+pub const KEY_LIST_PARAMETER: &str = "keys";
+
+/// The parameter a binding of the header names the variadic tail of
+/// `---@param ...`; no other key or argument may take it.
+pub const TAIL_PARAMETER: &str = "rest";
+
 /// Reads the header of a script that may have none, as `#[redis_script]`
 /// and `redis-lua` do, where the signature is optional: as [`parse`], but a
 /// header that does not parse is taken for the language server's own
@@ -368,6 +376,37 @@ impl Header {
                 Some("give each key and argument its own name"),
             ));
         }
+        // The lists are bound as parameters of these names: a value that
+        // also has one would be a parameter bound twice.
+        let list_names = [
+            (
+                self.variadic_keys.is_some() || (variadic && tag == "key"),
+                KEY_LIST_PARAMETER,
+                "key ...",
+            ),
+            (
+                self.variadic.is_some() || (variadic && tag != "key"),
+                TAIL_PARAMETER,
+                "param ...",
+            ),
+        ];
+        for (listed, parameter, list) in list_names {
+            let named = |value: &Value| value.name == parameter;
+            let clash = if variadic {
+                self.keys.iter().chain(&self.args).any(named)
+            } else {
+                name == parameter
+            };
+            if listed && clash {
+                return Err(error(
+                    format!(
+                        "`{parameter}` is the parameter a binding gives the list `---@{list}`, \
+                         so no key or argument may be named `{parameter}` beside it"
+                    ),
+                    Some("rename that key or argument"),
+                ));
+            }
+        }
         if self.variadic.is_some() {
             return Err(error(
                 format!("`@{tag} {name}` follows the variadic `@param ...`, which must be last"),
@@ -459,6 +498,36 @@ mod tests {
         assert_eq!(reply.description, "OK when taken");
         assert_eq!(&LOCK[header.span.start..header.span.start + 3], "---");
         assert!(LOCK[..header.span.end].ends_with("OK when taken"));
+    }
+
+    #[test]
+    fn no_key_or_argument_takes_the_name_a_list_is_bound_to() {
+        let refused = |source: &str| {
+            let errors = parse(source).unwrap_err();
+            assert_eq!(errors.len(), 1, "{errors:?}");
+            errors[0].message.clone()
+        };
+        // Either order: the named value first, or the list.
+        for source in [
+            "---@key keys string\n---@key ... string\n---@return integer\nreturn 1\n",
+            "---@key ... string\n---@param keys string\n---@return integer\nreturn 1\n",
+            "---@param rest string\n---@param ... string\n---@return integer\nreturn 1\n",
+        ] {
+            let message = refused(source);
+            assert!(
+                message.contains("the parameter a binding gives"),
+                "{message}"
+            );
+        }
+        // Without the list, the names are free; a list of keys leaves `rest` free.
+        assert!(
+            parse("---@key keys string\n---@param rest string\n---@return integer\nreturn 1\n")
+                .is_ok()
+        );
+        assert!(
+            parse("---@key ... string\n---@param rest string\n---@return integer\nreturn 1\n")
+                .is_ok()
+        );
     }
 
     #[test]
