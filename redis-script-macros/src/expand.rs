@@ -247,8 +247,12 @@ fn expand(
     });
     let generated_doc = generated_doc(binding, source, &file_name, &sha1, &binding.split(keys));
     let module_doc = format!("The script behind [`{name}()`](fn@{name}).");
-    let script_doc =
-        format!("Static metadata of `{file_name}`, the script behind [`{name}()`](fn@{name}).");
+    // Items inside the module name the function from there: rustdoc
+    // resolves their links in the module (the binding's name spans it, see
+    // below), where only `super::` reaches the function.
+    let script_doc = format!(
+        "Static metadata of `{file_name}`, the script behind [`{name}()`](fn@super::{name})."
+    );
     let generics = &binding.sig.generics;
     let where_clause = &generics.where_clause;
     let params = binding
@@ -275,7 +279,7 @@ fn expand(
         } => {
             let library = checked.library.clone().unwrap_or_default();
             let library_doc = format!(
-                "The Lua library `{library}` (`{file_name}`), which [`{name}()`](fn@{name}) calls a function of."
+                "The Lua library `{library}` (`{file_name}`), which [`{name}()`](fn@super::{name}) calls a function of."
             );
             (
                 quote! {
