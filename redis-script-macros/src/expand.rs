@@ -361,8 +361,10 @@ fn at_type(param: &Param) -> (Ident, Span) {
         .into_iter()
         .last()
         .map_or_else(|| param.ident.span(), |token| token.span());
+    // Located at the type, resolved as the parameter is (a binding written
+    // inside `macro_rules!` keeps its hygiene).
     let mut value = param.ident.clone();
-    value.set_span(span);
+    value.set_span(span.resolved_at(param.ident.span()));
     (value, span)
 }
 

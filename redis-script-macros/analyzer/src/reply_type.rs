@@ -63,6 +63,10 @@ pub(crate) fn fits(reply: &Reply, ty: &RustType) -> bool {
     if *reply == Reply::Any {
         return true;
     }
+    // A double reaches a RESP2 connection as the bulk string of its text.
+    if *reply == Reply::Double && fits(&Reply::STRING, ty) {
+        return true;
+    }
     let RustType::Named(name, inner) = ty else {
         return match ty {
             RustType::Tuple(elements) => tuple_fits(reply, elements),

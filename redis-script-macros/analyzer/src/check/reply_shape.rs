@@ -49,7 +49,10 @@ pub(super) fn check(chunk: &Chunk, declared: &Declared, diagnostics: &mut Vec<Di
     if !terminates(&chunk.block) {
         replies.push(Reply::Nil);
     }
-    if replies.is_empty()
+    // Nil alone into a type that cannot be nil is the nil-reply check's to
+    // report.
+    let nil_reply_reports = declared.reply == super::ReplyKind::NonNull;
+    if (nil_reply_reports && replies.iter().all(|reply| *reply == Reply::Nil))
         || replies
             .iter()
             .any(|reply| reply_type::fits(reply, &declared.reply_type))
@@ -119,8 +122,17 @@ impl<'a> Locals<'a> {
             Stat::LocalFunction { name, .. } => declared.entry(&name.text).or_default().push(None),
             Stat::Assign { targets, .. } => {
                 for target in targets {
-                    if let Expr::Name(name) = target {
-                        assigned.push(name.text.as_str());
+                    match target {
+                        Expr::Name(name) => assigned.push(name.text.as_str()),
+                        // `t.ok = ...`, `t[k] = ...`: the table may become a
+                        // status, an error, a double... Positions keep it an
+                        // array.
+                        Expr::Index { obj, key, .. } if !is_position(key) => {
+                            if let Expr::Name(name) = &**obj {
+                                assigned.push(name.text.as_str());
+                            }
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -138,6 +150,25 @@ impl<'a> Locals<'a> {
             .filter_map(|(name, values)| values[0].map(|expr| (name, expr)))
             .collect();
         Locals { settled }
+    }
+}
+
+/// Whether a table key is a position (`t[1]`, `t[#t + 1]`, `t[i]` of a
+/// numeric loop is not known here and so is not), or a string key Redis
+/// ignores in an array (`t.name`, unless one of [`SPECIAL_FIELDS`]).
+fn is_position(key: &Expr) -> bool {
+    match key {
+        Expr::Number(..) => true,
+        Expr::String(text, _) => !SPECIAL_FIELDS
+            .iter()
+            .any(|field| field.as_bytes() == text.as_slice()),
+        Expr::Unary { op: UnOp::Len, .. } => true,
+        Expr::Binary {
+            op: BinOp::Add | BinOp::Sub,
+            lhs,
+            ..
+        } => matches!(&**lhs, Expr::Unary { op: UnOp::Len, .. } | Expr::Number(..)),
+        _ => false,
     }
 }
 
@@ -200,11 +231,25 @@ fn replies_of(expr: &Expr, locals: &Locals, depth: usize) -> Vec<Reply> {
     }
 }
 
+/// The fields that make Redis read a table as something else than an
+/// array: an error, a status, a double, and RESP3's big number, verbatim
+/// string, map and set (sent on RESP2 as strings and arrays).
+const SPECIAL_FIELDS: &[&str] = &[
+    "err",
+    "ok",
+    "double",
+    "big_number",
+    "verbatim_string",
+    "map",
+    "set",
+];
+
 /// The replies of a table constructor: Redis reads a table with an `err`
-/// field as an error, with `ok` as a status, with `double` as a double, and
+/// field as an error, with `ok` as a status, with `double` as a double, with
+/// another of [`SPECIAL_FIELDS`] as what the text does not settle here, and
 /// any other as the array of its elements up to the first nil.
 fn table_replies(fields: &[Field], locals: &Locals, depth: usize) -> Vec<Reply> {
-    let special = |field: &Field| matches!(field, Field::Named(name, _) if matches!(name.text.as_str(), "ok" | "err" | "double"));
+    let special = |field: &Field| matches!(field, Field::Named(name, _) if SPECIAL_FIELDS.contains(&name.text.as_str()));
     match fields {
         [Field::Named(name, value)] if name.text == "ok" => vec![Reply::Status(match value {
             Expr::String(text, _) => Some(text.clone()),
@@ -300,6 +345,14 @@ fn call_replies(func: &Expr, args: &[Expr]) -> Option<Vec<Reply>> {
 /// on RESP2; `None` for any other.
 pub(crate) fn command_reply(name: &str, args: &[Expr]) -> Option<Vec<Reply>> {
     let name = name.to_ascii_uppercase();
+    // `unpack(ARGV)` last may carry options (`NX`, `GET`, `INCR`, a count)
+    // that change the reply: only the lists of one element per name below
+    // stay settled (as open-ended).
+    if args.last().is_some_and(expands)
+        && !matches!(name.as_str(), "SMISMEMBER" | "ZMSCORE" | "HMGET" | "MGET")
+    {
+        return None;
+    }
     let (int, string, array, nil) = (Reply::Integer, Reply::STRING, Reply::ARRAY, Reply::Nil);
     Some(match name.as_str() {
         "INCR" | "INCRBY" | "DECR" | "DECRBY" | "DEL" | "UNLINK" | "EXISTS" | "HDEL"
@@ -405,6 +458,7 @@ mod tests {
 
     fn refused(source: &str, reply_type: RustType) -> Vec<String> {
         let declared = Declared {
+            reply: crate::reply_type::reply_kind(&reply_type),
             reply_type,
             ..ONE_KEY_TWO_ARGS
         };
@@ -423,6 +477,56 @@ mod tests {
 
     fn tuple(names: &[&str]) -> RustType {
         RustType::Tuple(names.iter().map(|name| named(name)).collect())
+    }
+
+    #[test]
+    fn what_the_text_does_not_settle_is_not_refused() {
+        // RESP3's reply tables, sent on RESP2 as strings and arrays.
+        assert!(refused("return {big_number = '123'}", named("i64")).is_empty());
+        assert!(refused("return {big_number = '123'}", named("String")).is_empty());
+        let verbatim = "return {verbatim_string = {format = 'txt', string = 'hi'}}";
+        assert!(refused(verbatim, named("String")).is_empty());
+        assert!(refused("return {map = {a = '1'}}", tuple(&["String", "String"])).is_empty());
+        assert!(refused("return {set = {'a'}}", vec_of("String")).is_empty());
+        // A table made a status or a double after its declaration.
+        assert!(refused("local r = {} r.ok = 'DONE' return r", named("String")).is_empty());
+        assert!(refused("local r = {} r['double'] = 1.5 return r", named("f64")).is_empty());
+        assert!(
+            refused(
+                "local r = {} local k = ARGV[1] r[k] = 1 return r",
+                named("i64")
+            )
+            .is_empty()
+        );
+        // A double on RESP2 is the bulk string of its text.
+        assert!(refused("return {double = 3.5}", vec_of("u8")).is_empty());
+        assert!(refused("return {double = 1}", named("bool")).is_empty());
+        // Options (`GET`, `NX`, `INCR`, a count) may come from ARGV.
+        assert!(
+            refused(
+                "return redis.call('SET', KEYS[1], unpack(ARGV))",
+                named("i64")
+            )
+            .is_empty()
+        );
+        assert!(
+            refused(
+                "return redis.call('ZADD', KEYS[1], unpack(ARGV))",
+                named("String")
+            )
+            .is_empty()
+        );
+        // Nil alone is the nil-reply check's.
+        assert!(refused("return nil", named("String")).is_empty());
+        // Positions keep a table an array, which an integer type cannot hold.
+        assert_eq!(
+            refused(
+                "local t = {} t[#t + 1] = 1 t.name = 'x' return t",
+                named("i64")
+            )
+            .len(),
+            1
+        );
     }
 
     #[test]
