@@ -193,8 +193,12 @@
 //!
 //!    What settles a shape: literals (`1`, `'x'`, `true` is 1, `false` and
 //!    `nil` are nil), tables (`{ok = ...}` a status, `{err = ...}` an error,
-//!    `{double = ...}` a double, any other an array, also when built in a
-//!    local and filled with `table.insert`), Redis commands with a fixed
+//!    `{double = ...}` a double (on RESP2, the string of its text), RESP3's
+//!    `{big_number = ...}`, `{verbatim_string = ...}`, `{map = ...}` and
+//!    `{set = ...}` not settled, any other an array, also when built in a
+//!    local and filled by position or `table.insert`; a local table given
+//!    a named or computed field after its declaration is not settled),
+//!    Redis commands with a fixed
 //!    reply returned directly (`INCR` an integer, `GET` a string or nil,
 //!    `HGETALL` an array, `SET` with literal options and without
 //!    `NX`/`XX`/`GET` the status `OK`, `HMSET` `OK`, `SMISMEMBER` one
@@ -220,7 +224,15 @@
 //!    "the script replies the string \"locked\" or the string \"free\", ..." for
 //!    `-> bool`, `-> i64` or `-> Vec<i64>` over `return 'locked'` / `return 'free'`.
 //!    Every binding of `scripts/`, `tests/lua/` and the idiomatic corpus
-//!    (`tests/integration/idiomatic.rs`) compiles with it.
+//!    (`tests/integration/idiomatic.rs`) compiles with it. A command whose
+//!    last argument expands (`unpack(ARGV)`) may carry options that change
+//!    its reply, so its shape is left open.
+//! 9. **Comparing a reply with nil** (`nil_comparison`): `local v =
+//!    redis.call('GET', KEYS[1]); if v == nil then` never takes the branch,
+//!    because a nil reply reaches Lua as `false`; a command that can reply
+//!    nil compared with `nil` (`==` or `~=`, either side) is an error whose
+//!    note says to write `if not v then`. Silent after `redis.setresp(3)`,
+//!    where nil stays nil, and for values that do not come from a command.
 //!
 //! The sandbox and command tables come from redis-server 7.0.15,
 //! valkey-server 8.1.8 and valkey-server 9.1.2, and the test suite checks
