@@ -81,8 +81,10 @@ pub(crate) fn fits(reply: &Reply, ty: &RustType) -> bool {
             Reply::Integer | Reply::Double | Reply::String(_) | Reply::Status(_)
         ),
         "f32" | "f64" => number_fits(reply, |text| text.parse::<f64>().is_ok()),
-        // Wider than any integer type: a text it does not parse fits none.
-        name if INTEGERS.contains(&name) => number_fits(reply, |text| text.parse::<i128>().is_ok()),
+        // As wide as any integer type: a text neither parses fits none.
+        name if INTEGERS.contains(&name) => number_fits(reply, |text| {
+            text.parse::<i128>().is_ok() || text.parse::<u128>().is_ok()
+        }),
         "bool" => match reply {
             Reply::Nil | Reply::Integer => true,
             // `+OK` reaches redis-rs as `Value::Okay`, which is `true`.

@@ -94,7 +94,7 @@ pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
     arity::check(&uses, declared, &mut diagnostics);
     nil_return::check(chunk, declared, &mut diagnostics);
     nil_comparison::check(chunk, chunk, &mut diagnostics);
-    reply_shape::check(chunk, declared, &mut diagnostics);
+    reply_shape::check(chunk, &[], declared, &mut diagnostics);
     allowed_out(diagnostics, declared)
 }
 
@@ -118,7 +118,7 @@ pub fn check_function(
         };
         nil_return::check(&body, declared, &mut diagnostics);
         nil_comparison::check(&body, chunk, &mut diagnostics);
-        reply_shape::check(&body, declared, &mut diagnostics);
+        reply_shape::check(&body, &callback.params, declared, &mut diagnostics);
     }
     allowed_out(diagnostics, declared)
 }

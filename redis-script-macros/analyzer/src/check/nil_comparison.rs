@@ -251,17 +251,24 @@ impl<'a> Walk<'a> {
                         }
                     }
                 }
+                // `redis.setresp` not called directly (`pcall(redis.setresp,
+                // 3)`, an alias): the script may switch to RESP3.
+                Expr::Index { .. } if is_setresp(expr) => {
+                    self.resp3 = true;
+                }
                 Expr::Index { obj, key, .. } => {
                     pending.push(obj);
                     pending.push(key);
                 }
                 Expr::Call { func, args, .. } => {
-                    if is_setresp(func)
-                        && !matches!(args[..], [Expr::Number(version, _)] if version == 2.0)
-                    {
-                        self.resp3 = true;
+                    if is_setresp(func) {
+                        // A direct call says which protocol: only 2 keeps nil false.
+                        if !matches!(args[..], [Expr::Number(version, _)] if version == 2.0) {
+                            self.resp3 = true;
+                        }
+                    } else {
+                        pending.push(func);
                     }
-                    pending.push(func);
                     pending.extend(args);
                 }
                 Expr::Method { obj, args, .. } => {
@@ -353,6 +360,11 @@ mod tests {
              local function f() return v == nil and 1 or 2 end\nreturn f()",
         );
         assert_eq!(found.len(), 1);
+        // RESP2 said out loud keeps nil `false`.
+        let found = messages(
+            "redis.setresp(2) local v = redis.call('GET', KEYS[1]) if v == nil then return 0 end return v",
+        );
+        assert_eq!(found.len(), 1);
     }
 
     #[test]
@@ -374,6 +386,9 @@ mod tests {
             "local v = redis.call('GET', KEYS[1]) if v == false then return 0 end return v",
             // In RESP3 (after `redis.setresp(3)`) a null reply is nil.
             "redis.setresp(3) local v = redis.call('GET', KEYS[1]) if v == nil then return 0 end return v",
+            // ... also when setresp is not called directly.
+            "pcall(redis.setresp, 3) local v = redis.call('GET', KEYS[1]) if v == nil then return 0 end return v",
+            "local resp = redis.setresp resp(3) local v = redis.call('GET', KEYS[1]) if v == nil then return 0 end return v",
             // A name compared before the declaration is another variable.
             "if x == nil then return 0 end local x = redis.call('GET', KEYS[1]) return x",
         ];

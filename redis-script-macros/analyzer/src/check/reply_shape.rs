@@ -29,14 +29,20 @@ use std::collections::HashMap;
 use super::Declared;
 use super::nil_return::{fall_through_span, stat_blocks, terminates};
 use super::reply::{self, Elements, Reply};
-use crate::ast::{BinOp, Block, Chunk, Expr, Field, Span, Stat, UnOp};
+use crate::ast::{BinOp, Block, Chunk, Expr, Field, Name, Span, Stat, UnOp};
 use crate::diagnostic::{Checker, Diagnostic, Rule, Target};
 use crate::reply_type;
 
 /// Refuses `declared.reply_type` if it takes none of the replies `chunk`
-/// can send.
-pub(super) fn check(chunk: &Chunk, declared: &Declared, diagnostics: &mut Vec<Diagnostic>) {
-    let locals = Locals::of(&chunk.block);
+/// can send; `params` are those of a function's callback whose body
+/// `chunk` is (declarations the body does not show).
+pub(super) fn check(
+    chunk: &Chunk,
+    params: &[Name],
+    declared: &Declared,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let locals = Locals::of(&chunk.block, params);
     let mut returns = Vec::new();
     collect_returns(&chunk.block, &mut returns);
     let mut replies = Vec::new();
@@ -102,8 +108,11 @@ struct Locals<'a> {
 }
 
 impl<'a> Locals<'a> {
-    fn of(block: &'a Block) -> Locals<'a> {
+    fn of(block: &'a Block, params: &'a [Name]) -> Locals<'a> {
         let mut declared: HashMap<&'a str, Vec<Option<&'a Expr>>> = HashMap::new();
+        for param in params {
+            declared.entry(&param.text).or_default().push(None);
+        }
         let mut assigned = Vec::new();
         walk_stats(block, &mut |stat| match stat {
             Stat::Local { names, exprs, .. } => {
@@ -463,7 +472,7 @@ mod tests {
             ..ONE_KEY_TWO_ARGS
         };
         let mut found = Vec::new();
-        check(&parse(source).unwrap(), &declared, &mut found);
+        check(&parse(source).unwrap(), &[], &declared, &mut found);
         found.into_iter().map(|d| d.message).collect()
     }
 
@@ -477,6 +486,28 @@ mod tests {
 
     fn tuple(names: &[&str]) -> RustType {
         RustType::Tuple(names.iter().map(|name| named(name)).collect())
+    }
+
+    #[test]
+    fn a_callbacks_parameters_are_declarations_of_their_names() {
+        // `args` returned is the parameter (an array), not the `local args`
+        // of one branch.
+        let body = "if #keys == 0 then local args = 'none' end return args";
+        let params = ["keys", "args"].map(|text| Name {
+            text: text.to_owned(),
+            span: Span::new(0, 0),
+        });
+        let declared = Declared {
+            reply_type: tuple(&["String", "String"]),
+            ..ONE_KEY_TWO_ARGS
+        };
+        let mut found = Vec::new();
+        check(&parse(body).unwrap(), &params, &declared, &mut found);
+        assert!(found.is_empty(), "{found:?}");
+        // Without them, the one declaration would settle `args`.
+        found.clear();
+        check(&parse(body).unwrap(), &[], &declared, &mut found);
+        assert_eq!(found.len(), 1);
     }
 
     #[test]
