@@ -58,7 +58,9 @@ pub(super) fn check(
     // Nil alone into a type that cannot be nil is the nil-reply check's to
     // report.
     let nil_reply_reports = declared.reply == super::ReplyKind::NonNull;
-    if (nil_reply_reports && replies.iter().all(|reply| *reply == Reply::Nil))
+    // A script that only raises errors replies nothing to hold.
+    if replies.is_empty()
+        || (nil_reply_reports && replies.iter().all(|reply| *reply == Reply::Nil))
         || replies
             .iter()
             .any(|reply| reply_type::fits(reply, &declared.reply_type))
@@ -547,6 +549,8 @@ mod tests {
             )
             .is_empty()
         );
+        // Errors are no replies to hold.
+        assert!(refused("return redis.error_reply('NOPE')", RustType::Unit).is_empty());
         // Nil alone is the nil-reply check's.
         assert!(refused("return nil", named("String")).is_empty());
         // Positions keep a table an array, which an integer type cannot hold.
