@@ -283,11 +283,7 @@ fn a_lost_connection_fails_every_call_named() {
 #[tokio::test(flavor = "current_thread")]
 async fn an_async_batch_gives_each_call_its_own_result() {
     let server = RedisServer::start();
-    let mut con = server
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let mut con = server.multiplexed().await;
     redis::cmd("ACL")
         .arg(&["SETUSER", "batcher", "on", "nopass", "~*", "&*", "+@all"])
         .arg("-script|load")

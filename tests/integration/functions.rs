@@ -261,11 +261,7 @@ fn pipelines_queue_function_calls_after_the_library_is_loaded() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn async_calls_recover_a_flushed_library_too() {
     let server = tokio::task::block_in_place(RedisServer::start);
-    let mut con = server
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let mut con = server.multiplexed().await;
     assert_eq!(
         add_stock("stock", "lime", 2)
             .invoke_async(&mut con)
@@ -415,11 +411,7 @@ fn a_refused_reload_fails_the_call_as_a_load_that_ran_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn async_calls_load_a_version_with_the_no_writes_flag_too() {
     let server = tokio::task::block_in_place(RedisServer::start);
-    let mut con = server
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let mut con = server.multiplexed().await;
     redis::cmd("FUNCTION")
         .arg("LOAD")
         .arg(STOCK_WRITABLE_COUNT)
@@ -530,11 +522,7 @@ fn script_load_of_a_function_binding_loads_its_library() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn script_load_async_of_a_function_binding_loads_its_library() {
     let server = tokio::task::block_in_place(RedisServer::start);
-    let mut con = server
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let mut con = server.multiplexed().await;
     move_stock::SCRIPT.load_async(&mut con).await.unwrap();
     assert_eq!(
         move_stock::LIBRARY.status_async(&mut con).await.unwrap(),

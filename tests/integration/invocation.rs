@@ -415,11 +415,7 @@ fn evalsha_pipelines_load_each_script_once_and_survive_a_flushed_cache() {
 async fn evalsha_pipelines_survive_a_flushed_cache_on_async_connections() {
     let server = RedisServer::start();
     let mut admin = server.connection();
-    let mut con = server
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let mut con = server.multiplexed().await;
     for atomic in [false, true] {
         flush_scripts(&mut admin);
         reset_stats(&mut admin);

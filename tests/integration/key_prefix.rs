@@ -122,11 +122,7 @@ fn a_prefixed_connection_prefixes_script_calls_and_leaves_plain_commands_alone()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn async_calls_take_a_prefix_per_call_and_per_connection() {
     let server = tokio::task::block_in_place(RedisServer::start);
-    let con = server
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let con = server.multiplexed().await;
     let mut tenant = PrefixedConnection::new(con.clone(), prefix("tenant-c:"));
     let echoed = tenant
         .invoke_async(&echo_keys("a", "b", "arg"))

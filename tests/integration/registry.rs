@@ -139,11 +139,7 @@ fn load_all_reports_a_refused_load_with_the_script_it_concerns() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn load_all_async_loads_every_script() {
     let server = tokio::task::block_in_place(RedisServer::start);
-    let mut con = server
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let mut con = server.multiplexed().await;
     let loaded = redis_script::load_all_async(&mut con).await.unwrap();
     assert_eq!(loaded.scripts.len(), distinct_sha1s().len());
     tokio::task::block_in_place(|| assert!(all_cached(&mut server.connection())));

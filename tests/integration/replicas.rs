@@ -113,11 +113,7 @@ async fn a_read_only_script_recovers_and_reads_on_a_replica_async() {
     let mut admin = replica.connection();
     flush_scripts(&mut admin);
     reset_stats(&mut admin);
-    let mut con = replica
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let mut con = replica.multiplexed().await;
     let reply = read_only_get("greeting").invoke_async(&mut con).await;
     assert_eq!(reply.unwrap().as_deref(), Some("hello"));
     assert_recovered_read_only(&mut admin);

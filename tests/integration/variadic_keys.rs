@@ -126,11 +126,7 @@ fn sync_calls_pass_every_key_and_recover_from_noscript() {
 #[tokio::test(flavor = "current_thread")]
 async fn async_calls_pass_every_key() {
     let server = RedisServer::start();
-    let mut con = server
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let mut con = server.multiplexed().await;
     let mut admin = server.connection();
     sadd(&mut admin, "s1", &["x"]);
     sadd(&mut admin, "s2", &["y"]);

@@ -183,11 +183,7 @@ fn command_calls(con: &mut Connection) -> HashMap<String, u64> {
 async fn a_parameter_that_is_not_one_value_is_refused_before_anything_is_sent() {
     let server = RedisServer::start();
     let mut con = server.connection();
-    let mut async_con = server
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let mut async_con = server.multiplexed().await;
     let one_entry: HashMap<&str, &str> = HashMap::from([("field", "value")]);
     let none: Option<&str> = None;
     let empty: Vec<String> = Vec::new();

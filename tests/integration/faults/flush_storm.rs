@@ -183,11 +183,7 @@ async fn async_calls_of_tasks_sharing_a_connection_survive_a_flush_storm() {
     let server = RedisServer::start();
     let mut admin = server.connection();
     reset_stats(&mut admin);
-    let con = server
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let con = server.multiplexed().await;
     let started = Instant::now();
     let storm = FlushStorm::start(&server);
     let mut tasks = tokio::task::JoinSet::new();

@@ -69,11 +69,7 @@ async fn bindings_recover_on_a_promoted_replica_without_the_script() {
     assert_eq!(command_calls(&mut con, "eval"), 1, "recovered once");
 
     // Async, recovering by SCRIPT LOAD + EVALSHA.
-    let mut multiplexed = replica
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let mut multiplexed = replica.multiplexed().await;
     let call = record_call(CALLS, 2).on_noscript(NoScriptFallback::Load);
     assert_eq!(call.invoke_async(&mut multiplexed).await.unwrap(), 2);
     assert_eq!(command_calls(&mut con, "script|load"), 1);

@@ -137,11 +137,7 @@ fn a_script_that_has_written_is_unkillable_and_runs_to_its_end() {
 #[tokio::test(flavor = "current_thread")]
 async fn kill_running_script_async_kills_on_an_async_connection() {
     let server = start_server();
-    let mut con = server
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let mut con = server.multiplexed().await;
     let outcome = kill_running_script_async(&mut con).await.unwrap();
     assert_eq!(outcome, ScriptKill::NothingRunning);
 

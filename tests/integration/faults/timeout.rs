@@ -45,11 +45,7 @@ fn a_sync_connection_skips_the_late_reply_of_a_timed_out_call() {
 #[tokio::test(flavor = "current_thread")]
 async fn a_multiplexed_connection_skips_the_late_reply_of_a_timed_out_call() {
     let server = RedisServer::start();
-    let mut con = server
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let mut con = server.multiplexed().await;
     con.set_response_timeout(TIMEOUT);
     let error = spin("timeout:spin", SLOW_MS, "read")
         .invoke_async(&mut con)

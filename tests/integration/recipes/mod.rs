@@ -31,9 +31,5 @@ fn dump_all(con: &mut Connection) -> Vec<(String, Vec<u8>)> {
 
 /// An async connection of its own to `server`.
 async fn multiplexed(server: &RedisServer) -> MultiplexedConnection {
-    server
-        .client()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap()
+    server.multiplexed().await
 }

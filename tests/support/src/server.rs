@@ -159,6 +159,14 @@ impl RedisServer {
         redis::Client::open(self.url_resp3()).expect("test server URL is valid")
     }
 
+    /// A multiplexed async connection to this server.
+    pub async fn multiplexed(&self) -> redis::aio::MultiplexedConnection {
+        self.client()
+            .get_multiplexed_async_connection()
+            .await
+            .unwrap()
+    }
+
     /// A new synchronous RESP2 connection.
     ///
     /// # Panics
