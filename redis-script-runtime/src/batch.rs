@@ -227,16 +227,15 @@ impl Batch {
     /// all its calls share one hash slot: what a cluster needs to run the
     /// batch on one node (see "Where it runs" above). Sends nothing.
     pub fn check_slots(&self) -> Result<(), Error> {
-        let mut slots = self.keys.iter().map(|(_, slot)| *slot);
-        match slots.next() {
-            Some(first) if slots.any(|slot| slot != first) => Err(Error::operation(
+        if crate::slot::span_several(self.keys.iter().map(|(_, slot)| *slot)) {
+            return Err(Error::operation(
                 "Batch",
                 crate::ErrorKind::CrossSlot {
                     keys: self.keys.clone(),
                 },
-            )),
-            _ => Ok(()),
+            ));
         }
+        Ok(())
     }
 
     /// Adds `call`, after a `SCRIPT LOAD` of its script if the batch has

@@ -271,11 +271,7 @@ impl<T> Invocation<T> {
     }
 
     fn keys_span_slots(&self) -> bool {
-        let mut slots = self.keys().map(key_slot);
-        match slots.next() {
-            Some(first) => slots.any(|slot| slot != first),
-            None => false,
-        }
+        crate::slot::span_several(self.keys().map(key_slot))
     }
 
     /// The encoded KEYS of this call: the values after numkeys.

@@ -9,6 +9,15 @@
 /// How many hash slots a Redis Cluster has.
 pub const SLOTS: u16 = 16384;
 
+/// Whether `slots` holds more than one distinct slot: what a cluster
+/// refuses for one command.
+pub(crate) fn span_several(mut slots: impl Iterator<Item = u16>) -> bool {
+    match slots.next() {
+        Some(first) => slots.any(|slot| slot != first),
+        None => false,
+    }
+}
+
 /// The hash slot of `key`, as `CLUSTER KEYSLOT` computes it: CRC16 (XMODEM)
 /// of the key's hash tag, modulo 16384.
 ///
