@@ -1,6 +1,6 @@
 //! The analyzer's tables against the server the harness starts
 //! (`REDIS_SCRIPT_SERVER`, else `redis-server`): its command table
-//! (`redis-script-macros/analyzer/src/commands/redis_7_0.rs`,
+//! (`redis-script-analyzer/src/commands/redis_7_0.rs`,
 //! `.../valkey_8_1.rs`, `.../valkey_9_1.rs`), written from the server's
 //! `COMMAND` by `regenerate` and compared with it on every test run; its
 //! sandbox table; the order and words in which the server refuses a call,
@@ -62,7 +62,7 @@ fn release(version: &str) -> (u32, u32) {
 fn table_file(server: Server) -> String {
     let stem = server.key().replace(['-', '.'], "_");
     format!(
-        "{}/redis-script-macros/analyzer/src/commands/{stem}.rs",
+        "{}/redis-script-analyzer/src/commands/{stem}.rs",
         env!("CARGO_MANIFEST_DIR")
     )
 }

@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::lexer::{Lexer, TokenKind};
 use crate::sandbox::{GLOBALS, Kind, Member, Type};
 use crate::servers::Server;
+use crate::syntax::lexer::{Lexer, TokenKind};
 
 /// Globals the servers keep for themselves, which [`sandbox_tables`] leaves
 /// out and a listing from the server should too.

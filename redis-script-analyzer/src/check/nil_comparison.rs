@@ -17,8 +17,8 @@
 use std::collections::{HashMap, HashSet};
 
 use super::nil_return::{nil_replying_command, stat_blocks};
-use crate::ast::{BinOp, Block, Chunk, Expr, Field, FuncBody, Name, Span, Stat};
 use crate::diagnostic::{Diagnostic, Rule, Target};
+use crate::syntax::tree::{BinOp, Block, Chunk, Expr, Field, FuncBody, Name, Span, Stat};
 
 /// Reports every comparison with `nil` in `chunk` of a value that can only
 /// be a command's reply; `whole` is the file `chunk` is part of (a
@@ -325,7 +325,7 @@ fn unparen(mut expr: &Expr) -> &Expr {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parser::parse;
+    use crate::syntax::parser::parse;
 
     fn messages(source: &str) -> Vec<String> {
         let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));

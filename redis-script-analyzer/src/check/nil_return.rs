@@ -4,9 +4,9 @@
 
 use super::command_calls::redis_call;
 use super::{Declared, ReplyKind};
-use crate::ast::{BinOp, Block, Chunk, Expr, Span, Stat, UnOp};
 use crate::commands;
 use crate::diagnostic::{Checker, Diagnostic, Rule, Target};
+use crate::syntax::tree::{BinOp, Block, Chunk, Expr, Span, Stat, UnOp};
 
 /// Why a script can end with `nil` or `false`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

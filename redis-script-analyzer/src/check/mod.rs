@@ -16,10 +16,10 @@ pub(crate) mod reply;
 mod reply_shape;
 mod scope;
 
-use crate::ast::{Chunk, FuncBody, Span};
 use crate::diagnostic::{Allowed, Checker, Diagnostic};
 use crate::reply_type::RustType;
 use crate::servers::{Server, Servers};
+use crate::syntax::tree::{Chunk, FuncBody, Span};
 
 /// What the caller's declaration says about the script.
 #[derive(Debug, Clone)]
@@ -133,7 +133,7 @@ fn allowed_out(mut diagnostics: Vec<Diagnostic>, declared: &Declared) -> Vec<Dia
 pub(super) mod test_support {
     use super::*;
     use crate::diagnostic::{Severity, Target};
-    use crate::parser::parse;
+    use crate::syntax::parser::parse;
 
     pub(in crate::check) const ONE_KEY_TWO_ARGS: Declared = Declared {
         keys: 1,
@@ -175,8 +175,8 @@ mod tests {
     use super::test_support::{ONE_KEY_TWO_ARGS, errors};
     use super::*;
     use crate::commands;
-    use crate::parser::parse;
     use crate::sandbox;
+    use crate::syntax::parser::parse;
 
     #[test]
     fn correct_scripts_pass() {

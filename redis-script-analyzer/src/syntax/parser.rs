@@ -14,10 +14,10 @@
 
 use std::fmt;
 
-use crate::ast::{
+use crate::syntax::lexer::{LexError, Lexer, Token, TokenKind, with_near};
+use crate::syntax::tree::{
     BinOp, Block, Chunk, Expr, Field, FuncBody, FuncName, Name, Return, Span, Stat, UnOp,
 };
-use crate::lexer::{LexError, Lexer, Token, TokenKind, with_near};
 
 /// Why a script does not compile, as Lua says it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! source ([`Span`]) and at the token of the caller's declaration it
 //! concerns ([`Target`]); and the [`Rule`] each is of, which an `allow(...)` may silence.
 
-use crate::ast::Span;
+use crate::syntax::tree::Span;
 
 /// Which token of the declaration a diagnostic belongs at (for
 /// `#[redis_script]`, a Rust token of the annotated function).

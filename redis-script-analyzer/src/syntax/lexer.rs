@@ -11,7 +11,7 @@
 //! line numbers count newlines as Lua does (`\n`, `\r`, `\r\n` and `\n\r`
 //! each end one line).
 
-use crate::ast::Span;
+use crate::syntax::tree::Span;
 
 /// Text the lexer cannot read as a token, in Lua's words; the parser turns
 /// it into its [`SyntaxError`](crate::SyntaxError).

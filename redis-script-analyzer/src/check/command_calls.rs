@@ -3,11 +3,11 @@
 //! `noscript`, writes in a `no-writes` script).
 
 use super::Declared;
-use crate::ast::{Expr, Span};
 use crate::commands::{self, Command};
 use crate::diagnostic::{Diagnostic, Rule, Target};
 use crate::servers::{Server, Servers, only_on_note};
 use crate::suggest::did_you_mean;
+use crate::syntax::tree::{Expr, Span};
 
 /// A literal-named command call: `redis.call('GET', ...)`.
 pub(super) struct RedisCall<'a> {

@@ -320,7 +320,7 @@ fn quote(source: &str) -> String {
 
 /// The repository's scripts, and the parser's own test scripts.
 static CORPUS: LazyLock<Vec<String>> = LazyLock::new(|| {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut scripts = testing::corpus_files(&repo);
     scripts.sort();
     let mut corpus: Vec<String> = scripts

@@ -1,7 +1,7 @@
 //! Renders a finding in the Lua file the way rustc renders its own:
 //! the message, `--> file:line:col`, the line, and a caret under the span.
 
-use crate::ast::Span;
+use crate::syntax::tree::Span;
 
 /// 1-based line and column (in characters) of byte `offset`, and the line's text.
 pub fn locate(source: &str, offset: usize) -> (usize, usize, &str) {

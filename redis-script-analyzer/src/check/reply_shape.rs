@@ -29,9 +29,9 @@ use std::collections::HashMap;
 use super::Declared;
 use super::nil_return::{fall_through_span, stat_blocks, terminates};
 use super::reply::{self, Elements, Reply};
-use crate::ast::{BinOp, Block, Chunk, Expr, Field, Name, Span, Stat, UnOp};
 use crate::diagnostic::{Checker, Diagnostic, Rule, Target};
 use crate::reply_type;
+use crate::syntax::tree::{BinOp, Block, Chunk, Expr, Field, Name, Span, Stat, UnOp};
 
 /// Refuses `declared.reply_type` if it takes none of the replies `chunk`
 /// can send; `params` are those of a function's callback whose body
@@ -464,8 +464,8 @@ fn has_word(args: &[Expr], word: &str) -> bool {
 mod tests {
     use super::super::test_support::ONE_KEY_TWO_ARGS;
     use super::*;
-    use crate::parser::parse;
     use crate::reply_type::RustType;
+    use crate::syntax::parser::parse;
 
     fn refused(source: &str, reply_type: RustType) -> Vec<String> {
         let declared = Declared {

@@ -24,7 +24,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::ast::Span;
+use crate::syntax::tree::Span;
 
 /// One file of a composed script: the script itself (index 0) or an
 /// included file.

@@ -32,8 +32,8 @@
 //! that do not parse as one is the language server's annotations, not a
 //! signature.
 
-use crate::ast::Span;
 use crate::suggest::suggest;
+use crate::syntax::tree::Span;
 
 /// The signature a script declares in its header.
 #[derive(Debug, Clone, PartialEq)]

@@ -15,12 +15,12 @@
 
 use std::collections::HashSet;
 
-use crate::ast::{Block, Chunk, Expr, Field, FuncBody, Span, Stat};
 use crate::check::{self, Declared};
 use crate::diagnostic::{Diagnostic, Rule, Target};
-use crate::parser;
 use crate::shebang::FLAGS;
 use crate::suggest::suggest;
+use crate::syntax::parser;
+use crate::syntax::tree::{Block, Chunk, Expr, Field, FuncBody, Span, Stat};
 
 /// What `redis` holds while a library loads.
 const LOAD_TIME_MEMBERS: &[&str] = &[

@@ -7,11 +7,11 @@
 use super::Declared;
 use super::arity::{Table, Uses};
 use super::command_calls;
-use crate::ast::{BinOp, Block, Chunk, Expr, Field, FuncBody, FuncName, Name, Span, Stat};
 use crate::diagnostic::{Diagnostic, Rule, Target};
 use crate::sandbox;
 use crate::servers::{Servers, only_on_note};
 use crate::suggest::{did_you_mean, suggest};
+use crate::syntax::tree::{BinOp, Block, Chunk, Expr, Field, FuncBody, FuncName, Name, Span, Stat};
 
 /// Walks `chunk`: the findings on its names, and how it uses KEYS and ARGV.
 pub(super) fn walk(chunk: &Chunk, declared: &Declared) -> (Vec<Diagnostic>, Uses) {

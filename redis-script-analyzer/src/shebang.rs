@@ -11,9 +11,9 @@
 //! only target. (Checked on valkey-server 9.1.2: the same grammar, flags and
 //! messages as 8.1.8.)
 
-use crate::ast::Span;
 use crate::servers::{Server, Servers, only_on_note};
 use crate::suggest::{did_you_mean, suggest};
+use crate::syntax::tree::Span;
 
 /// The flags Redis 7 knows.
 pub const FLAGS: &[&str] = &[

@@ -3,8 +3,8 @@
 //! the table only by literal index ([`Rule::Unread`]).
 
 use super::Declared;
-use crate::ast::{Expr, Span};
 use crate::diagnostic::{Checker, Diagnostic, Rule, Severity, Target};
+use crate::syntax::tree::{Expr, Span};
 
 /// `KEYS` or `ARGV`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

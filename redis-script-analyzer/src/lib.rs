@@ -27,30 +27,28 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod ast;
 mod check;
 pub mod commands;
 pub mod compose;
 mod diagnostic;
 pub mod header;
-mod lexer;
 pub mod library;
 pub mod lint;
-mod parser;
 pub mod reply_type;
 pub mod report;
 mod sandbox;
 pub mod servers;
 pub mod shebang;
 mod suggest;
+mod syntax;
 #[cfg(any(test, feature = "testing"))]
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
 
-pub use ast::Span;
 pub use check::{Declared, ReplyKind};
 pub use diagnostic::{Allowed, Checker, Diagnostic, Rule, Severity, Target};
-pub use parser::SyntaxError;
+pub use syntax::parser::SyntaxError;
+pub use syntax::tree::Span;
 
 /// The findings on one script.
 pub struct Analysis {
@@ -82,7 +80,7 @@ pub fn analyze(source: &str, mut declared: Declared) -> Analysis {
     declared.read_only = shebang.is_read_only();
     let (inline, mut diagnostics) = inline_allows(source, declared.checker);
     declared.allowed = declared.allowed.union(inline);
-    match parser::parse(source) {
+    match syntax::parser::parse(source) {
         Ok(chunk) => diagnostics.extend(check::check(&chunk, &declared)),
         Err(error) => diagnostics.push(syntax_error(source, error)),
     }
@@ -106,7 +104,7 @@ pub const INLINE_ALLOW: &str = "redis-lua:";
 pub fn inline_allows(source: &str, checker: Checker) -> (Allowed, Vec<Diagnostic>) {
     let mut allowed = Allowed::NONE;
     let mut errors = Vec::new();
-    for comment_span in lexer::Lexer::line_comments(source) {
+    for comment_span in syntax::lexer::Lexer::line_comments(source) {
         let text = source[comment_span.start..comment_span.end].trim_end();
         let comment = text.trim_start_matches('-').trim_start();
         let Some(directive) = comment.strip_prefix(INLINE_ALLOW) else {
@@ -148,18 +146,18 @@ pub fn inline_allows(source: &str, checker: Checker) -> (Allowed, Vec<Diagnostic
 /// `SCRIPT LOAD` gives (its message without the `user_script:LINE:` prefix).
 /// The shebang line is skipped, not judged ([`shebang::parse`] does that).
 pub fn check_syntax(source: &str) -> Result<(), SyntaxError> {
-    parser::parse(source).map(drop)
+    syntax::parser::parse(source).map(drop)
 }
 
 /// A syntax error at the end of input is shown at the script's last
 /// character rather than on an empty line; `...` where `..` was meant, and
 /// `!=` where `~=` was, get a hint.
-fn syntax_error(source: &str, error: parser::SyntaxError) -> Diagnostic {
+fn syntax_error(source: &str, error: syntax::parser::SyntaxError) -> Diagnostic {
     let mut span = error.span;
     if span.start >= source.trim_end().len() {
         let end = source.trim_end().len();
         let start = source[..end].char_indices().last().map_or(0, |(at, _)| at);
-        span = ast::Span::new(start, end);
+        span = syntax::tree::Span::new(start, end);
     }
     let mut diagnostic = Diagnostic::error(
         diagnostic::Rule::Syntax,
@@ -185,7 +183,7 @@ mod tests {
     #[test]
     fn not_equal_written_as_in_c_gets_a_hint() {
         for source in ["return 1 != 2", "if ARGV[1] != 'x' then return 1 end"] {
-            let error = parser::parse(source).unwrap_err();
+            let error = syntax::parser::parse(source).unwrap_err();
             let diagnostic = syntax_error(source, error);
             assert_eq!(
                 diagnostic.note.as_deref(),
@@ -193,7 +191,7 @@ mod tests {
                 "{source}"
             );
         }
-        let error = parser::parse("return 1 !").unwrap_err();
+        let error = syntax::parser::parse("return 1 !").unwrap_err();
         assert_eq!(syntax_error("return 1 !", error).note, None);
     }
 
