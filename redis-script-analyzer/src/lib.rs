@@ -37,6 +37,8 @@ pub mod lint;
 pub mod reply_type;
 pub mod report;
 mod sandbox;
+mod rules;
+mod semantic;
 pub mod servers;
 pub mod shebang;
 mod suggest;

@@ -2,7 +2,7 @@
 //! (globals, locals, library members: [`scope`]), which also finds the
 //! command calls ([`command_calls`]) and the KEYS/ARGV reads ([`arity`]);
 //! the nil-return flow analysis ([`nil_return`]); and replies compared
-//! with nil, which they never are ([`nil_comparison`]).
+//! with nil, which they never are ([`crate::rules::nil_comparison`]).
 //!
 //! Every check is conservative: where the script's meaning is not certain
 //! from its text (a dynamic index, a shadowed name, a computed command name),
@@ -10,13 +10,15 @@
 
 mod arity;
 mod command_calls;
-mod nil_comparison;
 mod nil_return;
 pub(crate) mod reply;
+pub(crate) use nil_return::terminates;
 mod reply_shape;
 mod scope;
 
 use crate::diagnostic::{Allowed, Checker, Diagnostic};
+use crate::rules;
+use crate::semantic::{Environment, Model};
 use crate::reply_type::RustType;
 use crate::servers::{Server, Servers};
 use crate::syntax::tree::{Chunk, FuncBody, Span};
@@ -93,7 +95,8 @@ pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
     let (mut diagnostics, uses) = scope::walk(chunk, declared);
     arity::check(&uses, declared, &mut diagnostics);
     nil_return::check(chunk, declared, &mut diagnostics);
-    nil_comparison::check(chunk, chunk, &mut diagnostics);
+    let model = Model::build(chunk, Environment::Script);
+    rules::nil_comparison::check(&model, None, &mut diagnostics);
     reply_shape::check(chunk, &[], declared, &mut diagnostics);
     allowed_out(diagnostics, declared)
 }
@@ -117,7 +120,12 @@ pub fn check_function(
             block: callback.block.clone(),
         };
         nil_return::check(&body, declared, &mut diagnostics);
-        nil_comparison::check(&body, chunk, &mut diagnostics);
+        let mut model = Model::build(chunk, Environment::Library);
+        let function = model.function_of(callback);
+        if let Some(function) = function {
+            model.set_callback(function);
+            rules::nil_comparison::check(&model, Some(function), &mut diagnostics);
+        }
         reply_shape::check(&body, &callback.params, declared, &mut diagnostics);
     }
     allowed_out(diagnostics, declared)

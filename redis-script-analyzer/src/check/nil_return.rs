@@ -165,7 +165,7 @@ pub(super) fn nil_replying_command(func: &Expr, args: &[Expr]) -> Option<String>
 }
 
 /// Whether control can never reach the end of `block`.
-pub(super) fn terminates(block: &Block) -> bool {
+pub(crate) fn terminates(block: &Block) -> bool {
     block.ret.is_some() || block.stats.iter().any(stat_terminates)
 }
 

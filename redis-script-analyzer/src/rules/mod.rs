@@ -1,0 +1,3 @@
+//! The rules that read the semantic model ([`crate::semantic`]), one per file.
+
+pub(crate) mod nil_comparison;

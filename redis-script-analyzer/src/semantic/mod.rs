@@ -1,0 +1,602 @@
+//! The semantic model of a script: built in one walk of its tree
+//! ([`Model::build`]) and read by the rules.
+//!
+//! It resolves every name to its binding (a local, a parameter, a loop
+//! variable) or to a global, lists the functions with their returns and the
+//! places they are called from, and records what each binding is given
+//! (its declaration and every later assignment). From that, [`value`] says
+//! for each expression what it can be: an element of KEYS or ARGV, a
+//! literal, text built from parts, the reply of a command call, a table,
+//! a call of a local function, or several of these ([`Value`]).
+//!
+//! Building it is linear in the size of the tree: each node is visited
+//! once, each name is looked up in a map of the names in scope, and a
+//! binding's value is computed once and kept.
+
+pub(crate) mod command;
+pub(crate) mod value;
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use crate::syntax::tree::{BinOp, Block, Chunk, Expr, Field, FuncBody, FuncName, Name, Span, Stat};
+pub(crate) use command::CommandCall;
+pub(crate) use value::{Builtin, Value};
+
+/// A binding's index in [`Model::bindings`].
+pub(crate) type BindingId = usize;
+/// A function's index in [`Model::functions`]; the main chunk is 0.
+pub(crate) type FunctionId = usize;
+
+/// What a binding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BindingKind {
+    /// `local x`.
+    Local,
+    /// `local function f`.
+    LocalFunction,
+    /// A function's parameter, by position; `arg` and `self` are implicit.
+    Parameter(FunctionId, usize),
+    /// Redis builds Lua with 5.0 vararg compatibility: a vararg function
+    /// has a hidden local `arg`; a method has `self`.
+    Implicit,
+    /// A `for` loop's variable.
+    LoopVariable,
+}
+
+/// One value a binding is given: at its declaration or by an assignment.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Given<'t> {
+    /// The first value of this expression.
+    Expr(&'t Expr),
+    /// The `index`-th value (0-based) of a multi-value expression (`local
+    /// a, b = unpack(t)`).
+    Nth(&'t Expr, usize),
+    /// Nothing: `local x` alone, or past the values of a list.
+    Nil,
+    /// What the text does not settle: a parameter, `...`.
+    Unknown,
+    /// The `index`-th value of a generic `for` over these expressions.
+    Loop(&'t [Expr], usize),
+    /// A numeric `for` variable.
+    Number,
+    /// This function (`local function f`, `function t.f`).
+    Function(FunctionId),
+}
+
+/// A name a script binds.
+#[derive(Debug)]
+pub(crate) struct Binding<'t> {
+    pub(crate) name: &'t Name,
+    pub(crate) kind: BindingKind,
+    /// The function whose body declares it.
+    pub(crate) function: FunctionId,
+    /// Its declaration's value, then every assignment's, in the order of the text.
+    pub(crate) given: Vec<Given<'t>>,
+    /// `t.k = v` and `t[k] = v` with this binding as `t`: the key (`None`
+    /// when not a literal string) and the value.
+    pub(crate) fields: Vec<(Option<&'t [u8]>, Given<'t>)>,
+    /// Whether its value is read other than as a called function's name.
+    pub(crate) escapes: bool,
+}
+
+/// A function: the main chunk (0) or a function expression.
+#[derive(Debug)]
+pub(crate) struct Function<'t> {
+    /// Its body; `None` for the main chunk.
+    pub(crate) body: Option<&'t FuncBody>,
+    /// Its block.
+    pub(crate) block: &'t Block,
+    /// Its parameters' bindings.
+    pub(crate) params: Vec<BindingId>,
+    /// Every `return` of its own (not of nested functions): the expressions.
+    pub(crate) returns: Vec<&'t [Expr]>,
+    /// The function around it (the main chunk around itself).
+    pub(crate) parent: FunctionId,
+    /// The argument lists it is called with, where a call names it directly.
+    pub(crate) calls: Vec<&'t [Expr]>,
+}
+
+/// A comparison with `nil`: `x == nil`, `nil ~= x`.
+#[derive(Debug)]
+pub(crate) struct NilComparison<'t> {
+    /// What is compared with nil.
+    pub(crate) subject: &'t Expr,
+    /// `==` (true) or `~=`.
+    pub(crate) equal: bool,
+    pub(crate) span: Span,
+    /// The function whose body holds it.
+    pub(crate) function: FunctionId,
+}
+
+/// A call site: `f(args)`, in the function whose body holds it.
+#[derive(Debug)]
+pub(crate) struct CallSite<'t> {
+    pub(crate) func: &'t Expr,
+    pub(crate) args: &'t [Expr],
+    pub(crate) span: Span,
+    pub(crate) function: FunctionId,
+}
+
+/// The environment a script runs in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Environment {
+    /// `EVAL`: KEYS and ARGV are globals.
+    Script,
+    /// A Functions library: the callbacks get them as parameters.
+    Library,
+}
+
+/// The semantic model of one script or library.
+pub(crate) struct Model<'t> {
+    pub(crate) environment: Environment,
+    pub(crate) bindings: Vec<Binding<'t>>,
+    pub(crate) functions: Vec<Function<'t>>,
+    /// Every call, in the order of the text.
+    pub(crate) calls: Vec<CallSite<'t>>,
+    pub(crate) nil_comparisons: Vec<NilComparison<'t>>,
+    /// Each name expression that reads or writes a local: its binding, by
+    /// the name's first byte (unique among names).
+    resolved: HashMap<usize, BindingId>,
+    /// Each function expression's id, by its body's first byte.
+    function_ids: HashMap<usize, FunctionId>,
+    /// The parameters of callbacks that hold KEYS (first) and ARGV (second).
+    roles: HashMap<BindingId, Builtin>,
+    /// Each call's index in [`Model::calls`], by its first byte.
+    pub(crate) call_index: HashMap<usize, Vec<usize>>,
+    /// Memoized values of bindings ([`value`]).
+    pub(crate) memo: value::Memo<'t>,
+}
+
+impl<'t> Model<'t> {
+    /// The model of `chunk`, run in `environment`.
+    pub(crate) fn build(chunk: &'t Chunk, environment: Environment) -> Model<'t> {
+        let mut builder = Builder {
+            model: Model {
+                environment,
+                bindings: Vec::new(),
+                functions: vec![Function {
+                    body: None,
+                    block: &chunk.block,
+                    params: Vec::new(),
+                    returns: Vec::new(),
+                    parent: 0,
+                    calls: Vec::new(),
+                }],
+                calls: Vec::new(),
+                nil_comparisons: Vec::new(),
+                resolved: HashMap::new(),
+                function_ids: HashMap::new(),
+                roles: HashMap::new(),
+                call_index: HashMap::new(),
+                memo: value::Memo::default(),
+            },
+            in_scope: HashMap::new(),
+            scopes: vec![Vec::new()],
+            function: 0,
+        };
+        builder.block(&chunk.block);
+        builder.model.memo = value::Memo::new(builder.model.bindings.len());
+        builder.model
+    }
+
+    /// The binding `name` (a name expression of this tree) refers to; `None` for a global.
+    pub(crate) fn binding_of(&self, name: &Name) -> Option<BindingId> {
+        self.resolved.get(&name.span.start).copied()
+    }
+
+    /// The function a function expression of this tree creates.
+    pub(crate) fn function_of(&self, body: &FuncBody) -> Option<FunctionId> {
+        self.function_ids.get(&body.span.start).copied()
+    }
+
+    /// Takes the first two parameters of `function` as a Functions callback's
+    /// KEYS and ARGV.
+    pub(crate) fn set_callback(&mut self, function: FunctionId) {
+        let params = &self.functions[function].params;
+        for (param, role) in params.iter().zip([Builtin::Keys, Builtin::Argv]) {
+            self.roles.insert(*param, role);
+        }
+        self.memo.clear();
+    }
+
+    /// The table KEYS or ARGV a binding stands for, as a callback's parameter.
+    pub(crate) fn role(&self, binding: BindingId) -> Option<Builtin> {
+        self.roles.get(&binding).copied()
+    }
+
+    /// The function a binding is declared as (`local function f`, `local f
+    /// = function`), whatever it is assigned later.
+    pub(crate) fn declared_function(&self, binding: BindingId) -> Option<FunctionId> {
+        match self.bindings[binding].given.first()? {
+            Given::Function(function) => Some(*function),
+            Given::Expr(Expr::Function(body)) => self.function_of(body),
+            _ => None,
+        }
+    }
+
+    /// The functions `function` is inside, itself first, out to the main chunk.
+    pub(crate) fn enclosing(&self, mut function: FunctionId) -> impl Iterator<Item = FunctionId> {
+        let mut done = false;
+        std::iter::from_fn(move || {
+            if done {
+                return None;
+            }
+            let current = function;
+            done = current == 0;
+            function = self.functions[current].parent;
+            Some(current)
+        })
+    }
+}
+
+/// The names Lua declares without the script writing them.
+static IMPLICIT_SELF: LazyLock<Name> = LazyLock::new(|| Name {
+    text: "self".to_owned(),
+    span: Span::default(),
+});
+static IMPLICIT_ARG: LazyLock<Name> = LazyLock::new(|| Name {
+    text: "arg".to_owned(),
+    span: Span::default(),
+});
+
+/// What `local a, b, c = e1, e2` gives the name at `index`: the value of
+/// its expression, the rest of a last multi-value expression, or nil.
+fn given_at(exprs: &[Expr], index: usize) -> Given<'_> {
+    match exprs.get(index) {
+        Some(expr) if index + 1 < exprs.len() => Given::Expr(expr),
+        Some(expr) => Given::Nth(expr, 0),
+        None => match exprs.last() {
+            Some(last) if value::is_multi(last) => Given::Nth(last, index + 1 - exprs.len()),
+            _ => Given::Nil,
+        },
+    }
+}
+
+/// The one walk that builds the model.
+struct Builder<'t> {
+    model: Model<'t>,
+    /// The bindings each name has in scope, innermost last.
+    in_scope: HashMap<&'t str, Vec<BindingId>>,
+    /// The names each open block declared, innermost last.
+    scopes: Vec<Vec<&'t str>>,
+    /// The function being walked.
+    function: FunctionId,
+}
+
+impl<'t> Builder<'t> {
+    fn declare(&mut self, name: &'t Name, kind: BindingKind, given: Given<'t>) -> BindingId {
+        let id = self.model.bindings.len();
+        self.model.bindings.push(Binding {
+            name,
+            kind,
+            function: self.function,
+            given: vec![given],
+            fields: Vec::new(),
+            escapes: false,
+        });
+        self.in_scope.entry(&name.text).or_default().push(id);
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(&name.text);
+        }
+        id
+    }
+
+    fn lookup(&self, name: &str) -> Option<BindingId> {
+        self.in_scope.get(name).and_then(|ids| ids.last()).copied()
+    }
+
+    fn open(&mut self) {
+        self.scopes.push(Vec::new());
+    }
+
+    fn close(&mut self) {
+        for name in self.scopes.pop().unwrap_or_default() {
+            if let Some(ids) = self.in_scope.get_mut(name) {
+                ids.pop();
+            }
+        }
+    }
+
+    fn block(&mut self, block: &'t Block) {
+        self.open();
+        self.block_in_scope(block);
+        self.close();
+    }
+
+    fn block_in_scope(&mut self, block: &'t Block) {
+        for stat in &block.stats {
+            self.stat(stat);
+        }
+        if let Some(ret) = &block.ret {
+            self.exprs(&ret.exprs);
+            self.model.functions[self.function].returns.push(&ret.exprs);
+        }
+    }
+
+    fn stat(&mut self, stat: &'t Stat) {
+        match stat {
+            Stat::Local { names, exprs, .. } => {
+                self.exprs(exprs);
+                for (index, name) in names.iter().enumerate() {
+                    let given = given_at(exprs, index);
+                    self.declare(name, BindingKind::Local, given);
+                }
+            }
+            Stat::LocalFunction { name, func, .. } => {
+                // The function sees its own name.
+                // The function sees its own name: declared first, given
+                // its value once the body has an id.
+                let id = self.declare(name, BindingKind::LocalFunction, Given::Unknown);
+                let function = self.function(func, false);
+                self.model.bindings[id].given[0] = Given::Function(function);
+            }
+            Stat::Function { name, func, .. } => {
+                let function = self.function(func, name.method.is_some());
+                self.function_name(name, function);
+            }
+            Stat::Assign { targets, exprs, .. } => {
+                self.exprs(exprs);
+                for (index, target) in targets.iter().enumerate() {
+                    self.assign(target, given_at(exprs, index));
+                }
+            }
+            Stat::Call(call) => self.expr(call),
+            Stat::Do(block) => self.block(block),
+            Stat::While { cond, block, .. } => {
+                self.expr(cond);
+                self.block(block);
+            }
+            Stat::Repeat { block, cond, .. } => {
+                // `until` sees the body's locals.
+                self.open();
+                self.block_in_scope(block);
+                self.expr(cond);
+                self.close();
+            }
+            Stat::If {
+                arms, otherwise, ..
+            } => {
+                for (cond, block) in arms {
+                    self.expr(cond);
+                    self.block(block);
+                }
+                if let Some(block) = otherwise {
+                    self.block(block);
+                }
+            }
+            Stat::NumericFor {
+                var,
+                start,
+                stop,
+                step,
+                block,
+                ..
+            } => {
+                self.expr(start);
+                self.expr(stop);
+                if let Some(step) = step {
+                    self.expr(step);
+                }
+                self.open();
+                self.declare(var, BindingKind::LoopVariable, Given::Number);
+                self.block(block);
+                self.close();
+            }
+            Stat::GenericFor {
+                names,
+                exprs,
+                block,
+                ..
+            } => {
+                self.exprs(exprs);
+                self.open();
+                for (index, name) in names.iter().enumerate() {
+                    self.declare(name, BindingKind::LoopVariable, Given::Loop(exprs, index));
+                }
+                self.block(block);
+                self.close();
+            }
+            Stat::Break(_) => {}
+        }
+    }
+
+    /// `function a.b:c()`: an assignment to a field of a local, or to a global.
+    fn function_name(&mut self, name: &'t FuncName, function: FunctionId) {
+        let Some(first) = name.path.first() else {
+            return;
+        };
+        let Some(id) = self.lookup(&first.text) else {
+            return;
+        };
+        self.model.resolved.insert(first.span.start, id);
+        match (&name.path[1..], &name.method) {
+            // `function f()` with a local `f`: a new value for it.
+            ([], None) => self.model.bindings[id].given.push(Given::Function(function)),
+            ([field], None) | ([], Some(field)) => self.model.bindings[id]
+                .fields
+                .push((Some(field.text.as_bytes()), Given::Function(function))),
+            _ => {}
+        }
+    }
+
+    fn assign(&mut self, target: &'t Expr, given: Given<'t>) {
+        match target {
+            Expr::Name(name) => {
+                if let Some(id) = self.lookup(&name.text) {
+                    self.model.resolved.insert(name.span.start, id);
+                    self.model.bindings[id].given.push(given);
+                }
+            }
+            Expr::Index { obj, key, .. } => {
+                if let Expr::Name(table) = &**obj
+                    && let Some(id) = self.lookup(&table.text)
+                {
+                    self.model.resolved.insert(table.span.start, id);
+                    let key_text = match &**key {
+                        Expr::String(text, _) => Some(&text[..]),
+                        _ => None,
+                    };
+                    self.model.bindings[id].fields.push((key_text, given));
+                } else {
+                    self.expr(obj);
+                }
+                self.expr(key);
+            }
+            other => self.expr(other),
+        }
+    }
+
+    /// A function's body: a new function of the model.
+    fn function(&mut self, func: &'t FuncBody, is_method: bool) -> FunctionId {
+        let id = self.model.functions.len();
+        self.model.functions.push(Function {
+            body: Some(func),
+            block: &func.block,
+            params: Vec::new(),
+            returns: Vec::new(),
+            parent: self.function,
+            calls: Vec::new(),
+        });
+        self.model.function_ids.insert(func.span.start, id);
+        let outer = std::mem::replace(&mut self.function, id);
+        self.open();
+        if is_method {
+            self.declare(&IMPLICIT_SELF, BindingKind::Implicit, Given::Unknown);
+        }
+        for (index, param) in func.params.iter().enumerate() {
+            let binding = self.declare(param, BindingKind::Parameter(id, index), Given::Unknown);
+            self.model.functions[id].params.push(binding);
+        }
+        if func.is_vararg {
+            self.declare(&IMPLICIT_ARG, BindingKind::Implicit, Given::Unknown);
+        }
+        self.block(&func.block);
+        self.close();
+        self.function = outer;
+        id
+    }
+
+    fn exprs(&mut self, exprs: &'t [Expr]) {
+        for expr in exprs {
+            self.expr(expr);
+        }
+    }
+
+    fn expr(&mut self, expr: &'t Expr) {
+        match expr {
+            Expr::Nil(_)
+            | Expr::True(_)
+            | Expr::False(_)
+            | Expr::Number(..)
+            | Expr::String(..)
+            | Expr::Vararg(_) => {}
+            Expr::Function(func) => {
+                self.function(func, false);
+            }
+            Expr::Table(fields, _) => {
+                for field in fields {
+                    match field {
+                        Field::Positional(value) | Field::Named(_, value) => self.expr(value),
+                        Field::Keyed(key, value) => {
+                            self.expr(key);
+                            self.expr(value);
+                        }
+                    }
+                }
+            }
+            Expr::Binary { .. } => self.binary_chain(expr),
+            Expr::Unary { expr, .. } | Expr::Paren(expr, _) => self.expr(expr),
+            Expr::Name(name) => self.read(name, true),
+            Expr::Index { .. } | Expr::Call { .. } | Expr::Method { .. } => self.suffix_chain(expr),
+        }
+    }
+
+    fn read(&mut self, name: &'t Name, escapes: bool) {
+        if let Some(id) = self.lookup(&name.text) {
+            self.model.resolved.insert(name.span.start, id);
+            if escapes {
+                self.model.bindings[id].escapes = true;
+            }
+        }
+    }
+
+    /// `a op b op c ...`: a left-associative chain as deep as it is long,
+    /// walked in a loop.
+    fn binary_chain(&mut self, expr: &'t Expr) {
+        let mut rights = Vec::new();
+        let mut node = expr;
+        while let Expr::Binary { op, lhs, rhs, span } = node {
+            if matches!(op, BinOp::Eq | BinOp::Ne) {
+                let subject = match (&**lhs, &**rhs) {
+                    (subject, Expr::Nil(_)) | (Expr::Nil(_), subject) => Some(subject),
+                    _ => None,
+                };
+                if let Some(subject) = subject {
+                    self.model.nil_comparisons.push(NilComparison {
+                        subject,
+                        equal: *op == BinOp::Eq,
+                        span: *span,
+                        function: self.function,
+                    });
+                }
+            }
+            rights.push(&**rhs);
+            node = lhs;
+        }
+        self.expr(node);
+        for rhs in rights.into_iter().rev() {
+            self.expr(rhs);
+        }
+    }
+
+    /// `a.b[c]:m(d)(e)...`: a chain of suffixes as deep as it is long,
+    /// walked in a loop down to its start, then each suffix in order.
+    fn suffix_chain(&mut self, expr: &'t Expr) {
+        let mut rest: Vec<&'t [Expr]> = Vec::new();
+        let mut node = expr;
+        loop {
+            match node {
+                Expr::Index { obj, key, .. } => {
+                    rest.push(std::slice::from_ref(&**key));
+                    node = obj;
+                }
+                Expr::Call { func, args, span } => {
+                    let index = self.model.calls.len();
+                    self.model.call_index.entry(span.start).or_default().push(index);
+                    self.model.calls.push(CallSite {
+                        func,
+                        args,
+                        span: *span,
+                        function: self.function,
+                    });
+                    if let Expr::Name(name) = &**func {
+                        // Calling a local function by its name: its
+                        // arguments flow into its parameters.
+                        if let Some(id) = self.lookup(&name.text) {
+                            self.model.resolved.insert(name.span.start, id);
+                            if let Some(function) = self.model.declared_function(id) {
+                                self.model.functions[function].calls.push(args);
+                            }
+                        }
+                        rest.push(args);
+                        break;
+                    }
+                    rest.push(args);
+                    node = func;
+                }
+                Expr::Method { obj, args, .. } => {
+                    rest.push(args);
+                    node = obj;
+                }
+                _ => {
+                    self.expr(node);
+                    break;
+                }
+            }
+        }
+        for exprs in rest.into_iter().rev() {
+            self.exprs(exprs);
+        }
+    }
+}
