@@ -38,6 +38,8 @@ pub struct Settings {
     pub keys: Option<usize>,
     /// `--allow`s.
     pub allowed: Allowed,
+    /// `--cluster`.
+    pub cluster: bool,
     /// The config file, if one is read.
     pub config: Option<Config>,
 }
@@ -199,6 +201,7 @@ pub fn check_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
             keys: settings.keys,
             keys_from_name: settings.config.as_ref().is_none_or(|c| c.keys_from_name),
             allowed: settings.allowed,
+            cluster: settings.cluster || settings.config.as_ref().is_some_and(|c| c.cluster),
         };
         if let Some(file) = per_file {
             options.keys = options.keys.or(file.keys);
@@ -304,6 +307,7 @@ fn check(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> i3
             .allow
             .iter()
             .fold(Allowed::NONE, |allowed, rule| allowed.with(*rule)),
+        cluster: options.cluster,
         config,
     };
     let (files, missing) = find_files(&options.paths);

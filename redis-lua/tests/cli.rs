@@ -76,7 +76,14 @@ fn json_output_on_bad_scripts() {
     assert_eq!(document["schema"], 1);
     assert_eq!(document["unreadable"], 0);
     let findings = document["findings"].as_array().expect("findings");
-    assert_eq!(document["errors"], findings.len());
+    let count = |severity: &str| {
+        findings
+            .iter()
+            .filter(|finding| finding["severity"] == severity)
+            .count()
+    };
+    assert_eq!(document["errors"], count("error"));
+    assert_eq!(document["warnings"], count("warning"));
     let file = |path: &str| {
         document["files"]
             .as_array()

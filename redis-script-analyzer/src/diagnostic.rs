@@ -94,11 +94,14 @@ pub enum Rule {
     NilComparison,
     /// A reply whose shape the declared type cannot hold.
     ReplyShape,
+    /// A command's key that does not come from KEYS (from ARGV, a literal,
+    /// a reply), which a cluster or a proxy routing by KEYS cannot place.
+    UndeclaredKey,
 }
 
 impl Rule {
     /// Every rule, in the order of the documentation.
-    pub const ALL: [Rule; 19] = [
+    pub const ALL: [Rule; 20] = [
         Rule::Syntax,
         Rule::Shebang,
         Rule::Library,
@@ -118,6 +121,7 @@ impl Rule {
         Rule::NilReply,
         Rule::NilComparison,
         Rule::ReplyShape,
+        Rule::UndeclaredKey,
     ];
 
     /// The stable name, as `allow(...)` writes it.
@@ -142,6 +146,7 @@ impl Rule {
             Rule::NilReply => "nil_reply",
             Rule::NilComparison => "nil_comparison",
             Rule::ReplyShape => "reply_shape",
+            Rule::UndeclaredKey => "undeclared_key",
         }
     }
 
@@ -183,6 +188,9 @@ impl Rule {
                 "A command's reply compared with `nil`, which Redis's nil reply (a Lua `false`) never equals."
             }
             Rule::ReplyShape => "A reply whose shape the declared type cannot hold.",
+            Rule::UndeclaredKey => {
+                "A command's key that does not come from KEYS (from ARGV, a literal, a reply), which a cluster or a proxy routing by KEYS cannot place."
+            }
         }
     }
 
@@ -227,6 +235,7 @@ impl Rule {
                     | Rule::UnknownMember
                     | Rule::Unread
                     | Rule::NilComparison
+                    | Rule::UndeclaredKey
             ),
         }
     }

@@ -36,8 +36,8 @@ pub mod library;
 pub mod lint;
 pub mod reply_type;
 pub mod report;
-mod sandbox;
 mod rules;
+mod sandbox;
 mod semantic;
 pub mod servers;
 pub mod shebang;
@@ -222,7 +222,8 @@ mod tests {
                 "unknown_subcommand",
                 "command_arity",
                 "unread",
-                "nil_comparison"
+                "nil_comparison",
+                "undeclared_key"
             ]
         );
     }

@@ -613,6 +613,7 @@ mod tests {
         allowed: crate::diagnostic::Allowed::NONE,
         servers: crate::servers::Servers::ALL,
         checker: crate::diagnostic::Checker::Attribute,
+        cluster: false,
     };
 
     fn errors(source: &str, function: &str) -> Vec<String> {

@@ -38,6 +38,8 @@ pub struct FileOptions {
     pub keys_from_name: bool,
     /// The rules not to report.
     pub allowed: Allowed,
+    /// Whether the scripts must run on Redis Cluster (see [`Declared::cluster`]).
+    pub cluster: bool,
 }
 
 impl Default for FileOptions {
@@ -47,6 +49,7 @@ impl Default for FileOptions {
             keys: None,
             keys_from_name: true,
             allowed: Allowed::NONE,
+            cluster: false,
         }
     }
 }
@@ -166,6 +169,7 @@ pub fn check_file(
         allowed: options.allowed,
         servers: options.servers,
         checker: Checker::CommandLine,
+        cluster: options.cluster,
         // Unknown until a header or the caller says.
         variadic: true,
         variadic_keys: true,
@@ -194,6 +198,7 @@ pub fn check_file(
                 allowed: declared.allowed,
                 servers: declared.servers,
                 checker: declared.checker,
+                cluster: declared.cluster,
                 ..from_header
             };
             (FileKind::Headed(header.keys.len()), Some(header))

@@ -191,6 +191,7 @@ fn declared(binding: &Binding, keys: usize, options: &Options) -> Declared {
         allowed: options.allowed,
         servers: options.servers,
         checker: Checker::Attribute,
+        cluster: false,
     }
 }
 

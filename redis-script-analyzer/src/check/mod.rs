@@ -17,9 +17,9 @@ mod reply_shape;
 mod scope;
 
 use crate::diagnostic::{Allowed, Checker, Diagnostic};
+use crate::reply_type::RustType;
 use crate::rules;
 use crate::semantic::{Environment, Model};
-use crate::reply_type::RustType;
 use crate::servers::{Server, Servers};
 use crate::syntax::tree::{Chunk, FuncBody, Span};
 
@@ -50,6 +50,10 @@ pub struct Declared {
     pub servers: Servers,
     /// Who checks, which words the notes on allowing a finding.
     pub checker: Checker,
+    /// Whether the script must run on Redis Cluster (or behind a proxy that
+    /// routes by KEYS): a key that does not come from KEYS is an error
+    /// there ([`Rule::UndeclaredKey`](crate::Rule::UndeclaredKey)).
+    pub cluster: bool,
 }
 
 impl Declared {
@@ -73,6 +77,7 @@ impl Default for Declared {
             allowed: Allowed::NONE,
             servers: Servers::ALL,
             checker: Checker::Attribute,
+            cluster: false,
         }
     }
 }
@@ -97,6 +102,7 @@ pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
     nil_return::check(chunk, declared, &mut diagnostics);
     let model = Model::build(chunk, Environment::Script);
     rules::nil_comparison::check(&model, None, &mut diagnostics);
+    rules::undeclared_key::check(&model, None, declared, &mut diagnostics);
     reply_shape::check(chunk, &[], declared, &mut diagnostics);
     allowed_out(diagnostics, declared)
 }
@@ -125,6 +131,7 @@ pub fn check_function(
         if let Some(function) = function {
             model.set_callback(function);
             rules::nil_comparison::check(&model, Some(function), &mut diagnostics);
+            rules::undeclared_key::check(&model, Some(function), declared, &mut diagnostics);
         }
         reply_shape::check(&body, &callback.params, declared, &mut diagnostics);
     }
@@ -154,6 +161,7 @@ pub(super) mod test_support {
         allowed: Allowed::NONE,
         servers: Servers::ALL,
         checker: Checker::Attribute,
+        cluster: false,
     };
 
     /// Every finding on `source`: severity, target and message.

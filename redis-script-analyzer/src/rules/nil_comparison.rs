@@ -24,7 +24,8 @@ pub(crate) fn check(model: &Model, scope: Option<FunctionId>, diagnostics: &mut 
         return;
     }
     for comparison in &model.nil_comparisons {
-        let inside = scope.is_none_or(|scope| model.enclosing(comparison.function).any(|f| f == scope));
+        let inside =
+            scope.is_none_or(|scope| model.enclosing(comparison.function).any(|f| f == scope));
         if !inside {
             continue;
         }
@@ -64,7 +65,11 @@ fn nil_reply(model: &Model, value: Value) -> Option<(String, bool)> {
 
 fn diagnostic(comparison: &NilComparison, command: &str, element: bool) -> Diagnostic {
     let command = command.to_ascii_uppercase();
-    let what = if element { "an element of the reply" } else { "the reply" };
+    let what = if element {
+        "an element of the reply"
+    } else {
+        "the reply"
+    };
     let (subject, value) = match unparen(comparison.subject) {
         Expr::Name(name) => (format!("`{}` holds {what}", name.text), name.text.as_str()),
         _ => (format!("this compares {what}"), "reply"),

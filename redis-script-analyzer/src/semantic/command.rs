@@ -2,7 +2,7 @@
 //! (`local rcall = redis.call`), or under `pcall(redis.call, ...)`.
 
 use super::{Builtin, Model, Value};
-use crate::syntax::tree::{Expr, Span};
+use crate::syntax::tree::Expr;
 
 /// A call of `redis.call` or `redis.pcall` with a literal command name.
 #[derive(Debug, Clone)]
@@ -11,39 +11,32 @@ pub(crate) struct CommandCall<'t> {
     pub(crate) call: usize,
     /// The command name, lower case.
     pub(crate) name: String,
-    /// The name's literal.
-    pub(crate) name_span: Span,
     /// The command's arguments after its name.
     pub(crate) args: &'t [Expr],
-    /// `redis.pcall` (or under `pcall`): an error is returned, not raised.
-    pub(crate) protected: bool,
 }
 
 impl<'t> Model<'t> {
     /// The command call `self.calls[call]` makes, if it calls one by a literal name.
     pub(crate) fn command(&self, call: usize) -> Option<CommandCall<'t>> {
         let site = &self.calls[call];
-        let (protected, words) = match self.value(site.func) {
-            Value::Builtin(Builtin::Call) => (false, site.args),
-            Value::Builtin(Builtin::PCall) => (true, site.args),
+        let words = match self.value(site.func) {
+            Value::Builtin(Builtin::Call | Builtin::PCall) => site.args,
             Value::Builtin(Builtin::Pcall) => {
                 let (func, rest) = site.args.split_first()?;
                 match self.value(func) {
-                    Value::Builtin(Builtin::Call | Builtin::PCall) => (true, rest),
+                    Value::Builtin(Builtin::Call | Builtin::PCall) => rest,
                     _ => return None,
                 }
             }
             _ => return None,
         };
-        let (Expr::String(name, name_span), args) = words.split_first()? else {
+        let (Expr::String(name, _), args) = words.split_first()? else {
             return None;
         };
         Some(CommandCall {
             call,
             name: String::from_utf8_lossy(name).to_ascii_lowercase(),
-            name_span: *name_span,
             args,
-            protected,
         })
     }
 

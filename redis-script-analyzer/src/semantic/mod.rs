@@ -67,10 +67,7 @@ pub(crate) enum Given<'t> {
 /// A name a script binds.
 #[derive(Debug)]
 pub(crate) struct Binding<'t> {
-    pub(crate) name: &'t Name,
     pub(crate) kind: BindingKind,
-    /// The function whose body declares it.
-    pub(crate) function: FunctionId,
     /// Its declaration's value, then every assignment's, in the order of the text.
     pub(crate) given: Vec<Given<'t>>,
     /// `t.k = v` and `t[k] = v` with this binding as `t`: the key (`None`
@@ -83,8 +80,6 @@ pub(crate) struct Binding<'t> {
 /// A function: the main chunk (0) or a function expression.
 #[derive(Debug)]
 pub(crate) struct Function<'t> {
-    /// Its body; `None` for the main chunk.
-    pub(crate) body: Option<&'t FuncBody>,
     /// Its block.
     pub(crate) block: &'t Block,
     /// Its parameters' bindings.
@@ -156,7 +151,6 @@ impl<'t> Model<'t> {
                 environment,
                 bindings: Vec::new(),
                 functions: vec![Function {
-                    body: None,
                     block: &chunk.block,
                     params: Vec::new(),
                     returns: Vec::new(),
@@ -268,9 +262,7 @@ impl<'t> Builder<'t> {
     fn declare(&mut self, name: &'t Name, kind: BindingKind, given: Given<'t>) -> BindingId {
         let id = self.model.bindings.len();
         self.model.bindings.push(Binding {
-            name,
             kind,
-            function: self.function,
             given: vec![given],
             fields: Vec::new(),
             escapes: false,
@@ -412,7 +404,9 @@ impl<'t> Builder<'t> {
         self.model.resolved.insert(first.span.start, id);
         match (&name.path[1..], &name.method) {
             // `function f()` with a local `f`: a new value for it.
-            ([], None) => self.model.bindings[id].given.push(Given::Function(function)),
+            ([], None) => self.model.bindings[id]
+                .given
+                .push(Given::Function(function)),
             ([field], None) | ([], Some(field)) => self.model.bindings[id]
                 .fields
                 .push((Some(field.text.as_bytes()), Given::Function(function))),
@@ -451,7 +445,6 @@ impl<'t> Builder<'t> {
     fn function(&mut self, func: &'t FuncBody, is_method: bool) -> FunctionId {
         let id = self.model.functions.len();
         self.model.functions.push(Function {
-            body: Some(func),
             block: &func.block,
             params: Vec::new(),
             returns: Vec::new(),
@@ -563,7 +556,11 @@ impl<'t> Builder<'t> {
                 }
                 Expr::Call { func, args, span } => {
                     let index = self.model.calls.len();
-                    self.model.call_index.entry(span.start).or_default().push(index);
+                    self.model
+                        .call_index
+                        .entry(span.start)
+                        .or_default()
+                        .push(index);
                     self.model.calls.push(CallSite {
                         func,
                         args,

@@ -169,16 +169,6 @@ impl<'t> Model<'t> {
         self.value_at(expr, 0)
     }
 
-    /// The `index`-th value (0-based) `expr` gives where several are taken.
-    pub(crate) fn nth_value(&self, expr: &'t Expr, index: usize) -> Value<'t> {
-        self.nth_at(expr, index, 0)
-    }
-
-    /// What a binding can hold: any value it is given.
-    pub(crate) fn binding_value(&self, id: BindingId) -> Value<'t> {
-        self.binding_value_at(id, 0)
-    }
-
     fn binding_value_at(&self, id: BindingId, depth: usize) -> Value<'t> {
         if let Some(role) = self.role(id) {
             return Value::Builtin(role);
@@ -243,9 +233,7 @@ impl<'t> Model<'t> {
             Some(arg) if index + 1 < args.len() => self.value_at(arg, depth),
             Some(arg) => self.nth_at(arg, 0, depth),
             None => match args.last() {
-                Some(last) if is_multi(last) => {
-                    self.nth_at(last, index + 1 - args.len(), depth)
-                }
+                Some(last) if is_multi(last) => self.nth_at(last, index + 1 - args.len(), depth),
                 _ => Value::Nil,
             },
         }
@@ -379,7 +367,9 @@ impl<'t> Model<'t> {
             Expr::Number(number, _) => Value::Number(Some(*number)),
             Expr::String(text, _) => Value::Text(text),
             Expr::Vararg(_) => Value::Unknown,
-            Expr::Function(body) => self.function_of(body).map_or(Value::Unknown, Value::Function),
+            Expr::Function(body) => self
+                .function_of(body)
+                .map_or(Value::Unknown, Value::Function),
             Expr::Table(..) => Value::Table(expr, None),
             Expr::Paren(inner, _) => self.value_at(inner, depth + 1),
             Expr::Name(name) => match self.binding_of(name) {
@@ -427,9 +417,11 @@ impl<'t> Model<'t> {
 
     /// `s:upper()` and the like on a text: a text.
     fn method_value(&self, obj: &'t Expr, name: &str, depth: usize) -> Value<'t> {
-        let textual = self.value_at(obj, depth + 1).alternatives().iter().all(|value| {
-            matches!(value, Value::Text(_) | Value::AnyText | Value::Built(..))
-        });
+        let textual = self
+            .value_at(obj, depth + 1)
+            .alternatives()
+            .iter()
+            .all(|value| matches!(value, Value::Text(_) | Value::AnyText | Value::Built(..)));
         if textual && makes_text(name.as_bytes()) {
             Value::AnyText
         } else {
