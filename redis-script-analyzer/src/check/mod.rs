@@ -103,7 +103,7 @@ pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
     let model = Model::build(chunk, Environment::Script);
     rules::nil_comparison::check(&model, None, &mut diagnostics);
     rules::undeclared_key::check(&model, None, declared, &mut diagnostics);
-    reply_shape::check(chunk, &[], declared, &mut diagnostics);
+    reply_shape::check(&chunk.block, &model, declared, &mut diagnostics);
     allowed_out(diagnostics, declared)
 }
 
@@ -132,8 +132,8 @@ pub fn check_function(
             model.set_callback(function);
             rules::nil_comparison::check(&model, Some(function), &mut diagnostics);
             rules::undeclared_key::check(&model, Some(function), declared, &mut diagnostics);
+            reply_shape::check(&callback.block, &model, declared, &mut diagnostics);
         }
-        reply_shape::check(&body, &callback.params, declared, &mut diagnostics);
     }
     allowed_out(diagnostics, declared)
 }

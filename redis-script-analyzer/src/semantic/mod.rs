@@ -19,7 +19,9 @@ pub(crate) mod value;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use crate::syntax::tree::{BinOp, Block, Chunk, Expr, Field, FuncBody, FuncName, Name, Span, Stat};
+use crate::syntax::tree::{
+    BinOp, Block, Chunk, Expr, Field, FuncBody, FuncName, Name, Span, Stat, UnOp,
+};
 pub(crate) use command::CommandCall;
 pub(crate) use value::{Builtin, Value};
 
@@ -64,15 +66,42 @@ pub(crate) enum Given<'t> {
     Function(FunctionId),
 }
 
+/// The key of a write into a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FieldKey<'t> {
+    /// `t.name`, `t['name']`.
+    Name(&'t [u8]),
+    /// `t[1]`, `t[#t + 1]`: a position of the array part.
+    Position,
+    /// A key the text does not settle.
+    Other,
+}
+
+impl<'t> FieldKey<'t> {
+    fn of(key: &'t Expr) -> FieldKey<'t> {
+        match key {
+            Expr::String(text, _) => FieldKey::Name(text),
+            Expr::Number(..) | Expr::Unary { op: UnOp::Len, .. } => FieldKey::Position,
+            Expr::Binary {
+                op: BinOp::Add | BinOp::Sub,
+                lhs,
+                ..
+            } if matches!(&**lhs, Expr::Unary { op: UnOp::Len, .. } | Expr::Number(..)) => {
+                FieldKey::Position
+            }
+            _ => FieldKey::Other,
+        }
+    }
+}
+
 /// A name a script binds.
 #[derive(Debug)]
 pub(crate) struct Binding<'t> {
     pub(crate) kind: BindingKind,
     /// Its declaration's value, then every assignment's, in the order of the text.
     pub(crate) given: Vec<Given<'t>>,
-    /// `t.k = v` and `t[k] = v` with this binding as `t`: the key (`None`
-    /// when not a literal string) and the value.
-    pub(crate) fields: Vec<(Option<&'t [u8]>, Given<'t>)>,
+    /// `t.k = v` and `t[k] = v` with this binding as `t`: the key and the value.
+    pub(crate) fields: Vec<(FieldKey<'t>, Given<'t>)>,
     /// Whether its value is read other than as a called function's name.
     pub(crate) escapes: bool,
 }
@@ -407,9 +436,10 @@ impl<'t> Builder<'t> {
             ([], None) => self.model.bindings[id]
                 .given
                 .push(Given::Function(function)),
-            ([field], None) | ([], Some(field)) => self.model.bindings[id]
-                .fields
-                .push((Some(field.text.as_bytes()), Given::Function(function))),
+            ([field], None) | ([], Some(field)) => self.model.bindings[id].fields.push((
+                FieldKey::Name(field.text.as_bytes()),
+                Given::Function(function),
+            )),
             _ => {}
         }
     }
@@ -427,11 +457,9 @@ impl<'t> Builder<'t> {
                     && let Some(id) = self.lookup(&table.text)
                 {
                     self.model.resolved.insert(table.span.start, id);
-                    let key_text = match &**key {
-                        Expr::String(text, _) => Some(&text[..]),
-                        _ => None,
-                    };
-                    self.model.bindings[id].fields.push((key_text, given));
+                    self.model.bindings[id]
+                        .fields
+                        .push((FieldKey::of(key), given));
                 } else {
                     self.expr(obj);
                 }

@@ -11,7 +11,7 @@
 
 use std::cell::RefCell;
 
-use super::{BindingId, Environment, FunctionId, Given, Model};
+use super::{BindingId, Environment, FieldKey, FunctionId, Given, Model};
 use crate::syntax::tree::{BinOp, Expr, Field, UnOp};
 
 /// What the text settles about a value.
@@ -329,7 +329,7 @@ impl<'t> Model<'t> {
             return Value::Unknown;
         };
         let written = binding.map_or(&[][..], |id| &self.bindings[id].fields[..]);
-        if written.iter().any(|(name, _)| name.is_none()) {
+        if written.iter().any(|(name, _)| *name == FieldKey::Other) {
             return Value::Unknown;
         }
         let mut values = Vec::new();
@@ -346,7 +346,7 @@ impl<'t> Model<'t> {
             }
         }
         for (name, given) in written {
-            if *name == Some(key) {
+            if *name == FieldKey::Name(key) {
                 values.push(self.given_value(*given, None, depth));
             }
         }
