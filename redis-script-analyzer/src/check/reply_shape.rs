@@ -47,7 +47,7 @@ pub(super) fn check(
     let mut replies = Vec::new();
     for (expr, _) in &returns {
         match expr {
-            Some(expr) => replies.extend(replies_of(expr, &locals, 0)),
+            Some(expr) => replies.extend(replies_of(expr, locals, 0)),
             None => replies.push(Reply::Nil),
         }
     }
