@@ -443,14 +443,10 @@ impl Header {
     }
 }
 
-/// Each line of `source` with its byte offset, without its line break.
+/// Each line of `source` with its byte offset, without its line ending
+/// (lines end as Lua ends them: `\n`, `\r`, `\r\n` or `\n\r`).
 fn lines(source: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut at = 0;
-    source.split_inclusive('\n').map(move |line| {
-        let start = at;
-        at += line.len();
-        (start, line.trim_end_matches(['\n', '\r']))
-    })
+    crate::text::lines(source.as_bytes()).map(|line| (line.start, &source[line.start..line.end]))
 }
 
 /// The first whitespace-separated word of `text`, and the rest, trimmed.

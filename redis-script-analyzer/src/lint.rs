@@ -111,7 +111,7 @@ pub struct FileReport {
 /// anything: what a script the caller does not check still makes a fragment.
 pub fn included_files(
     path: &Path,
-    source: String,
+    source: impl Into<Vec<u8>>,
     read: &mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
 ) -> Vec<std::path::PathBuf> {
     let display = path.to_string_lossy();
@@ -124,12 +124,14 @@ pub fn included_files(
     }
 }
 
-/// Checks the file `display` (at `path`, whose text is `source`), reading
-/// the files it includes with `read`.
+/// Checks the file `display` (at `path`, whose text is `source`: a
+/// `String`, or bytes that need not be UTF-8), reading the files it
+/// includes with `read`. Lines and columns are counted as the server
+/// counts them ([`report::locate`]).
 pub fn check_file(
     display: &str,
     path: &Path,
-    source: String,
+    source: impl Into<Vec<u8>>,
     read: &mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
     options: &FileOptions,
 ) -> FileReport {
@@ -162,6 +164,8 @@ pub fn check_file(
         .map(|file| file.path.clone())
         .collect();
     let own = &composed.files[0].source;
+    // The header is ASCII syntax: its spans still index the bytes.
+    let own_text = crate::text::same_offsets(own);
     let mut declared = Declared {
         allowed: options.allowed,
         servers: options.servers,
@@ -187,7 +191,7 @@ pub fn check_file(
     }
     let mut findings_before = Vec::new();
     let mut header_ok = true;
-    let (kind, header) = match header::parse_optional(own) {
+    let (kind, header) = match header::parse_optional(&own_text) {
         Ok(Some(header)) => {
             let from_header = header.declared();
             declared = Declared {
@@ -258,8 +262,9 @@ pub fn check_file(
 
 /// Whether the file is a Redis Functions library: its first line is `#!lua`
 /// with a `name=` option.
-pub fn is_library(source: &str) -> bool {
-    let first = source.lines().next().unwrap_or("");
+pub fn is_library<S: AsRef<[u8]> + ?Sized>(source: &S) -> bool {
+    let source = source.as_ref();
+    let first = crate::text::same_offsets(&source[..crate::text::line_end(source, 0)]);
     first.starts_with("#!lua")
         && first
             .split_whitespace()
@@ -336,8 +341,8 @@ struct Unplaced<'a> {
     severity: Severity,
     /// The file, as shown.
     file: &'a str,
-    /// That file's text.
-    source: &'a str,
+    /// That file's bytes.
+    source: &'a [u8],
     span: Span,
     message: String,
     note: Option<String>,

@@ -16,7 +16,7 @@ pub use crate::sandbox::INTERNAL_GLOBALS;
 /// error: where the differential test cuts, swaps and replaces.
 pub fn token_spans(source: &str) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
-    let Ok(mut lexer) = Lexer::new(source) else {
+    let Ok(mut lexer) = Lexer::new(source.as_bytes()) else {
         return spans;
     };
     while let Ok(token) = lexer.next_token() {

@@ -55,9 +55,10 @@ impl fmt::Display for SyntaxError {
 
 impl std::error::Error for SyntaxError {}
 
-/// Parses a whole script, its shebang line (if any) skipped.
-pub fn parse(source: &str) -> std::result::Result<Chunk, SyntaxError> {
-    let block = Parser::new(source).and_then(|mut parser| parser.main());
+/// Parses a whole script, its shebang line (if any) skipped: bytes, as the
+/// server reads them (text is bytes too).
+pub fn parse<S: AsRef<[u8]> + ?Sized>(source: &S) -> std::result::Result<Chunk, SyntaxError> {
+    let block = Parser::new(source.as_ref()).and_then(|mut parser| parser.main());
     match block {
         Ok(block) => Ok(Chunk { block }),
         Err(error) => Err(*error),
@@ -153,7 +154,7 @@ fn block_follow(kind: TokenKind) -> bool {
 type Result<T> = std::result::Result<T, Box<SyntaxError>>;
 
 impl<'a> Parser<'a> {
-    fn new(source: &'a str) -> Result<Parser<'a>> {
+    fn new(source: &'a [u8]) -> Result<Parser<'a>> {
         let mut lexer = Lexer::new(source)?;
         let first = lexer.next_token()?;
         let mut parser = Parser {
@@ -271,7 +272,7 @@ impl<'a> Parser<'a> {
         self.check(TokenKind::Name)?;
         let span = self.token.span;
         let name = Name {
-            text: self.lexer.source()[span.start..span.end].to_owned(),
+            text: self.lexer.text(span).into_owned(),
             span,
         };
         self.next()?;
