@@ -551,6 +551,40 @@ mod tests {
     }
 
     #[test]
+    fn files_are_bytes_with_lua_line_endings() {
+        // An included file that is not UTF-8 is included as it is; a
+        // directive ends at a bare `\r` as any line does.
+        let disk: HashMap<PathBuf, Vec<u8>> = [
+            (
+                PathBuf::from("main.lua"),
+                b"-- top\r--- @include \"lib\"\rreturn helper()\r".to_vec(),
+            ),
+            (
+                PathBuf::from("lib.lua"),
+                b"local s = '\xff'\n\rlocal function helper() return s end\n\r".to_vec(),
+            ),
+        ]
+        .into();
+        let mut read = |path: &Path| Ok(disk[path].clone());
+        let source = disk[Path::new("main.lua")].clone();
+        let composed = compose("main.lua", Path::new("main.lua"), source, &mut read).unwrap();
+        assert_eq!(
+            composed.text,
+            b"-- top\rlocal s = '\xff'\n\rlocal function helper() return s end\rreturn helper()\r"
+        );
+        let at = find(&composed.text, "helper() return");
+        let rendered = composed.render(Span::new(at, at + 6), "m", None);
+        assert!(rendered.contains(" --> lib.lua:2:16\n"), "{rendered}");
+        assert!(
+            rendered.contains("= included from main.lua:2"),
+            "{rendered}"
+        );
+        let at = find(&composed.text, "return helper");
+        let rendered = composed.render(Span::new(at, at + 6), "m", None);
+        assert!(rendered.contains(" --> main.lua:3:1\n"), "{rendered}");
+    }
+
+    #[test]
     fn a_script_without_includes_is_itself() {
         let composed = run("x.lua", &[("x.lua", "return 1\n")]).unwrap();
         assert_eq!(composed.text, b"return 1\n");

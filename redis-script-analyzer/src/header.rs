@@ -611,6 +611,18 @@ mod tests {
     }
 
     #[test]
+    fn header_lines_end_as_lua_ends_them() {
+        for ending in ["\n", "\r\n", "\r", "\n\r"] {
+            let source = ["---@key lock string", "---@param ttl integer", "return 1"].join(ending);
+            let header = parse(&source).unwrap().unwrap();
+            assert_eq!(header.keys.len(), 1, "{ending:?}");
+            assert_eq!(header.args.len(), 1, "{ending:?}");
+            let span = header.args[0].span;
+            assert!(source[span.start..span.end].contains("ttl"), "{ending:?}");
+        }
+    }
+
+    #[test]
     fn every_mistake_is_reported_at_its_line() {
         let source = "---@kee a string\n---@param 1x string\n---@param b table\n\
                       ---@param c string\n---@param c string\n---@key d string\n\

@@ -453,6 +453,70 @@ mod tests {
     }
 
     #[test]
+    fn a_file_is_read_as_the_server_reads_it() {
+        // Bytes that are not UTF-8 in a comment and a string, and each of
+        // Lua's line endings: the finding is on the third line, as the
+        // server would number it.
+        for ending in ["\n", "\r\n", "\r", "\n\r"] {
+            let mut source = Vec::new();
+            for line in [
+                &b"-- caf\xe9"[..],
+                b"local s = '\xff'",
+                b"return redis.call('NOPE', s)",
+            ] {
+                source.extend_from_slice(line);
+                source.extend_from_slice(ending.as_bytes());
+            }
+            let report = check_file(
+                "x.lua",
+                Path::new("x.lua"),
+                source.clone(),
+                &mut |_| Err(std::io::ErrorKind::NotFound.into()),
+                &FileOptions::default(),
+            );
+            assert_eq!(
+                rules(&report),
+                [Rule::UnknownCommands],
+                "{ending:?}: {report:?}"
+            );
+            assert_eq!(report.findings[0].line, 3, "{ending:?}");
+            assert_eq!(report.findings[0].end_line, 3, "{ending:?}");
+            assert!(
+                report.findings[0]
+                    .rendered
+                    .contains("3 | return redis.call('NOPE', s)\n"),
+                "{ending:?}: {}",
+                report.findings[0].rendered
+            );
+            // A syntax error too: on the line Lua names (`user_script:3:`).
+            let broken = [&source[..source.len() - ending.len()], b" +"].concat();
+            let report = check_file(
+                "x.lua",
+                Path::new("x.lua"),
+                broken,
+                &mut |_| Err(std::io::ErrorKind::NotFound.into()),
+                &FileOptions::default(),
+            );
+            assert_eq!(rules(&report), [Rule::Syntax], "{ending:?}: {report:?}");
+            assert_eq!(report.findings[0].line, 3, "{ending:?}");
+        }
+        // A byte that is not UTF-8 outside a string is the server's syntax error.
+        let report = check_file(
+            "x.lua",
+            Path::new("x.lua"),
+            b"local s = 1\nreturn s \xff".to_vec(),
+            &mut |_| Err(std::io::ErrorKind::NotFound.into()),
+            &FileOptions::default(),
+        );
+        assert_eq!(rules(&report), [Rule::Syntax], "{report:?}");
+        let finding = &report.findings[0];
+        assert_eq!(
+            (finding.line, finding.column, finding.message.as_str()),
+            (2, 10, "Lua syntax error: '<eof>' expected near '\u{fffd}'")
+        );
+    }
+
+    #[test]
     fn a_header_is_the_declaration() {
         let script = "---@key lock string\n---@param ttl integer\n---@return integer\n\
                       return redis.call('GET', KEYS[1])";

@@ -119,6 +119,46 @@ mod tests {
     }
 
     #[test]
+    fn lines_end_as_lua_ends_them() {
+        for ending in ["\n", "\r\n", "\r", "\n\r"] {
+            let source = ["a = 1", "b = 2", "c = keys"].join(ending) + ending;
+            let start = source.find("keys").unwrap();
+            let (line, column, text) = locate(&source, start);
+            assert_eq!((line, column, &*text), (3, 5, "c = keys"), "{ending:?}");
+            // Past the last line ending: a line of its own.
+            assert_eq!(locate(&source, source.len()).0, 4, "{ending:?}");
+            let rendered = render("x.lua", &source, Span::new(start, start + 4), "m", None);
+            assert!(
+                rendered.contains(" --> x.lua:3:5\n"),
+                "{ending:?}: {rendered}"
+            );
+            assert!(
+                rendered.contains("3 | c = keys\n"),
+                "{ending:?}: {rendered}"
+            );
+        }
+        // Two of the same line ending are two lines.
+        assert_eq!(locate("a\r\rb", 3).0, 3);
+        assert_eq!(locate("a\n\nb", 3).0, 3);
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_shown_lossily() {
+        let source = b"x = 1\nlocal s = '\xff\xfe' .. keys\n";
+        let start = source.windows(4).position(|w| w == b"keys").unwrap();
+        let (line, column, text) = locate(&source[..], start);
+        // One U+FFFD per invalid byte here, as `from_utf8_lossy` shows them.
+        assert_eq!(
+            (line, column, &*text),
+            (2, 19, "local s = '\u{fffd}\u{fffd}' .. keys")
+        );
+        let rendered = render("x.lua", &source[..], Span::new(start, start + 4), "m", None);
+        let lines: Vec<&str> = rendered.lines().collect();
+        assert_eq!(lines[3], "2 | local s = '\u{fffd}\u{fffd}' .. keys");
+        assert_eq!(lines[4], format!("  | {}^^^^", " ".repeat(18)));
+    }
+
+    #[test]
     fn a_long_line_is_shown_around_the_finding() {
         let long = format!("return {}keys[1]{}", "a + ".repeat(100), " + a".repeat(100));
         let start = long.find("keys").unwrap();

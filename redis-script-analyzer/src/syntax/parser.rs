@@ -1328,6 +1328,35 @@ mod tests {
     }
 
     #[test]
+    fn bytes_that_are_not_utf8_belong_in_strings_and_comments() {
+        // As the server reads them: any byte in a string, short or long,
+        // and in a comment, line or long.
+        for src in [
+            &b"return '\xff\xfe'"[..],
+            b"return \"a\xc3(\"",
+            b"return [[\x80\n\xff]]",
+            b"-- \xff\nreturn 1",
+            b"--[[ \xfe\r\xff ]] return 1",
+            b"#!lua flags=no-writes \xff\nreturn 1",
+        ] {
+            if let Err(error) = parse(src) {
+                panic!("{}: {error}", String::from_utf8_lossy(src));
+            }
+        }
+        // Elsewhere Lua reads a byte as a token of its own, which no rule
+        // takes; it quotes the byte raw, which reads as U+FFFD.
+        let error = parse(b"return \xff").unwrap_err();
+        assert_eq!(error.message, "unexpected symbol near '\u{fffd}'");
+        assert_eq!(error.span, Span::new(7, 8));
+        let error = parse(b"local x = 1 \xc3( 2").unwrap_err();
+        assert_eq!(error.message, "unexpected symbol near '\u{fffd}'");
+        assert_eq!(error.span, Span::new(12, 13));
+        // A name ends at the first byte that is not ASCII.
+        let error = parse(b"local a\xe9 = 1").unwrap_err();
+        assert_eq!(error.message, "unexpected symbol near '\u{fffd}'");
+    }
+
+    #[test]
     fn error_spans() {
         assert_eq!(
             err_span("x = = 1"),
