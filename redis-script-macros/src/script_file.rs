@@ -202,15 +202,12 @@ fn real_path(path: &Path) -> PathBuf {
         .unwrap_or_else(|| path.to_path_buf())
 }
 
-/// 1-based line and column (in bytes) of `offset` in `bytes`.
+/// 1-based line and column (in characters of the line as shown) of
+/// `offset` in `bytes`.
 fn line_and_column(bytes: &[u8], offset: usize) -> (usize, usize) {
-    let before = &bytes[..offset];
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    (line, offset - line_start + 1)
+    // Lines as the server numbers them (a bare `\r` ends one too).
+    let (line, column, _) = redis_script_analyzer::report::locate(bytes, offset);
+    (line, column)
 }
 
 #[cfg(test)]
@@ -221,5 +218,6 @@ mod tests {
     fn positions_are_one_based() {
         assert_eq!(line_and_column(b"ab\ncd\xff", 5), (2, 3));
         assert_eq!(line_and_column(b"\xff", 0), (1, 1));
+        assert_eq!(line_and_column(b"a\rb\r\n\xff", 5), (3, 1));
     }
 }
