@@ -7,14 +7,16 @@
 //!
 //! This is the analyzer behind the `#[redis_script]` attribute of
 //! [redis-script](https://docs.rs/redis-script), as a plain library over
-//! a script's text so that it can be fuzzed, benchmarked and used by other
-//! tools (a checker for a folder of scripts, say). [`analyze`] is the entry
-//! point; [`report::render`] shows a finding the way rustc shows its own.
+//! a script's source so that it can be fuzzed, benchmarked and used by
+//! other tools (a checker for a folder of scripts, say). [`analyze`] is the
+//! entry point; [`report::render`] shows a finding the way rustc shows its
+//! own.
 //!
 //! A script is bytes, as the server reads it: the entry points take any
-//! `&S` where `S: AsRef<[u8]>` (a `&str`, a `&String`, a `&[u8]`), so a script that
-//! is not UTF-8 (Lua strings and comments may hold any byte) is analysed
-//! too; spans are byte offsets, and lines are counted as Lua counts them.
+//! `&S` where `S: AsRef<[u8]>` (a `&str`, a `&String`, a `&[u8]`), so a
+//! script that is not UTF-8 (Lua strings and comments may hold any byte)
+//! is analysed too; spans are byte offsets, and lines are counted as Lua
+//! counts them.
 //!
 //! ```
 //! use redis_script_analyzer::{Declared, ReplyKind, Severity, analyze};
