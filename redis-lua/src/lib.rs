@@ -64,7 +64,7 @@ pub struct Run {
     pub included: usize,
     /// Files the config excludes.
     pub excluded: usize,
-    /// Paths that could not be read (missing, not a file, not UTF-8), each
+    /// Paths that could not be read (missing, not a file), each
     /// with why.
     pub unreadable: Vec<Trouble>,
 }
@@ -252,17 +252,10 @@ fn canonical(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// The file's text, or why it cannot be checked.
-fn read_source(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|error| error.to_string())?;
-    String::from_utf8(bytes).map_err(|error| {
-        let at = error.utf8_error().valid_up_to();
-        let (line, column, _) = redis_script_analyzer::report::locate(
-            &String::from_utf8_lossy(&error.as_bytes()[..at]),
-            at,
-        );
-        format!("not valid UTF-8 (first bad byte at line {line}, column {column})")
-    })
+/// The file's bytes (as the server reads a script: they need not be
+/// UTF-8), or why it cannot be read.
+fn read_source(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|error| error.to_string())
 }
 
 /// Runs the command line `args` (without the program's name), writing

@@ -14,8 +14,10 @@
 //! three dashes, blanks, `@include`, blanks, the path in double or single
 //! quotes, then at most blanks or `;`. Paths are plain (no globs); a line
 //! that looks like a directive but is not one, an absolute path, a missing
-//! file, a file that is not UTF-8 or one with a `#!` shebang (only the
-//! script itself may have one) are errors.
+//! file or one with a `#!` shebang (only the script itself may have one)
+//! are errors. Files are bytes, as the server reads a script: one that is
+//! not UTF-8 is included as it is, and lines end as Lua ends them (`\n`,
+//! `\r`, `\r\n` or `\n\r`).
 //!
 //! [`compose`] returns the composed text, which is what a script sends and
 //! what its SHA1 is of, with the map back to each file ([`Composed::locate`])
@@ -25,6 +27,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use crate::syntax::tree::Span;
+use crate::text;
 
 /// One file of a composed script: the script itself (index 0) or an
 /// included file.
@@ -35,8 +38,8 @@ pub struct SourceFile {
     pub display: String,
     /// The path on disk, as given to the reader.
     pub path: PathBuf,
-    /// The file's own text.
-    pub source: String,
+    /// The file's own bytes.
+    pub source: Vec<u8>,
     /// Which file included it, and the directive's span in that file;
     /// `None` for the script itself.
     pub included_from: Option<(usize, Span)>,
@@ -45,8 +48,8 @@ pub struct SourceFile {
 /// A composed script.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Composed {
-    /// The text sent to the server.
-    pub text: String,
+    /// The text sent to the server, byte for byte.
+    pub text: Vec<u8>,
     /// Every file the text is made of, the script first, then each included
     /// file in the order it was first included.
     pub files: Vec<SourceFile>,
@@ -71,8 +74,8 @@ struct Piece {
 pub struct ComposeError {
     /// The file the error is in, as shown to people.
     pub display: String,
-    /// That file's text, to quote the line.
-    pub source: String,
+    /// That file's bytes, to quote the line.
+    pub source: Vec<u8>,
     /// The offending line.
     pub span: Span,
     /// What is wrong.
@@ -162,16 +165,17 @@ impl Composed {
 }
 
 /// Composes the script `display` (read from `path`, whose text is
-/// `source`), reading included files with `read`.
+/// `source`: a `String` or bytes), reading included files with `read`.
 pub fn compose(
     display: &str,
     path: &Path,
-    source: String,
+    source: impl Into<Vec<u8>>,
     read: &mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
 ) -> Result<Composed, Box<ComposeError>> {
+    let source = source.into();
     let mut composer = Composer {
         composed: Composed {
-            text: String::with_capacity(source.len()),
+            text: Vec::with_capacity(source.len()),
             files: vec![SourceFile {
                 display: display.to_owned(),
                 // Lexically, as included files' paths are: an include back
@@ -202,19 +206,16 @@ impl Composer<'_> {
         self.stack.push(index);
         let source = self.composed.files[index].source.clone();
         let mut copied_to = 0;
-        let mut at = 0;
-        for line in source.split_inclusive('\n') {
-            let line_start = at;
-            at += line.len();
-            let text = line.trim_end_matches(['\n', '\r']);
-            let Some(directive) = directive(text) else {
+        for line in text::lines(&source) {
+            let text = text::same_offsets(&source[line.start..line.end]);
+            let Some(directive) = directive(&text) else {
                 continue;
             };
-            let span = Span::new(line_start, line_start + text.len());
+            let span = Span::new(line.start, line.end);
             let target =
                 directive.map_err(|(message, note)| self.error(index, span, message, note))?;
-            self.copy(index, copied_to, line_start);
-            copied_to = line_start + text.len();
+            self.copy(index, copied_to, line.start);
+            copied_to = line.end;
             self.include(index, span, target)?;
         }
         self.copy(index, copied_to, source.len());
@@ -234,7 +235,7 @@ impl Composer<'_> {
             file: index,
             from,
         });
-        self.composed.text.push_str(text);
+        self.composed.text.extend_from_slice(text);
     }
 
     /// Expands the directive at `span` of file `includer`, naming `target`.
@@ -300,15 +301,8 @@ impl Composer<'_> {
                 )),
             )
         })?;
-        let source = String::from_utf8(bytes).map_err(|_| {
-            self.error(
-                includer,
-                span,
-                format!("cannot include `{display}`: it is not valid UTF-8"),
-                Some("save it as UTF-8".to_owned()),
-            )
-        })?;
-        if source.starts_with("#!") {
+        let source = bytes;
+        if source.starts_with(b"#!") {
             return Err(self.error(
                 includer,
                 span,
@@ -335,20 +329,16 @@ impl Composer<'_> {
         Ok(())
     }
 
-    /// Removes a line break (`\n` or `\r\n`) that ends the text, when the
-    /// last piece holds all of it.
+    /// Removes a line ending (as Lua reads them) that ends the text, when
+    /// the last piece holds all of it.
     fn drop_final_line_break(&mut self) {
         let Some(piece) = self.composed.pieces.last_mut() else {
             return;
         };
         let text = &self.composed.text[piece.at..];
-        let width = if text.ends_with("\r\n") {
-            2
-        } else if text.ends_with('\n') {
-            1
-        } else {
-            0
-        };
+        let width = text::lines(text)
+            .last()
+            .map_or(0, |line| (line.next - line.end).min(piece.len));
         piece.len -= width;
         let len = self.composed.text.len() - width;
         self.composed.text.truncate(len);
@@ -447,6 +437,14 @@ mod tests {
             .collect()
     }
 
+    /// Where `needle` starts in `haystack`.
+    fn find(haystack: &[u8], needle: &str) -> usize {
+        haystack
+            .windows(needle.len())
+            .position(|window| window == needle.as_bytes())
+            .unwrap()
+    }
+
     fn run(root: &str, list: &[(&str, &str)]) -> Result<Composed, Box<ComposeError>> {
         let disk = files(list);
         let source = String::from_utf8(disk[Path::new(root)].clone()).unwrap();
@@ -504,7 +502,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             composed.text,
-            "local function one() return 1 end\nlocal function a() return one() end\n\
+            b"local function one() return 1 end\nlocal function a() return one() end\n\
              \nlocal function b() return one() end\nreturn a() + b()\n"
         );
         let names: Vec<&str> = composed.files.iter().map(|f| f.display.as_str()).collect();
@@ -536,26 +534,60 @@ mod tests {
             ],
         )
         .unwrap();
-        let at = composed.text.find("helper() return").unwrap();
+        let at = find(&composed.text, "helper() return");
         let (file, span) = composed.locate(Span::new(at, at + 6));
         assert_eq!(file.display, "lib.lua");
-        assert_eq!(&file.source[span.start..span.end], "helper");
-        let at = composed.text.find("return helper").unwrap();
+        assert_eq!(&file.source[span.start..span.end], b"helper");
+        let at = find(&composed.text, "return helper");
         let (file, span) = composed.locate(Span::new(at, at + 6));
         assert_eq!(file.display, "main.lua");
-        assert_eq!(&file.source[span.start..span.end], "return");
+        assert_eq!(&file.source[span.start..span.end], b"return");
         let chain = composed.include_chain(1);
         assert_eq!(chain.len(), 1);
         assert_eq!(
             &chain[0].0.source[chain[0].1.start..chain[0].1.end],
-            "--- @include \"lib\""
+            b"--- @include \"lib\""
         );
+    }
+
+    #[test]
+    fn files_are_bytes_with_lua_line_endings() {
+        // An included file that is not UTF-8 is included as it is; a
+        // directive ends at a bare `\r` as any line does.
+        let disk: HashMap<PathBuf, Vec<u8>> = [
+            (
+                PathBuf::from("main.lua"),
+                b"-- top\r--- @include \"lib\"\rreturn helper()\r".to_vec(),
+            ),
+            (
+                PathBuf::from("lib.lua"),
+                b"local s = '\xff'\n\rlocal function helper() return s end\n\r".to_vec(),
+            ),
+        ]
+        .into();
+        let mut read = |path: &Path| Ok(disk[path].clone());
+        let source = disk[Path::new("main.lua")].clone();
+        let composed = compose("main.lua", Path::new("main.lua"), source, &mut read).unwrap();
+        assert_eq!(
+            composed.text,
+            b"-- top\rlocal s = '\xff'\n\rlocal function helper() return s end\rreturn helper()\r"
+        );
+        let at = find(&composed.text, "helper() return");
+        let rendered = composed.render(Span::new(at, at + 6), "m", None);
+        assert!(rendered.contains(" --> lib.lua:2:16\n"), "{rendered}");
+        assert!(
+            rendered.contains("= included from main.lua:2"),
+            "{rendered}"
+        );
+        let at = find(&composed.text, "return helper");
+        let rendered = composed.render(Span::new(at, at + 6), "m", None);
+        assert!(rendered.contains(" --> main.lua:3:1\n"), "{rendered}");
     }
 
     #[test]
     fn a_script_without_includes_is_itself() {
         let composed = run("x.lua", &[("x.lua", "return 1\n")]).unwrap();
-        assert_eq!(composed.text, "return 1\n");
+        assert_eq!(composed.text, b"return 1\n");
         assert!(!composed.has_includes());
     }
 
@@ -649,7 +681,7 @@ mod tests {
             ],
         )
         .unwrap();
-        assert_eq!(composed.text, "return 2\n");
+        assert_eq!(composed.text, b"return 2\n");
         assert_eq!(composed.files[2].display, "s/lib/two.lua");
     }
 }

@@ -7,9 +7,16 @@
 //!
 //! This is the analyzer behind the `#[redis_script]` attribute of
 //! [redis-script](https://docs.rs/redis-script), as a plain library over
-//! `&str` so that it can be fuzzed, benchmarked and used by other tools (a
-//! checker for a folder of scripts, say). [`analyze`] is the entry point;
-//! [`report::render`] shows a finding the way rustc shows its own.
+//! a script's source so that it can be fuzzed, benchmarked and used by
+//! other tools (a checker for a folder of scripts, say). [`analyze`] is the
+//! entry point; [`report::render`] shows a finding the way rustc shows its
+//! own.
+//!
+//! A script is bytes, as the server reads it: the entry points take any
+//! `&S` where `S: AsRef<[u8]>` (a `&str`, a `&String`, a `&[u8]`), so a
+//! script that is not UTF-8 (Lua strings and comments may hold any byte)
+//! is analysed too; spans are byte offsets, and lines are counted as Lua
+//! counts them.
 //!
 //! ```
 //! use redis_script_analyzer::{Declared, ReplyKind, Severity, analyze};
@@ -46,6 +53,7 @@ mod syntax;
 #[cfg(any(test, feature = "testing"))]
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
+mod text;
 
 pub use check::{Declared, ReplyKind};
 pub use diagnostic::{Allowed, Checker, Diagnostic, Rule, Severity, Target};
@@ -62,8 +70,9 @@ pub struct Analysis {
 
 /// Reads the shebang, parses, and checks `source` against `declared`
 /// (whose `read_only` is taken from the shebang) on `declared.servers`.
-pub fn analyze(source: &str, mut declared: Declared) -> Analysis {
-    let shebang = match shebang::parse(source, declared.servers) {
+pub fn analyze<S: AsRef<[u8]> + ?Sized>(source: &S, mut declared: Declared) -> Analysis {
+    let source = source.as_ref();
+    let shebang = match shebang::parse(&text::same_offsets(source), declared.servers) {
         Ok(shebang) => shebang.unwrap_or_default(),
         Err(error) => {
             let mut diagnostic = Diagnostic::error(
@@ -103,11 +112,16 @@ pub const INLINE_ALLOW: &str = "redis-lua:";
 /// comment that names no rule an allow may silence is an error of its own
 /// ([`Rule::Directive`]), as is one naming a rule `checker` may not allow
 /// ([`Rule::allowable_by`]).
-pub fn inline_allows(source: &str, checker: Checker) -> (Allowed, Vec<Diagnostic>) {
+pub fn inline_allows<S: AsRef<[u8]> + ?Sized>(
+    source: &S,
+    checker: Checker,
+) -> (Allowed, Vec<Diagnostic>) {
+    let source = source.as_ref();
     let mut allowed = Allowed::NONE;
     let mut errors = Vec::new();
     for comment_span in syntax::lexer::Lexer::line_comments(source) {
-        let text = source[comment_span.start..comment_span.end].trim_end();
+        let whole = text::same_offsets(&source[comment_span.start..comment_span.end]);
+        let text = whole.trim_end();
         let comment = text.trim_start_matches('-').trim_start();
         let Some(directive) = comment.strip_prefix(INLINE_ALLOW) else {
             continue;
@@ -147,19 +161,23 @@ pub fn inline_allows(source: &str, checker: Checker) -> (Allowed, Vec<Diagnostic
 /// Whether `source` is a script Redis loads: `Ok`, or the error
 /// `SCRIPT LOAD` gives (its message without the `user_script:LINE:` prefix).
 /// The shebang line is skipped, not judged ([`shebang::parse`] does that).
-pub fn check_syntax(source: &str) -> Result<(), SyntaxError> {
+pub fn check_syntax<S: AsRef<[u8]> + ?Sized>(source: &S) -> Result<(), SyntaxError> {
     syntax::parser::parse(source).map(drop)
 }
 
 /// A syntax error at the end of input is shown at the script's last
 /// character rather than on an empty line; `...` where `..` was meant, and
 /// `!=` where `~=` was, get a hint.
-fn syntax_error(source: &str, error: syntax::parser::SyntaxError) -> Diagnostic {
+fn syntax_error(source: &[u8], error: syntax::parser::SyntaxError) -> Diagnostic {
     let mut span = error.span;
-    if span.start >= source.trim_end().len() {
-        let end = source.trim_end().len();
-        let start = source[..end].char_indices().last().map_or(0, |(at, _)| at);
-        span = syntax::tree::Span::new(start, end);
+    let end = source.len()
+        - source
+            .iter()
+            .rev()
+            .take_while(|&&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c))
+            .count();
+    if span.start >= end {
+        span = syntax::tree::Span::new(text::last_char_start(&source[..end]), end);
     }
     let mut diagnostic = Diagnostic::error(
         diagnostic::Rule::Syntax,
@@ -171,7 +189,7 @@ fn syntax_error(source: &str, error: syntax::parser::SyntaxError) -> Diagnostic 
         diagnostic.note = Some("`...` is the vararg expression; concatenation is `..`".to_owned());
     } else if source
         .get(error.span.start..)
-        .is_some_and(|rest| rest.starts_with("!="))
+        .is_some_and(|rest| rest.starts_with(b"!="))
     {
         diagnostic.note = Some("Lua writes not-equal as `~=`".to_owned());
     }
@@ -186,7 +204,7 @@ mod tests {
     fn not_equal_written_as_in_c_gets_a_hint() {
         for source in ["return 1 != 2", "if ARGV[1] != 'x' then return 1 end"] {
             let error = syntax::parser::parse(source).unwrap_err();
-            let diagnostic = syntax_error(source, error);
+            let diagnostic = syntax_error(source.as_bytes(), error);
             assert_eq!(
                 diagnostic.note.as_deref(),
                 Some("Lua writes not-equal as `~=`"),
@@ -194,7 +212,7 @@ mod tests {
             );
         }
         let error = syntax::parser::parse("return 1 !").unwrap_err();
-        assert_eq!(syntax_error("return 1 !", error).note, None);
+        assert_eq!(syntax_error(b"return 1 !", error).note, None);
     }
 
     #[test]

@@ -114,7 +114,7 @@ pub struct FileReport {
 /// anything: what a script the caller does not check still makes a fragment.
 pub fn included_files(
     path: &Path,
-    source: String,
+    source: impl Into<Vec<u8>>,
     read: &mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
 ) -> Vec<std::path::PathBuf> {
     let display = path.to_string_lossy();
@@ -127,12 +127,14 @@ pub fn included_files(
     }
 }
 
-/// Checks the file `display` (at `path`, whose text is `source`), reading
-/// the files it includes with `read`.
+/// Checks the file `display` (at `path`, whose text is `source`: a
+/// `String`, or bytes that need not be UTF-8), reading the files it
+/// includes with `read`. Lines and columns are counted as the server
+/// counts them ([`report::locate`]).
 pub fn check_file(
     display: &str,
     path: &Path,
-    source: String,
+    source: impl Into<Vec<u8>>,
     read: &mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
     options: &FileOptions,
 ) -> FileReport {
@@ -165,6 +167,8 @@ pub fn check_file(
         .map(|file| file.path.clone())
         .collect();
     let own = &composed.files[0].source;
+    // The header is ASCII syntax: its spans still index the bytes.
+    let own_text = crate::text::same_offsets(own);
     let mut declared = Declared {
         allowed: options.allowed,
         servers: options.servers,
@@ -191,7 +195,7 @@ pub fn check_file(
     }
     let mut findings_before = Vec::new();
     let mut header_ok = true;
-    let (kind, header) = match header::parse_optional(own) {
+    let (kind, header) = match header::parse_optional(&own_text) {
         Ok(Some(header)) => {
             let from_header = header.declared();
             declared = Declared {
@@ -263,8 +267,9 @@ pub fn check_file(
 
 /// Whether the file is a Redis Functions library: its first line is `#!lua`
 /// with a `name=` option.
-pub fn is_library(source: &str) -> bool {
-    let first = source.lines().next().unwrap_or("");
+pub fn is_library<S: AsRef<[u8]> + ?Sized>(source: &S) -> bool {
+    let source = source.as_ref();
+    let first = crate::text::same_offsets(&source[..crate::text::line_end(source, 0)]);
     first.starts_with("#!lua")
         && first
             .split_whitespace()
@@ -341,8 +346,8 @@ struct Unplaced<'a> {
     severity: Severity,
     /// The file, as shown.
     file: &'a str,
-    /// That file's text.
-    source: &'a str,
+    /// That file's bytes.
+    source: &'a [u8],
     span: Span,
     message: String,
     note: Option<String>,
@@ -450,6 +455,70 @@ mod tests {
         ] {
             assert_eq!(keys_from_name(Path::new(name)), keys, "{name}");
         }
+    }
+
+    #[test]
+    fn a_file_is_read_as_the_server_reads_it() {
+        // Bytes that are not UTF-8 in a comment and a string, and each of
+        // Lua's line endings: the finding is on the third line, as the
+        // server would number it.
+        for ending in ["\n", "\r\n", "\r", "\n\r"] {
+            let mut source = Vec::new();
+            for line in [
+                &b"-- caf\xe9"[..],
+                b"local s = '\xff'",
+                b"return redis.call('NOPE', s)",
+            ] {
+                source.extend_from_slice(line);
+                source.extend_from_slice(ending.as_bytes());
+            }
+            let report = check_file(
+                "x.lua",
+                Path::new("x.lua"),
+                source.clone(),
+                &mut |_| Err(std::io::ErrorKind::NotFound.into()),
+                &FileOptions::default(),
+            );
+            assert_eq!(
+                rules(&report),
+                [Rule::UnknownCommands],
+                "{ending:?}: {report:?}"
+            );
+            assert_eq!(report.findings[0].line, 3, "{ending:?}");
+            assert_eq!(report.findings[0].end_line, 3, "{ending:?}");
+            assert!(
+                report.findings[0]
+                    .rendered
+                    .contains("3 | return redis.call('NOPE', s)\n"),
+                "{ending:?}: {}",
+                report.findings[0].rendered
+            );
+            // A syntax error too: on the line Lua names (`user_script:3:`).
+            let broken = [&source[..source.len() - ending.len()], b" +"].concat();
+            let report = check_file(
+                "x.lua",
+                Path::new("x.lua"),
+                broken,
+                &mut |_| Err(std::io::ErrorKind::NotFound.into()),
+                &FileOptions::default(),
+            );
+            assert_eq!(rules(&report), [Rule::Syntax], "{ending:?}: {report:?}");
+            assert_eq!(report.findings[0].line, 3, "{ending:?}");
+        }
+        // A byte that is not UTF-8 outside a string is the server's syntax error.
+        let report = check_file(
+            "x.lua",
+            Path::new("x.lua"),
+            b"local s = 1\nreturn s \xff".to_vec(),
+            &mut |_| Err(std::io::ErrorKind::NotFound.into()),
+            &FileOptions::default(),
+        );
+        assert_eq!(rules(&report), [Rule::Syntax], "{report:?}");
+        let finding = &report.findings[0];
+        assert_eq!(
+            (finding.line, finding.column, finding.message.as_str()),
+            (2, 10, "Lua syntax error: '<eof>' expected near '\u{fffd}'")
+        );
     }
 
     #[test]

@@ -1,33 +1,58 @@
 //! Renders a finding in the Lua file the way rustc renders its own:
 //! the message, `--> file:line:col`, the line, and a caret under the span.
+//!
+//! Lines are counted as Lua counts them, so as the server's `user_script:LINE:`
+//! does: `\n`, `\r`, `\r\n` and `\n\r` each end one line. A source that is
+//! not UTF-8 is shown lossily: an invalid sequence is one U+FFFD character.
+
+use std::borrow::Cow;
 
 use crate::syntax::tree::Span;
+use crate::text;
 
-/// 1-based line and column (in characters) of byte `offset`, and the line's text.
-pub fn locate(source: &str, offset: usize) -> (usize, usize, &str) {
+/// 1-based line and column (in characters of the line as shown) of byte
+/// `offset`, and the line's text (without its line ending; invalid UTF-8
+/// shown as U+FFFD).
+pub fn locate<S: AsRef<[u8]> + ?Sized>(source: &S, offset: usize) -> (usize, usize, Cow<'_, str>) {
+    let source = source.as_ref();
     let offset = offset.min(source.len());
-    let line_start = source[..offset].rfind('\n').map_or(0, |at| at + 1);
-    let line_end = source[line_start..]
-        .find('\n')
-        .map_or(source.len(), |at| line_start + at);
-    let line_number = source[..line_start].matches('\n').count() + 1;
-    let column = source[line_start..offset].chars().count() + 1;
-    let text = source[line_start..line_end].trim_end_matches('\r');
+    let mut line_number = 1;
+    let mut line_start = 0;
+    for line in text::lines(source) {
+        // The line holds the offset (its ending included), or is the last.
+        if line.next > offset || line.next == line.end {
+            break;
+        }
+        line_number += 1;
+        line_start = line.next;
+    }
+    let line_end = text::line_end(source, line_start);
+    let before = &source[line_start..offset.min(line_end)];
+    let column = String::from_utf8_lossy(before).chars().count() + 1;
+    let text = String::from_utf8_lossy(&source[line_start..line_end]);
     (line_number, column, text)
 }
 
 /// `message`, then where in `file` it is, the line and a caret; then the note.
 /// A line longer than [`SHOWN_CHARS`] is shown in part, around the
 /// finding, between `...`s (a generated script may be one long line).
-pub fn render(file: &str, source: &str, span: Span, message: &str, note: Option<&str>) -> String {
+pub fn render<S: AsRef<[u8]> + ?Sized>(
+    file: &str,
+    source: &S,
+    span: Span,
+    message: &str,
+    note: Option<&str>,
+) -> String {
+    let source = source.as_ref();
     let (line, column, text) = locate(source, span.start);
     let width = source
         .get(span.start..span.end.max(span.start))
         .map_or(1, |covered| {
-            covered.split('\n').next().unwrap_or("").chars().count()
+            let first_line = &covered[..text::line_end(covered, 0)];
+            String::from_utf8_lossy(first_line).chars().count()
         })
         .max(1);
-    let (text, at, width) = window(text, column - 1, width);
+    let (text, at, width) = window(&text, column - 1, width);
     let gutter = " ".repeat(line.to_string().len());
     let mut out = format!(
         "{message}\n{gutter}--> {file}:{line}:{column}\n{gutter} |\n{line} | {text}\n{gutter} | {}{}",
@@ -76,7 +101,10 @@ mod tests {
         let source = "local a = 1\nlocal b = keys[1]\n";
         let start = source.find("keys").unwrap();
         let span = Span::new(start, start + 4);
-        assert_eq!(locate(source, start), (2, 11, "local b = keys[1]"));
+        assert_eq!(
+            locate(source, start),
+            (2, 11, Cow::Borrowed("local b = keys[1]"))
+        );
         let rendered = render(
             "x.lua",
             source,
@@ -88,6 +116,46 @@ mod tests {
             rendered,
             "unknown\n --> x.lua:2:11\n  |\n2 | local b = keys[1]\n  |           ^^^^\n  = note: did you mean `KEYS`?"
         );
+    }
+
+    #[test]
+    fn lines_end_as_lua_ends_them() {
+        for ending in ["\n", "\r\n", "\r", "\n\r"] {
+            let source = ["a = 1", "b = 2", "c = keys"].join(ending) + ending;
+            let start = source.find("keys").unwrap();
+            let (line, column, text) = locate(&source, start);
+            assert_eq!((line, column, &*text), (3, 5, "c = keys"), "{ending:?}");
+            // Past the last line ending: a line of its own.
+            assert_eq!(locate(&source, source.len()).0, 4, "{ending:?}");
+            let rendered = render("x.lua", &source, Span::new(start, start + 4), "m", None);
+            assert!(
+                rendered.contains(" --> x.lua:3:5\n"),
+                "{ending:?}: {rendered}"
+            );
+            assert!(
+                rendered.contains("3 | c = keys\n"),
+                "{ending:?}: {rendered}"
+            );
+        }
+        // Two of the same line ending are two lines.
+        assert_eq!(locate("a\r\rb", 3).0, 3);
+        assert_eq!(locate("a\n\nb", 3).0, 3);
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_shown_lossily() {
+        let source = b"x = 1\nlocal s = '\xff\xfe' .. keys\n";
+        let start = source.windows(4).position(|w| w == b"keys").unwrap();
+        let (line, column, text) = locate(&source[..], start);
+        // One U+FFFD per invalid byte here, as `from_utf8_lossy` shows them.
+        assert_eq!(
+            (line, column, &*text),
+            (2, 19, "local s = '\u{fffd}\u{fffd}' .. keys")
+        );
+        let rendered = render("x.lua", &source[..], Span::new(start, start + 4), "m", None);
+        let lines: Vec<&str> = rendered.lines().collect();
+        assert_eq!(lines[3], "2 | local s = '\u{fffd}\u{fffd}' .. keys");
+        assert_eq!(lines[4], format!("  | {}^^^^", " ".repeat(18)));
     }
 
     #[test]

@@ -98,7 +98,8 @@ fn macro_errors(function: bool, args: TokenStream, item: TokenStream) -> Vec<Str
 /// The tool's errors on `relative` with `keys` keys (a header decides).
 fn tool_errors(relative: &str, path: &Path, keys: Option<usize>) -> Vec<String> {
     let Ok(source) = std::fs::read_to_string(path) else {
-        // Not UTF-8: the tool refuses to read it; the macro must fail too.
+        // Not UTF-8: the macro refuses it (the runtime holds a script as
+        // text), whatever the tool finds in it.
         return vec!["unreadable".to_owned()];
     };
     let options = FileOptions {
