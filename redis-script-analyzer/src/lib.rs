@@ -37,6 +37,7 @@
 mod check;
 pub mod commands;
 pub mod compose;
+mod declared;
 mod diagnostic;
 pub mod header;
 pub mod library;
@@ -55,7 +56,7 @@ mod syntax;
 pub mod testing;
 mod text;
 
-pub use check::{Declared, ReplyKind};
+pub use declared::{Declared, ReplyKind};
 pub use diagnostic::{Allowed, Checker, Diagnostic, Rule, Severity, Target};
 pub use syntax::parser::SyntaxError;
 pub use syntax::tree::Span;

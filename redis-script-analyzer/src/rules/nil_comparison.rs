@@ -12,21 +12,25 @@
 //! Not after `redis.setresp(3)` anywhere in the file: replies then reach
 //! Lua in RESP3, where a null is `nil`.
 
+use super::{Allow, Context, Meta};
 use crate::commands;
-use crate::diagnostic::{Diagnostic, Rule, Target};
-use crate::semantic::{FunctionId, Model, NilComparison, Value};
+use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use crate::semantic::{Model, NilComparison, Value};
 use crate::syntax::tree::Expr;
 
-/// Reports the comparisons with nil inside `scope` (a function and the
-/// functions in it; `None`: the whole file).
-pub(crate) fn check(model: &Model, scope: Option<FunctionId>, diagnostics: &mut Vec<Diagnostic>) {
+pub(super) const RULE: Meta = Meta {
+    severity: Severity::Error,
+    allow: Allow::Anywhere,
+    check: Some(check),
+};
+
+fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
+    let model = context.model;
     if model.nil_comparisons.is_empty() || model.may_use_resp3() {
         return;
     }
     for comparison in &model.nil_comparisons {
-        let inside =
-            scope.is_none_or(|scope| model.enclosing(comparison.function).any(|f| f == scope));
-        if !inside {
+        if !context.judges(comparison.function) {
             continue;
         }
         if let Some((command, element)) = nil_reply(model, model.value(comparison.subject)) {
@@ -106,14 +110,22 @@ fn unparen(mut expr: &Expr) -> &Expr {
 
 #[cfg(test)]
 mod tests {
+    use crate::declared::Declared;
+    use crate::rules::Context;
     use crate::semantic::{Environment, Model};
     use crate::syntax::parser::parse;
 
     fn messages(source: &str) -> Vec<String> {
         let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
         let model = Model::build(&chunk, Environment::Script);
+        let declared = Declared::default();
+        let context = Context {
+            model: &model,
+            declared: &declared,
+            callback: None,
+        };
         let mut diagnostics = Vec::new();
-        super::check(&model, None, &mut diagnostics);
+        super::check(&context, &mut diagnostics);
         diagnostics.into_iter().map(|d| d.message).collect()
     }
 

@@ -21,12 +21,19 @@
 //! A key the text does not settle (a loop over a computed list, a
 //! parameter of a function called from several places) is not judged.
 
-use crate::check::Declared;
 use crate::commands::{self, Command};
+use crate::declared::Declared;
 use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
-use crate::semantic::{CommandCall, FunctionId, Model, Value};
+use crate::semantic::{CommandCall, Value};
 use crate::servers::Servers;
 use crate::syntax::tree::Expr;
+use super::{Allow, Context, Meta};
+
+pub(super) const RULE: Meta = Meta {
+    severity: Severity::Warning,
+    allow: Allow::Anywhere,
+    check: Some(check),
+};
 
 /// Where a key comes from, worst last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -39,17 +46,10 @@ enum Origin {
     Literal,
 }
 
-/// Reports the keys of the command calls inside `scope` (a function and
-/// the functions in it; `None`: the whole file) that do not come from KEYS.
-pub(crate) fn check(
-    model: &Model,
-    scope: Option<FunctionId>,
-    declared: &Declared,
-    diagnostics: &mut Vec<Diagnostic>,
-) {
+fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
+    let (model, declared) = (context.model, context.declared);
     for call in model.commands() {
-        let function = model.calls[call.call].function;
-        if scope.is_some_and(|scope| !model.enclosing(function).any(|f| f == scope)) {
+        if !context.judges(model.calls[call.call].function) {
             continue;
         }
         let Some(command) = known_command(&call, declared.servers) else {
@@ -191,7 +191,7 @@ fn diagnostic(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::semantic::Environment;
+    use crate::semantic::{Environment, Model};
     use crate::syntax::parser::parse;
 
     fn findings(source: &str, cluster: bool) -> Vec<(Severity, String)> {
@@ -201,8 +201,13 @@ mod tests {
             cluster,
             ..Declared::default()
         };
+        let context = Context {
+            model: &model,
+            declared: &declared,
+            callback: None,
+        };
         let mut diagnostics = Vec::new();
-        check(&model, None, &declared, &mut diagnostics);
+        check(&context, &mut diagnostics);
         diagnostics
             .into_iter()
             .map(|d| (d.severity, d.message))

@@ -119,6 +119,8 @@ pub(crate) struct Function<'t> {
     pub(crate) parent: FunctionId,
     /// The argument lists it is called with, where a call names it directly.
     pub(crate) calls: Vec<&'t [Expr]>,
+    /// Whether a local names it (`local function f`, `local f = function`).
+    pub(crate) named: bool,
 }
 
 /// A comparison with `nil`: `x == nil`, `nil ~= x`.
@@ -131,6 +133,39 @@ pub(crate) struct NilComparison<'t> {
     pub(crate) span: Span,
     /// The function whose body holds it.
     pub(crate) function: FunctionId,
+}
+
+/// How a name is used.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Access<'t> {
+    /// Its value is read (passed, called, compared...).
+    Read,
+    /// `name[key]` or `name.key` is read; `dot` is the member's name as
+    /// written after a dot; `whole` spans the indexing.
+    Index {
+        key: &'t Expr,
+        dot: Option<&'t Name>,
+        whole: Span,
+    },
+    /// `name = ...`.
+    Assign,
+    /// `name[key] = ...` or `name.key = ...`.
+    AssignIndex,
+    /// `function name()` (`plain`) or `function name.a:b()`.
+    FunctionStatement { plain: bool },
+}
+
+/// A use of a name: a local's (`binding`) or a global's.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NameUse<'t> {
+    pub(crate) name: &'t Name,
+    pub(crate) binding: Option<BindingId>,
+    pub(crate) access: Access<'t>,
+    /// The function whose body holds it.
+    pub(crate) function: FunctionId,
+    /// Inside an operand of `or`: a value the script has a fallback for
+    /// (`local unpack = unpack or table.unpack`).
+    pub(crate) optional: bool,
 }
 
 /// A call site: `f(args)`, in the function whose body holds it.
@@ -159,6 +194,12 @@ pub(crate) struct Model<'t> {
     /// Every call, in the order of the text.
     pub(crate) calls: Vec<CallSite<'t>>,
     pub(crate) nil_comparisons: Vec<NilComparison<'t>>,
+    /// Every use of a name, in the order of the walk.
+    pub(crate) names: Vec<NameUse<'t>>,
+    /// Every local declared, in the order of the text (for suggestions).
+    pub(crate) declared_names: Vec<&'t str>,
+    /// Which functions may run ([`Model::is_live`]), computed once.
+    live: std::sync::OnceLock<Vec<bool>>,
     /// Each name expression that reads or writes a local: its binding, by
     /// the name's first byte (unique among names).
     resolved: HashMap<usize, BindingId>,
@@ -185,9 +226,13 @@ impl<'t> Model<'t> {
                     returns: Vec::new(),
                     parent: 0,
                     calls: Vec::new(),
+                    named: false,
                 }],
                 calls: Vec::new(),
                 nil_comparisons: Vec::new(),
+                names: Vec::new(),
+                declared_names: Vec::new(),
+                live: std::sync::OnceLock::new(),
                 resolved: HashMap::new(),
                 function_ids: HashMap::new(),
                 roles: HashMap::new(),
@@ -197,6 +242,7 @@ impl<'t> Model<'t> {
             in_scope: HashMap::new(),
             scopes: vec![Vec::new()],
             function: 0,
+            optional: false,
         };
         builder.block(&chunk.block);
         builder.model.memo = value::Memo::new(builder.model.bindings.len());
@@ -236,6 +282,46 @@ impl<'t> Model<'t> {
             Given::Expr(Expr::Function(body)) => self.function_of(body),
             _ => None,
         }
+    }
+
+    /// Whether `function` may run: it is the main chunk, an anonymous
+    /// function inside one that may run, or a local function named by code
+    /// that may run. A local function nothing running names never runs, so
+    /// the globals it reads are never looked up.
+    pub(crate) fn is_live(&self, function: FunctionId) -> bool {
+        let live = self.live.get_or_init(|| self.live_functions());
+        live[self.owner(function)]
+    }
+
+    /// The local function `function` belongs to: itself if a local names
+    /// it, else the function around it.
+    fn owner(&self, mut function: FunctionId) -> FunctionId {
+        while function != 0 && !self.functions[function].named {
+            function = self.functions[function].parent;
+        }
+        function
+    }
+
+    fn live_functions(&self) -> Vec<bool> {
+        // Which local functions each owner's code names.
+        let mut names: Vec<Vec<FunctionId>> = vec![Vec::new(); self.functions.len()];
+        for used in &self.names {
+            if let Some(named) = used.binding.and_then(|id| self.declared_function(id)) {
+                names[self.owner(used.function)].push(named);
+            }
+        }
+        let mut live = vec![false; self.functions.len()];
+        let mut pending = vec![0];
+        live[0] = true;
+        while let Some(owner) = pending.pop() {
+            for &named in &names[owner] {
+                if !live[named] {
+                    live[named] = true;
+                    pending.push(named);
+                }
+            }
+        }
+        live
     }
 
     /// The functions `function` is inside, itself first, out to the main chunk.
@@ -285,6 +371,8 @@ struct Builder<'t> {
     scopes: Vec<Vec<&'t str>>,
     /// The function being walked.
     function: FunctionId,
+    /// Inside an operand of `or`.
+    optional: bool,
 }
 
 impl<'t> Builder<'t> {
@@ -297,10 +385,29 @@ impl<'t> Builder<'t> {
             escapes: false,
         });
         self.in_scope.entry(&name.text).or_default().push(id);
+        if kind != BindingKind::Implicit {
+            self.model.declared_names.push(&name.text);
+        }
         if let Some(scope) = self.scopes.last_mut() {
             scope.push(&name.text);
         }
         id
+    }
+
+    /// Records a use of `name`, resolved in the scope of the walk.
+    fn use_name(&mut self, name: &'t Name, access: Access<'t>) -> Option<BindingId> {
+        let binding = self.lookup(&name.text);
+        if let Some(id) = binding {
+            self.model.resolved.insert(name.span.start, id);
+        }
+        self.model.names.push(NameUse {
+            name,
+            binding,
+            access,
+            function: self.function,
+            optional: self.optional,
+        });
+        binding
     }
 
     fn lookup(&self, name: &str) -> Option<BindingId> {
@@ -342,6 +449,11 @@ impl<'t> Builder<'t> {
                 for (index, name) in names.iter().enumerate() {
                     let given = given_at(exprs, index);
                     self.declare(name, BindingKind::Local, given);
+                    if let Some(Expr::Function(body)) = exprs.get(index)
+                        && let Some(function) = self.model.function_of(body)
+                    {
+                        self.model.functions[function].named = true;
+                    }
                 }
             }
             Stat::LocalFunction { name, func, .. } => {
@@ -351,6 +463,7 @@ impl<'t> Builder<'t> {
                 let id = self.declare(name, BindingKind::LocalFunction, Given::Unknown);
                 let function = self.function(func, false);
                 self.model.bindings[id].given[0] = Given::Function(function);
+                self.model.functions[function].named = true;
             }
             Stat::Function { name, func, .. } => {
                 let function = self.function(func, name.method.is_some());
@@ -427,10 +540,10 @@ impl<'t> Builder<'t> {
         let Some(first) = name.path.first() else {
             return;
         };
-        let Some(id) = self.lookup(&first.text) else {
+        let plain = name.path.len() == 1 && name.method.is_none();
+        let Some(id) = self.use_name(first, Access::FunctionStatement { plain }) else {
             return;
         };
-        self.model.resolved.insert(first.span.start, id);
         match (&name.path[1..], &name.method) {
             // `function f()` with a local `f`: a new value for it.
             ([], None) => self.model.bindings[id]
@@ -447,19 +560,17 @@ impl<'t> Builder<'t> {
     fn assign(&mut self, target: &'t Expr, given: Given<'t>) {
         match target {
             Expr::Name(name) => {
-                if let Some(id) = self.lookup(&name.text) {
-                    self.model.resolved.insert(name.span.start, id);
+                if let Some(id) = self.use_name(name, Access::Assign) {
                     self.model.bindings[id].given.push(given);
                 }
             }
             Expr::Index { obj, key, .. } => {
-                if let Expr::Name(table) = &**obj
-                    && let Some(id) = self.lookup(&table.text)
-                {
-                    self.model.resolved.insert(table.span.start, id);
-                    self.model.bindings[id]
-                        .fields
-                        .push((FieldKey::of(key), given));
+                if let Expr::Name(table) = &**obj {
+                    if let Some(id) = self.use_name(table, Access::AssignIndex) {
+                        self.model.bindings[id]
+                            .fields
+                            .push((FieldKey::of(key), given));
+                    }
                 } else {
                     self.expr(obj);
                 }
@@ -478,9 +589,12 @@ impl<'t> Builder<'t> {
             returns: Vec::new(),
             parent: self.function,
             calls: Vec::new(),
+            named: false,
         });
         self.model.function_ids.insert(func.span.start, id);
         let outer = std::mem::replace(&mut self.function, id);
+        // A function body runs on its own, whatever expression created it.
+        let outer_optional = std::mem::replace(&mut self.optional, false);
         self.open();
         if is_method {
             self.declare(&IMPLICIT_SELF, BindingKind::Implicit, Given::Unknown);
@@ -495,6 +609,7 @@ impl<'t> Builder<'t> {
         self.block(&func.block);
         self.close();
         self.function = outer;
+        self.optional = outer_optional;
         id
     }
 
@@ -534,20 +649,22 @@ impl<'t> Builder<'t> {
     }
 
     fn read(&mut self, name: &'t Name, escapes: bool) {
-        if let Some(id) = self.lookup(&name.text) {
-            self.model.resolved.insert(name.span.start, id);
-            if escapes {
-                self.model.bindings[id].escapes = true;
-            }
+        if let Some(id) = self.use_name(name, Access::Read)
+            && escapes
+        {
+            self.model.bindings[id].escapes = true;
         }
     }
 
     /// `a op b op c ...`: a left-associative chain as deep as it is long,
     /// walked in a loop.
     fn binary_chain(&mut self, expr: &'t Expr) {
+        let outer = self.optional;
+        let mut optional = outer;
         let mut rights = Vec::new();
         let mut node = expr;
         while let Expr::Binary { op, lhs, rhs, span } = node {
+            optional |= *op == BinOp::Or;
             if matches!(op, BinOp::Eq | BinOp::Ne) {
                 let subject = match (&**lhs, &**rhs) {
                     (subject, Expr::Nil(_)) | (Expr::Nil(_), subject) => Some(subject),
@@ -562,13 +679,16 @@ impl<'t> Builder<'t> {
                     });
                 }
             }
-            rights.push(&**rhs);
+            rights.push((&**rhs, optional));
             node = lhs;
         }
+        self.optional = optional;
         self.expr(node);
-        for rhs in rights.into_iter().rev() {
+        for (rhs, optional) in rights.into_iter().rev() {
+            self.optional = optional;
             self.expr(rhs);
         }
+        self.optional = outer;
     }
 
     /// `a.b[c]:m(d)(e)...`: a chain of suffixes as deep as it is long,
@@ -578,8 +698,22 @@ impl<'t> Builder<'t> {
         let mut node = expr;
         loop {
             match node {
-                Expr::Index { obj, key, .. } => {
+                Expr::Index {
+                    obj,
+                    key,
+                    dot,
+                    span,
+                } => {
                     rest.push(std::slice::from_ref(&**key));
+                    if let Expr::Name(name) = &**obj {
+                        let access = Access::Index {
+                            key,
+                            dot: dot.as_ref(),
+                            whole: *span,
+                        };
+                        self.use_name(name, access);
+                        break;
+                    }
                     node = obj;
                 }
                 Expr::Call { func, args, span } => {
@@ -598,11 +732,10 @@ impl<'t> Builder<'t> {
                     if let Expr::Name(name) = &**func {
                         // Calling a local function by its name: its
                         // arguments flow into its parameters.
-                        if let Some(id) = self.lookup(&name.text) {
-                            self.model.resolved.insert(name.span.start, id);
-                            if let Some(function) = self.model.declared_function(id) {
-                                self.model.functions[function].calls.push(args);
-                            }
+                        if let Some(id) = self.use_name(name, Access::Read)
+                            && let Some(function) = self.model.declared_function(id)
+                        {
+                            self.model.functions[function].calls.push(args);
                         }
                         rest.push(args);
                         break;

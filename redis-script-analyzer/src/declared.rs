@@ -1,0 +1,79 @@
+//! What the caller declares about a script: its keys and arguments, the
+//! type its reply goes into, the servers it must run on, and what not to
+//! report ([`Declared`]).
+
+use crate::diagnostic::{Allowed, Checker};
+use crate::reply_type::RustType;
+use crate::servers::{Server, Servers};
+
+/// What the caller's declaration says about the script.
+#[derive(Debug, Clone)]
+pub struct Declared {
+    /// Keys (`KEYS` has indexes 1 to `keys`).
+    pub keys: usize,
+    /// Fixed ARGV values.
+    pub args: usize,
+    /// Whether a variable tail (`#[variadic]`) may add more ARGV values.
+    pub variadic: bool,
+    /// Whether KEYS may hold more than `keys` values: a checker that does
+    /// not know the count (the `redis-lua` tool on a script without a
+    /// header) sets it, and then no KEYS index is out of range.
+    pub variadic_keys: bool,
+    /// What the declared return type makes of a Lua `nil` or `false`.
+    pub reply: ReplyKind,
+    /// The declared return type, as far as its name tells: the reply-shape
+    /// check refuses it if it takes none of the script's replies
+    /// ([`RustType::Other`] takes any).
+    pub reply_type: RustType,
+    /// `#!lua flags=no-writes` ([`crate::analyze`] takes it from the shebang).
+    pub read_only: bool,
+    /// The findings not to report.
+    pub allowed: Allowed,
+    /// The servers the script must run on.
+    pub servers: Servers,
+    /// Who checks, which words the notes on allowing a finding.
+    pub checker: Checker,
+    /// Whether the script must run on Redis Cluster (or behind a proxy that
+    /// routes by KEYS): a key that does not come from KEYS is an error
+    /// there ([`Rule::UndeclaredKey`](crate::Rule::UndeclaredKey)).
+    pub cluster: bool,
+}
+
+impl Declared {
+    /// The first targeted server, to name where all of them agree.
+    pub(crate) fn first_target(&self) -> Server {
+        self.servers.iter().next().unwrap_or(Server::Redis7_0)
+    }
+}
+
+/// No keys, no arguments, a reply that is not checked, every server.
+impl Default for Declared {
+    fn default() -> Declared {
+        Declared {
+            keys: 0,
+            args: 0,
+            variadic: false,
+            variadic_keys: false,
+            reply: ReplyKind::Unknown,
+            reply_type: RustType::Other,
+            read_only: false,
+            allowed: Allowed::NONE,
+            servers: Servers::ALL,
+            checker: Checker::Attribute,
+            cluster: false,
+        }
+    }
+}
+
+/// Whether the declared return type can receive what a Lua `nil` or `false` becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplyKind {
+    /// `Option<_>`, `()`, `redis::Value`: any falsy value.
+    Nullable,
+    /// `bool`: a Lua `false`, but not a `nil` (which has no boolean meaning in the script).
+    Bool,
+    /// A scalar that a nil reply fails to convert into: `String`, integers, floats.
+    NonNull,
+    /// Anything else (collections, generics, user types): not checked.
+    Unknown,
+}
