@@ -102,7 +102,7 @@ fn json_output_on_bad_scripts() {
         (&"headed script".into(), &1.into())
     );
     // Every rule that is a mistake in a script appears in the corpus.
-    for rule in redis_script_analyzer::Rule::ALL {
+    for &rule in redis_script_analyzer::Rule::ALL {
         if rule != redis_script_analyzer::Rule::Unread {
             assert!(
                 findings.iter().any(|f| f["rule"] == rule.name()),
@@ -488,7 +488,7 @@ fn rules_are_listed() {
     let output = redis_lua(".", &["rules"]);
     assert_eq!(output.status.code(), Some(0));
     let text = stdout(&output);
-    for rule in redis_script_analyzer::Rule::ALL {
+    for &rule in redis_script_analyzer::Rule::ALL {
         assert!(text.contains(rule.name()), "{rule}");
     }
 }
