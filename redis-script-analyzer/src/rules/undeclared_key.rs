@@ -11,12 +11,15 @@
 //! by a literal name (the positions `COMMAND` reports for it), follows its
 //! value through the semantic model, and tells apart:
 //! - an element of KEYS: declared, nothing to say;
-//! - text built from a KEYS element (`KEYS[1] .. ':meta'`): in the same
-//!   slot only when that element carries a hash tag (`{user:1}:x`), which
-//!   is how scripts that are cluster-safe by design build their keys; said
-//!   only where the user targets a cluster, as a warning;
-//! - a key from ARGV, a literal, a reply, or text built from those: a
-//!   warning, and an error where the user targets a cluster.
+//! - text built on a KEYS element (`KEYS[1] .. ':meta'`), or on an ARGV
+//!   element the caller passes as a namespace (`ARGV[1] .. id`): in the
+//!   declared keys' slot only when that part carries their hash tag
+//!   (`{user:1}:`), which is how scripts that are cluster-safe by design
+//!   build their keys; said only where the user targets a cluster, as a
+//!   warning;
+//! - a key that is an ARGV element, a literal (`'config'`, `'job:' ..
+//!   ARGV[1]`) or a reply: a warning, and an error where the user targets
+//!   a cluster.
 //!
 //! A key the text does not settle (a loop over a computed list, a
 //! parameter of a function called from several places) is not judged.
@@ -41,6 +44,9 @@ enum Origin {
     Keys,
     /// Built from the KEYS element at this position (0: not a literal index).
     DerivedFromKeys(usize),
+    /// Built on an ARGV element: a namespace the caller passes, which may
+    /// carry the declared keys' hash tag.
+    DerivedFromArgv,
     Reply,
     Argv,
     Literal,
@@ -112,7 +118,7 @@ fn origin(value: Value) -> Option<Origin> {
             Value::Reply(_) | Value::ReplyElement(..) => Origin::Reply,
             Value::Built(parts, _) => match parts.first()? {
                 Value::Key(index) => Origin::DerivedFromKeys(index.unwrap_or(0)),
-                Value::Arg(_) => Origin::Argv,
+                Value::Arg(_) => Origin::DerivedFromArgv,
                 Value::Text(_) => match parts.get(1)? {
                     // `'{' .. KEYS[1] .. '}'` and the like: not settled here.
                     Value::Key(_) => return None,
@@ -140,7 +146,15 @@ fn diagnostic(
     let command = call.name.to_ascii_uppercase();
     let (severity, message, note) = match origin {
         Origin::Keys => return None,
-        Origin::DerivedFromKeys(_) if !declared.cluster => return None,
+        Origin::DerivedFromKeys(_) | Origin::DerivedFromArgv if !declared.cluster => return None,
+        Origin::DerivedFromArgv => (
+            Severity::Warning,
+            format!(
+                "this key of `{command}` is built on an ARGV value, so on a cluster it is in the \
+                 declared keys' slot only if that value carries their hash tag"
+            ),
+            "pass the key in KEYS, or build it from a KEYS element with a hash tag".to_owned(),
+        ),
         Origin::DerivedFromKeys(index) => {
             let element = if index == 0 {
                 "the KEYS element".to_owned()
@@ -256,8 +270,12 @@ mod tests {
                 "comes from ARGV",
             ),
             (
-                "local function prefix() return ARGV[1] end return redis.call('GET', prefix() .. ':x')",
+                "local function id() return ARGV[1] end return redis.call('GET', 'job:' .. id())",
                 "comes from ARGV",
+            ),
+            (
+                "local ids = redis.call('SMEMBERS', KEYS[1]) return redis.call('GET', 'job:' .. ids[1])",
+                "comes from a reply",
             ),
         ];
         for (source, words) in cases {
@@ -272,15 +290,30 @@ mod tests {
     }
 
     #[test]
-    fn keys_built_from_keys_are_said_only_on_a_cluster() {
-        let source = "local base = KEYS[1] return redis.call('GET', base .. ':meta')";
-        assert_eq!(findings(source, false), []);
-        let cluster = findings(source, true);
-        assert_eq!(cluster.len(), 1);
-        assert_eq!(cluster[0].0, Severity::Warning);
-        assert!(
-            cluster[0].1.contains("built from KEYS[1]") && cluster[0].1.contains("hash tag"),
-            "{cluster:?}"
-        );
+    fn keys_built_on_keys_or_a_passed_namespace_are_said_only_on_a_cluster() {
+        let cases = [
+            (
+                "local base = KEYS[1] return redis.call('GET', base .. ':meta')",
+                "built from KEYS[1]",
+            ),
+            (
+                "local prefix = ARGV[1] return redis.call('GET', prefix .. ARGV[2])",
+                "built on an ARGV value",
+            ),
+            (
+                "local function prefix() return ARGV[1] end return redis.call('GET', prefix() .. ':x')",
+                "built on an ARGV value",
+            ),
+        ];
+        for (source, words) in cases {
+            assert_eq!(findings(source, false), [], "{source}");
+            let cluster = findings(source, true);
+            assert_eq!(cluster.len(), 1, "{source}");
+            assert_eq!(cluster[0].0, Severity::Warning, "{source}");
+            assert!(
+                cluster[0].1.contains(words) && cluster[0].1.contains("hash tag"),
+                "{cluster:?}"
+            );
+        }
     }
 }
