@@ -41,6 +41,8 @@ pub struct Options {
     pub declaration_ok: bool,
     /// The servers the crate targets (its `Cargo.toml`).
     pub servers: Servers,
+    /// Whether the crate's scripts run on Redis Cluster (its `Cargo.toml`).
+    pub cluster: bool,
 }
 
 /// What a binding calls: a script, or a function of a library.
@@ -135,7 +137,7 @@ fn report_findings(
                 errors.push(syn::Error::new(span, message));
             }
             Severity::Warning => {
-                let message = warning_message(binding, keys, &file.value(), diagnostic);
+                let message = warning_message(binding, keys, script, diagnostic);
                 warnings.extend(warning(span, diagnostic.rule, &message));
             }
         }
@@ -191,7 +193,7 @@ fn declared(binding: &Binding, keys: usize, options: &Options) -> Declared {
         allowed: options.allowed,
         servers: options.servers,
         checker: Checker::Attribute,
-        cluster: false,
+        cluster: options.cluster,
     }
 }
 
@@ -211,8 +213,15 @@ fn target_span(binding: &Binding, keys: &Keys, file: &LitStr, target: Target) ->
 }
 
 /// The warning's text names the file and the parameter, since it shows
-/// at the parameter; rustc shows no note, so the note ends the text.
-fn warning_message(binding: &Binding, keys: &Keys, file: &str, diagnostic: &Diagnostic) -> String {
+/// at the parameter, or the file and line of a finding in the script;
+/// rustc shows no note, so the note ends the text.
+fn warning_message(
+    binding: &Binding,
+    keys: &Keys,
+    script: &ScriptFile,
+    diagnostic: &Diagnostic,
+) -> String {
+    let file = script.display();
     let parameter = match diagnostic.target {
         Target::Key(index) => index,
         Target::Arg(index) => keys.count + index,
@@ -225,7 +234,10 @@ fn warning_message(binding: &Binding, keys: &Keys, file: &str, diagnostic: &Diag
     let message = diagnostic
         .target
         .unread_message(&format!("`{file}`"), &format!("`{name}`"))
-        .unwrap_or_else(|| diagnostic.message.clone());
+        .unwrap_or_else(|| {
+            let (file, line, column) = script.position(diagnostic.span);
+            format!("{} (`{file}`:{line}:{column})", diagnostic.message)
+        });
     match &diagnostic.note {
         Some(note) => format!("redis-script: {message}. {}", sentence(note)),
         None => format!("redis-script: {message}"),

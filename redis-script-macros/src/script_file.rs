@@ -104,6 +104,19 @@ impl ScriptFile {
         })
     }
 
+    /// The script file as its attribute names it.
+    pub fn display(&self) -> &str {
+        &self.composed.files[0].display
+    }
+
+    /// Where `span` of [`source`](Self::source) is: the file (an included
+    /// one, if the text is there), its line and column, 1-based.
+    pub fn position(&self, span: Span) -> (&str, usize, usize) {
+        let (file, span) = self.composed.locate(span);
+        let (line, column, _) = redis_script_analyzer::report::locate(&file.source, span.start);
+        (&file.display, line, column)
+    }
+
     /// A finding at `span` of [`source`](Self::source), shown in the file
     /// and at the line where its text really is; in an included file, with
     /// the includes that brought the file in.
