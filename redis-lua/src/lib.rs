@@ -196,23 +196,23 @@ pub fn check_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
             }
             continue;
         }
-        let mut options = FileOptions {
-            servers: Servers::ALL,
-            keys: settings.keys,
-            keys_from_name: settings.config.as_ref().is_none_or(|c| c.keys_from_name),
-            allowed: settings.allowed,
-            cluster: settings.cluster || settings.config.as_ref().is_some_and(|c| c.cluster),
-        };
+        let (mut keys, mut allowed, mut servers) = (settings.keys, settings.allowed, Servers::ALL);
         if let Some(file) = per_file {
-            options.keys = options.keys.or(file.keys);
-            options.allowed = options.allowed.union(file.allowed);
+            keys = keys.or(file.keys);
+            allowed = allowed.union(file.allowed);
             if !file.servers.is_empty() {
-                options.servers = file.servers;
+                servers = file.servers;
             }
         }
         if !settings.servers.is_empty() {
-            options.servers = settings.servers;
+            servers = settings.servers;
         }
+        let options = FileOptions::default()
+            .servers(servers)
+            .keys(keys)
+            .keys_from_name(settings.config.as_ref().is_none_or(|c| c.keys_from_name))
+            .allowed(allowed)
+            .cluster(settings.cluster || settings.config.as_ref().is_some_and(|c| c.cluster));
         let source = match read_source(path) {
             Ok(source) => source,
             Err(why) => {

@@ -8,6 +8,7 @@ use crate::syntax::tree::Span;
 /// Which token of the declaration a diagnostic belongs at (for
 /// `#[redis_script]`, a Rust token of the annotated function).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Target {
     /// The script file itself (the `file = "..."` literal).
     File,
@@ -42,11 +43,22 @@ impl Target {
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Severity {
     /// The script fails at run time (or cannot load) as declared.
     Error,
     /// The script and the declaration may disagree.
     Warning,
+}
+
+impl Severity {
+    /// In lower case, as the tool's output writes it: `error`, `warning`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
 }
 
 impl Rule {
@@ -91,6 +103,7 @@ impl std::fmt::Display for Rule {
 
 /// Who runs the checks, which decides how a note says to allow a finding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Checker {
     /// The `#[redis_script]` and `#[redis_function]` attributes.
     #[default]
@@ -137,6 +150,7 @@ impl Allowed {
 
 /// One finding.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,

@@ -1,16 +1,26 @@
 //! Compile-time analysis of a Redis Lua script, as Redis 7.0, Valkey 8.1 and
-//! Valkey 9.1 run it ([`servers`]): its shebang ([`shebang`]), its syntax (a Lua 5.1
-//! parser whose verdicts and messages equal the server's `SCRIPT LOAD`), and
-//! checks against what a caller declares about it ([`Declared`]): KEYS/ARGV
-//! arity, sandbox globals and library members, Redis commands (from the
-//! tables in [`commands`]), and nil replies into types that cannot hold them.
+//! Valkey 9.1 run it ([`servers`]): its shebang ([`shebang`]), its syntax (a
+//! Lua 5.1 parser whose verdicts and messages equal the server's `SCRIPT
+//! LOAD`), and the rules ([`Rule`]) against what a caller declares about it
+//! ([`Declared`]): KEYS/ARGV arity, sandbox globals and library members,
+//! Redis commands, nil replies and reply shapes the declared type cannot
+//! hold, comparisons with nil that never hold, and keys that do not come
+//! from KEYS.
 //!
 //! This is the analyzer behind the `#[redis_script]` attribute of
-//! [redis-script](https://docs.rs/redis-script), as a plain library over
-//! a script's source so that it can be fuzzed, benchmarked and used by
-//! other tools (a checker for a folder of scripts, say). [`analyze`] is the
+//! [redis-script](https://docs.rs/redis-script) and the `redis-lua`
+//! command-line checker, as a plain library over a script's source so that
+//! it can be fuzzed, benchmarked and used by other tools. [`analyze`] is the
 //! entry point; [`report::render`] shows a finding the way rustc shows its
-//! own.
+//! own; [`lint::check_file`] checks a file as `redis-lua` does (includes,
+//! headers, libraries).
+//!
+//! It works in passes: the syntax (a lexer and a parser over the script's
+//! bytes), a semantic model built in one walk of the tree (every name
+//! resolved to its binding, functions with their returns, the flow of
+//! values through locals, tables, `unpack`, `pcall` and local functions),
+//! and the rules, one per source file, each reading the model. Each pass is
+//! linear in the size of the script.
 //!
 //! A script is bytes, as the server reads it: the entry points take any
 //! `&S` where `S: AsRef<[u8]>` (a `&str`, a `&String`, a `&[u8]`), so a
@@ -21,27 +31,34 @@
 //! ```
 //! use redis_script_analyzer::{Declared, ReplyKind, Severity, analyze};
 //!
-//! let declared = Declared { keys: 1, args: 0, reply: ReplyKind::NonNull, ..Declared::default() };
+//! let declared = Declared::default().keys(1).reply(ReplyKind::NonNull);
 //! let analysis = analyze("return redis.call('GET', KEYS[1])", declared);
 //! assert_eq!(analysis.diagnostics[0].severity, Severity::Error);
 //! assert!(analysis.diagnostics[0].message.contains("cannot hold nil"));
 //! ```
 //!
-//! The feature `testing` adds the module `testing`: what the repository's
-//! tests against real servers need (the parser's unit-test scripts, the
-//! lexer's token spans, the sandbox as a server lists it). It is not part of
-//! the stable API.
+//! Public enums and the structs that may grow are `#[non_exhaustive]`, and
+//! a declaration is built with setters, so a new server, rule or setting is
+//! not a breaking change. The modules the macros and `redis-lua` share with
+//! the analyzer but users have no need of (the command tables, includes,
+//! headers, reply types, and the repository's test support behind the
+//! feature `testing`) are hidden from the documentation and not part of the
+//! stable API.
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod check;
+#[doc(hidden)]
 pub mod commands;
+#[doc(hidden)]
 pub mod compose;
 mod declared;
 mod diagnostic;
+#[doc(hidden)]
 pub mod header;
 pub mod library;
 pub mod lint;
+#[doc(hidden)]
 pub mod reply_type;
 pub mod report;
 mod rules;
@@ -52,7 +69,7 @@ pub mod shebang;
 mod suggest;
 mod syntax;
 #[cfg(any(test, feature = "testing"))]
-#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
+#[doc(hidden)]
 pub mod testing;
 mod text;
 
@@ -62,6 +79,7 @@ pub use syntax::parser::SyntaxError;
 pub use syntax::tree::Span;
 
 /// The findings on one script.
+#[non_exhaustive]
 pub struct Analysis {
     /// Its shebang (empty without one).
     pub shebang: shebang::Shebang,

@@ -36,6 +36,7 @@ const LOAD_TIME_MEMBERS: &[&str] = &[
 
 /// One function a library registers.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Registered {
     /// Its name, for FCALL.
     pub name: String,
@@ -56,6 +57,7 @@ impl Registered {
 
 /// The findings on a library and one of its functions.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct FunctionAnalysis {
     /// The library's name from `#!lua name=...` (empty if it has none).
     pub library: String,

@@ -28,18 +28,59 @@ use crate::{
 
 /// What a caller knows about a file beyond its text.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct FileOptions {
     /// The servers it must run on.
-    pub servers: Servers,
+    pub(crate) servers: Servers,
     /// Its number of keys, when the caller knows it (a header still
     /// decides); at most [`MAX_KEYS`] for a caller that takes it from users.
-    pub keys: Option<usize>,
+    pub(crate) keys: Option<usize>,
     /// Whether a name `name-N.lua` says it takes N keys.
-    pub keys_from_name: bool,
+    pub(crate) keys_from_name: bool,
     /// The rules not to report.
-    pub allowed: Allowed,
+    pub(crate) allowed: Allowed,
     /// Whether the scripts must run on Redis Cluster (see [`Declared::cluster`]).
-    pub cluster: bool,
+    pub(crate) cluster: bool,
+}
+
+/// Built from [`FileOptions::default`], one setting at a time:
+/// `FileOptions::default().keys(Some(2))`.
+impl FileOptions {
+    /// The servers it must run on.
+    #[must_use]
+    pub fn servers(mut self, servers: Servers) -> FileOptions {
+        self.servers = servers;
+        self
+    }
+
+    /// Its number of keys, when the caller knows it (a header still
+    /// decides); at most [`MAX_KEYS`] for a caller that takes it from users.
+    #[must_use]
+    pub fn keys(mut self, keys: Option<usize>) -> FileOptions {
+        self.keys = keys;
+        self
+    }
+
+    /// Whether a name `name-N.lua` says it takes N keys.
+    #[must_use]
+    pub fn keys_from_name(mut self, keys_from_name: bool) -> FileOptions {
+        self.keys_from_name = keys_from_name;
+        self
+    }
+
+    /// The rules not to report.
+    #[must_use]
+    pub fn allowed(mut self, allowed: Allowed) -> FileOptions {
+        self.allowed = allowed;
+        self
+    }
+
+    /// Whether the scripts must run on Redis Cluster (see [`Declared::cluster`]).
+    #[must_use]
+    pub fn cluster(mut self, cluster: bool) -> FileOptions {
+        self.cluster = cluster;
+        self
+    }
 }
 
 impl Default for FileOptions {
@@ -56,6 +97,7 @@ impl Default for FileOptions {
 
 /// What a file is, as checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FileKind {
     /// A script (EVAL), with its signature header, which declares this
     /// many keys (the fixed ones, with a variadic `---@key ...` list).
@@ -72,6 +114,7 @@ pub enum FileKind {
 
 /// One finding, placed in the file where its text is.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Finding {
     /// Its rule.
     pub rule: Rule,
@@ -98,6 +141,7 @@ pub struct Finding {
 
 /// The findings on one file.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct FileReport {
     /// What the file was checked as.
     pub kind: FileKind,

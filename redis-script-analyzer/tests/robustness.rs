@@ -291,21 +291,16 @@ fn analyze_everything(source: &[u8]) {
 fn declarations() -> [Declared; 3] {
     [
         Declared::default(),
-        Declared {
-            keys: 1,
-            args: 2,
-            reply: ReplyKind::NonNull,
-            servers: Servers::only(Server::Redis7_0),
-            ..Declared::default()
-        },
-        Declared {
-            keys: 2,
-            args: 0,
-            variadic: true,
-            reply: ReplyKind::Bool,
-            servers: Servers::only(Server::Valkey8_1),
-            ..Declared::default()
-        },
+        Declared::default()
+            .keys(1)
+            .args(2)
+            .reply(ReplyKind::NonNull)
+            .servers(Servers::only(Server::Redis7_0)),
+        Declared::default()
+            .keys(2)
+            .variadic(true)
+            .reply(ReplyKind::Bool)
+            .servers(Servers::only(Server::Valkey8_1)),
     ]
 }
 

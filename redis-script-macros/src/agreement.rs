@@ -102,11 +102,7 @@ fn tool_errors(relative: &str, path: &Path, keys: Option<usize>) -> Vec<String> 
         // text), whatever the tool finds in it.
         return vec!["unreadable".to_owned()];
     };
-    let options = FileOptions {
-        keys,
-        keys_from_name: false,
-        ..FileOptions::default()
-    };
+    let options = FileOptions::default().keys(keys).keys_from_name(false);
     let report = lint::check_file(relative, path, source, &mut |p| std::fs::read(p), &options);
     let mut messages: Vec<String> = report
         .findings

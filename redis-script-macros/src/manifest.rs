@@ -333,10 +333,15 @@ mod tests {
         let table = "[package.metadata.redis-script]\n";
         assert_eq!(settings(""), Ok((Servers::ALL, false)));
         assert_eq!(
-            settings(&format!("{table}cluster = true\nservers = [\"valkey-9.1\"]\n")),
+            settings(&format!(
+                "{table}cluster = true\nservers = [\"valkey-9.1\"]\n"
+            )),
             Ok((Servers::only(Server::Valkey9_1), true))
         );
-        assert_eq!(settings(&format!("{table}\"cluster\" = false")), Ok((Servers::ALL, false)));
+        assert_eq!(
+            settings(&format!("{table}\"cluster\" = false")),
+            Ok((Servers::ALL, false))
+        );
         for (text, message) in [
             ("cluster = yes", "`cluster` is `true` or `false`"),
             ("cluster = true\ncluster = true", "`cluster` is set twice"),

@@ -136,7 +136,8 @@ fn report_findings(
                 );
                 errors.push(syn::Error::new(span, message));
             }
-            Severity::Warning => {
+            // A warning, or a milder severity a later analyzer may add.
+            _ => {
                 let message = warning_message(binding, keys, script, diagnostic);
                 warnings.extend(warning(span, diagnostic.rule, &message));
             }
@@ -180,21 +181,18 @@ fn analyze_with_room<A: Send>(analyze: impl Fn() -> A + Send + Sync) -> A {
 
 fn declared(binding: &Binding, keys: usize, options: &Options) -> Declared {
     let split = binding.split(keys);
-    Declared {
+    Declared::default()
         // With a #[variadic] key list, the fixed keys are a lower bound.
-        keys: split.keys.len(),
-        args: split.args.len(),
-        variadic: split.variadic.is_some(),
-        variadic_keys: split.variadic_keys.is_some(),
-        reply: reply_type::reply_kind(&binding.reply_type()),
-        reply_type: reply_type::rust_type(&binding.reply_type()),
-        // The shebang decides, once it is read.
-        read_only: false,
-        allowed: options.allowed,
-        servers: options.servers,
-        checker: Checker::Attribute,
-        cluster: options.cluster,
-    }
+        .keys(split.keys.len())
+        .args(split.args.len())
+        .variadic(split.variadic.is_some())
+        .variadic_keys(split.variadic_keys.is_some())
+        .reply(reply_type::reply_kind(&binding.reply_type()))
+        .reply_type(reply_type::rust_type(&binding.reply_type()))
+        .allowed(options.allowed)
+        .servers(options.servers)
+        .checker(Checker::Attribute)
+        .cluster(options.cluster)
 }
 
 fn target_span(binding: &Binding, keys: &Keys, file: &LitStr, target: Target) -> Span {
@@ -209,6 +207,7 @@ fn target_span(binding: &Binding, keys: &Keys, file: &LitStr, target: Target) ->
             ReturnType::Type(_, ty) => ty.span(),
             ReturnType::Default => binding.sig.ident.span(),
         },
+        _ => file.span(),
     }
 }
 

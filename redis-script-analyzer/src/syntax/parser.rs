@@ -21,6 +21,7 @@ use crate::syntax::tree::{
 
 /// Why a script does not compile, as Lua says it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SyntaxError {
     /// Lua's message, e.g. `'=' expected near 'x'`.
     pub message: String,
