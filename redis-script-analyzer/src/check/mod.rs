@@ -12,7 +12,6 @@ mod arity;
 mod command_calls;
 mod nil_return;
 pub(crate) mod reply;
-pub(crate) use nil_return::terminates;
 mod reply_shape;
 mod scope;
 

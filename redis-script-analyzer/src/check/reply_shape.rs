@@ -25,10 +25,11 @@
 //! ...)`, or `i64` for one that returns `"locked"` or `"free"`.
 
 use super::Declared;
-use super::nil_return::{fall_through_span, stat_blocks, terminates};
+use super::nil_return::stat_blocks;
 use super::reply::{self, Elements, Reply};
 use crate::diagnostic::{Checker, Diagnostic, Rule, Target};
 use crate::reply_type;
+use crate::semantic::flow::{fall_through_span, terminates};
 use crate::semantic::{BindingId, BindingKind, FieldKey, FunctionId, Given, Model};
 use crate::syntax::tree::{BinOp, Block, Expr, Field, Span, UnOp};
 

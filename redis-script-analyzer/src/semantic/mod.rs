@@ -14,6 +14,7 @@
 //! binding's value is computed once and kept.
 
 pub(crate) mod command;
+pub(crate) mod flow;
 pub(crate) mod value;
 
 use std::collections::HashMap;
