@@ -39,7 +39,7 @@ pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
         callback: None,
     };
     rules::run(&context, &mut diagnostics);
-    reply_shape::check(&chunk.block, &model, declared, &mut diagnostics);
+    reply_shape::check(0, &model, declared, &mut diagnostics);
     allowed_out(diagnostics, declared)
 }
 
@@ -72,7 +72,7 @@ pub fn check_function(
                 callback: Some(function),
             };
             rules::run(&context, &mut diagnostics);
-            reply_shape::check(&callback.block, &model, declared, &mut diagnostics);
+            reply_shape::check(function, &model, declared, &mut diagnostics);
         }
     }
     allowed_out(diagnostics, declared)

@@ -25,34 +25,30 @@
 //! ...)`, or `i64` for one that returns `"locked"` or `"free"`.
 
 use super::Declared;
-use super::nil_return::stat_blocks;
 use super::reply::{self, Elements, Reply};
 use crate::diagnostic::{Checker, Diagnostic, Rule, Target};
 use crate::reply_type;
 use crate::semantic::flow::{fall_through_span, terminates};
 use crate::semantic::{BindingId, BindingKind, FieldKey, FunctionId, Given, Model};
-use crate::syntax::tree::{BinOp, Block, Expr, Field, Span, UnOp};
+use crate::syntax::tree::{BinOp, Expr, Field, UnOp};
 
-/// Refuses `declared.reply_type` if it takes none of the replies `chunk`
-/// can send; `params` are those of a function's callback whose body
-/// `chunk` is (declarations the body does not show).
+/// Refuses `declared.reply_type` if it takes none of the replies
+/// `function` (the main chunk, or a library's callback) can send.
 pub(super) fn check(
-    block: &Block,
+    function: FunctionId,
     model: &Model,
     declared: &Declared,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    let locals = model;
-    let mut returns = Vec::new();
-    collect_returns(block, &mut returns);
+    let body = &model.functions[function];
     let mut replies = Vec::new();
-    for (expr, _) in &returns {
-        match expr {
-            Some(expr) => replies.extend(replies_of(expr, locals, 0)),
+    for exprs in &body.returns {
+        match exprs.first() {
+            Some(expr) => replies.extend(replies_of(expr, model, 0)),
             None => replies.push(Reply::Nil),
         }
     }
-    if !terminates(block) {
+    if !terminates(body.block) {
         replies.push(Reply::Nil);
     }
     // Nil alone into a type that cannot be nil is the nil-reply check's to
@@ -67,9 +63,11 @@ pub(super) fn check(
     {
         return;
     }
-    let span = returns
+    let span = body
+        .return_spans
         .first()
-        .map_or_else(|| fall_through_span(block), |(_, span)| *span);
+        .copied()
+        .unwrap_or_else(|| fall_through_span(body.block));
     let (rust, header) = reply_type::suggestion(&replies);
     diagnostics.push(
         Diagnostic::error(
@@ -88,19 +86,6 @@ pub(super) fn check(
             ),
         }),
     );
-}
-
-/// The first value of each `return` of the main function (`None` for a
-/// bare `return`), with the return's span.
-fn collect_returns<'a>(block: &'a Block, returns: &mut Vec<(Option<&'a Expr>, Span)>) {
-    for stat in &block.stats {
-        for inner in stat_blocks(stat) {
-            collect_returns(inner, returns);
-        }
-    }
-    if let Some(ret) = &block.ret {
-        returns.push((ret.exprs.first(), ret.span));
-    }
 }
 
 /// The replies `expr` can send ([`Reply::Any`] where its text does not
@@ -472,7 +457,7 @@ mod tests {
         let chunk = parse(source).unwrap();
         let model = Model::build(&chunk, Environment::Script);
         let mut found = Vec::new();
-        check(&chunk.block, &model, &declared, &mut found);
+        check(0, &model, &declared, &mut found);
         found.into_iter().map(|d| d.message).collect()
     }
 
