@@ -10,8 +10,6 @@
 
 mod arity;
 mod command_calls;
-pub(crate) mod reply;
-mod reply_shape;
 mod scope;
 
 pub use crate::declared::{Declared, ReplyKind};
@@ -37,7 +35,6 @@ pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
         callback: None,
     };
     rules::run(&context, &mut diagnostics);
-    reply_shape::check(0, &model, declared, &mut diagnostics);
     allowed_out(diagnostics, declared)
 }
 
@@ -66,7 +63,6 @@ pub fn check_function(
                 callback: Some(function),
             };
             rules::run(&context, &mut diagnostics);
-            reply_shape::check(function, &model, declared, &mut diagnostics);
         }
     }
     allowed_out(diagnostics, declared)
