@@ -1,8 +1,8 @@
 //! The checks on a parsed script, one module per job: the scope walk
 //! (globals, locals, library members: [`scope`]), which also finds the
 //! command calls ([`command_calls`]) and the KEYS/ARGV reads ([`arity`]);
-//! the nil-return flow analysis ([`nil_return`]); and replies compared
-//! with nil, which they never are (`nil_comparison`, in [`crate::rules`]).
+//! the rules that read the semantic model (`nil_reply`, `nil_comparison`
+//! and the others, in [`crate::rules`]).
 //!
 //! Every check is conservative: where the script's meaning is not certain
 //! from its text (a dynamic index, a shadowed name, a computed command name),
@@ -10,10 +10,6 @@
 
 mod arity;
 mod command_calls;
-mod nil_return;
-pub(crate) mod reply;
-pub(crate) use nil_return::terminates;
-mod reply_shape;
 mod scope;
 
 pub use crate::declared::{Declared, ReplyKind};
@@ -32,7 +28,6 @@ use crate::{
 pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
     let (mut diagnostics, uses) = scope::walk(chunk, declared);
     arity::check(&uses, declared, &mut diagnostics);
-    nil_return::check(chunk, declared, &mut diagnostics);
     let model = Model::build(chunk, Environment::Script);
     let context = rules::Context {
         model: &model,
@@ -40,7 +35,6 @@ pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
         callback: None,
     };
     rules::run(&context, &mut diagnostics);
-    reply_shape::check(&chunk.block, &model, declared, &mut diagnostics);
     allowed_out(diagnostics, declared)
 }
 
@@ -59,10 +53,6 @@ pub fn check_function(
     let (mut diagnostics, uses) = scope::walk_in(chunk, declared, Some(env));
     if let Some(callback) = callback {
         arity::check(&uses, declared, &mut diagnostics);
-        let body = Chunk {
-            block: callback.block.clone(),
-        };
-        nil_return::check(&body, declared, &mut diagnostics);
         let mut model = Model::build(chunk, Environment::Library);
         let function = model.function_of(callback);
         if let Some(function) = function {
@@ -73,7 +63,6 @@ pub fn check_function(
                 callback: Some(function),
             };
             rules::run(&context, &mut diagnostics);
-            reply_shape::check(&callback.block, &model, declared, &mut diagnostics);
         }
     }
     allowed_out(diagnostics, declared)

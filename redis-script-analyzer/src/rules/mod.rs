@@ -10,6 +10,10 @@ use crate::declared::Declared;
 use crate::diagnostic::{Checker, Diagnostic, Severity};
 use crate::semantic::{FunctionId, Model};
 
+/// What a script can reply, as the reply-shape rule and the reply types
+/// ([`crate::reply_type`]) name it.
+pub(crate) use reply_shape::reply;
+
 /// What a rule is, beside its name and summary.
 pub(crate) struct Meta {
     /// The severity of its findings, unless a finding says otherwise.

@@ -1,12 +1,811 @@
 //! `reply_shape`: a reply whose shape the declared type cannot hold.
 //!
-//! Its findings still come from the walks in `crate::check`.
+//! The replies a script can send ([`Reply`]: an
+//! integer, a string or status with its text, an array with its elements,
+//! nil, a double), from what it returns, against what the declared return
+//! type can take ([`reply_type::fits`]).
+//!
+//! A script's replies are known only where every `return` of its main
+//! function settles them: a literal (`1`, `'x'` with its text, `nil`,
+//! `true` replies 1, `false` nil), a table (`{ok = ...}` a status, `{err =
+//! ...}` an error, `{double = ...}` a double, any other an array, its
+//! leading elements up to the first that may be nil), a Redis command with
+//! a fixed reply returned directly (`redis.call('INCR', ...)` an integer,
+//! `HGETALL` an array, `GET` a string or nil, `SET` without options the
+//! status `OK`; [`command_reply`]), `redis.status_reply`, `tonumber` (an
+//! integer or nil), `tostring`, `cjson.encode`, `string.*` and `..`
+//! (strings), `#t` and arithmetic (integers), comparisons and `not` (1 or
+//! nil), or a local whose one declaration settles it and that is never
+//! assigned again (a table's elements are not taken from its declaration:
+//! the script may fill it). Anything else (a function's result, `a and b`,
+//! a local assigned twice) may be any reply, and the check says nothing.
+//! Errors (`error()`, `redis.error_reply`, `{err = ...}`) are not replies a
+//! type must hold.
+//!
+//! The check refuses a type that takes none of the replies, e.g.
+//! `Vec<String>` for a script that always returns `redis.call('INCR',
+//! ...)`, or `i64` for one that returns `"locked"` or `"free"`.
 
-use super::{Allow, Meta};
-use crate::diagnostic::Severity;
+pub(crate) mod reply;
+
+use self::reply::{Elements, Reply};
+use super::{Allow, Context, Meta};
+use crate::declared::ReplyKind;
+use crate::diagnostic::{Checker, Diagnostic, Rule, Severity, Target};
+use crate::reply_type;
+use crate::semantic::flow::{fall_through_span, terminates};
+use crate::semantic::{BindingId, BindingKind, FieldKey, FunctionId, Given, Model};
+use crate::syntax::tree::{BinOp, Expr, Field, UnOp};
 
 pub(super) const RULE: Meta = Meta {
     severity: Severity::Error,
     allow: Allow::CommandLine,
-    check: None,
+    check: Some(check),
 };
+
+/// Refuses the declared reply type if it takes none of the replies the
+/// script (in a library, the callback checked) can send.
+fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
+    let (model, declared) = (context.model, context.declared);
+    let body = &model.functions[context.callback.unwrap_or(0)];
+    let mut replies = Vec::new();
+    for exprs in &body.returns {
+        match exprs.first() {
+            Some(expr) => replies.extend(replies_of(expr, model, 0)),
+            None => replies.push(Reply::Nil),
+        }
+    }
+    if !terminates(body.block) {
+        replies.push(Reply::Nil);
+    }
+    // Nil alone into a type that cannot be nil is the nil-reply check's to
+    // report.
+    let nil_reply_reports = declared.reply == ReplyKind::NonNull;
+    // A script that only raises errors replies nothing to hold.
+    if replies.is_empty()
+        || (nil_reply_reports && replies.iter().all(|reply| *reply == Reply::Nil))
+        || replies
+            .iter()
+            .any(|reply| reply_type::fits(reply, &declared.reply_type))
+    {
+        return;
+    }
+    let span = body
+        .return_spans
+        .first()
+        .copied()
+        .unwrap_or_else(|| fall_through_span(body.block));
+    let (rust, header) = reply_type::suggestion(&replies);
+    diagnostics.push(
+        Diagnostic::error(
+            Rule::ReplyShape,
+            Target::Reply,
+            span,
+            format!(
+                "the script replies {}, which the declared return type cannot hold",
+                reply::describe(&replies)
+            ),
+        )
+        .with_note(match declared.checker {
+            Checker::Attribute => format!("declare a type that holds it, e.g. `{rust}`"),
+            Checker::CommandLine => format!(
+                "declare a reply type in the header that holds it, e.g. `---@return {header}`"
+            ),
+        }),
+    );
+}
+
+/// The replies `expr` can send ([`Reply::Any`] where its text does not
+/// settle them).
+fn replies_of(expr: &Expr, locals: &Model, depth: usize) -> Vec<Reply> {
+    // Locals that refer to locals: a few steps are plenty.
+    if depth > 8 {
+        return vec![Reply::Any];
+    }
+    match expr {
+        Expr::Nil(_) | Expr::False(_) => vec![Reply::Nil],
+        Expr::True(_) | Expr::Number(..) => vec![Reply::Integer],
+        Expr::String(text, _) => vec![Reply::String(Some(text.clone()))],
+        Expr::Table(fields, _) => table_replies(fields, locals, depth),
+        Expr::Paren(inner, _) => replies_of(inner, locals, depth + 1),
+        Expr::Name(name) => match locals.binding_of(name) {
+            Some(binding) => binding_replies(binding, locals, depth),
+            None => vec![Reply::Any],
+        },
+        Expr::Unary {
+            op: UnOp::Len | UnOp::Neg,
+            ..
+        } => vec![Reply::Integer],
+        Expr::Unary { op: UnOp::Not, .. } => vec![Reply::Integer, Reply::Nil],
+        Expr::Binary { op, .. } => match op {
+            BinOp::Concat => vec![Reply::String(literal_text(expr))],
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Pow => {
+                vec![Reply::Integer]
+            }
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                vec![Reply::Integer, Reply::Nil]
+            }
+            BinOp::And | BinOp::Or => vec![Reply::Any],
+        },
+        Expr::Call { func, args, .. } => match local_function(func, locals) {
+            Some(function) => function_replies(function, locals, depth),
+            None => call_replies(func, args).unwrap_or(vec![Reply::Any]),
+        },
+        _ => vec![Reply::Any],
+    }
+}
+
+/// What a local can hold: the replies of every value it is given (its
+/// declaration and each assignment); a table's elements are not taken from
+/// its constructor, which the script may fill, and a table given a field
+/// that may make it a status, an error or a double is not settled.
+fn binding_replies(binding: BindingId, model: &Model, depth: usize) -> Vec<Reply> {
+    let held = &model.bindings[binding];
+    let settles_kind = held.fields.iter().all(|(key, _)| match key {
+        FieldKey::Position => true,
+        FieldKey::Name(name) => !SPECIAL_FIELDS.iter().any(|field| field.as_bytes() == *name),
+        FieldKey::Other => false,
+    });
+    let parameter = matches!(
+        held.kind,
+        BindingKind::Parameter(..) | BindingKind::Implicit
+    );
+    if parameter || !settles_kind || model.role(binding).is_some() {
+        return vec![Reply::Any];
+    }
+    let mut replies = Vec::new();
+    for given in &held.given {
+        match given {
+            Given::Expr(expr) | Given::Nth(expr, 0) => {
+                replies.extend(replies_of(expr, model, depth + 1).into_iter().map(|reply| {
+                    match reply {
+                        Reply::Array(_) => Reply::ARRAY,
+                        other => other,
+                    }
+                }));
+            }
+            Given::Nil => replies.push(Reply::Nil),
+            Given::Number => replies.push(Reply::Integer),
+            _ => return vec![Reply::Any],
+        }
+    }
+    replies
+}
+
+/// The local function a call names directly, never given another value.
+fn local_function(func: &Expr, model: &Model) -> Option<FunctionId> {
+    let Expr::Name(name) = func else {
+        return None;
+    };
+    let binding = model.binding_of(name)?;
+    (model.bindings[binding].given.len() == 1)
+        .then(|| model.declared_function(binding))
+        .flatten()
+}
+
+/// What a call of a local function replies: the first value of each of
+/// its `return`s, nil where it may end without one.
+fn function_replies(function: FunctionId, model: &Model, depth: usize) -> Vec<Reply> {
+    let body = &model.functions[function];
+    let mut replies = Vec::new();
+    for exprs in &body.returns {
+        match exprs.first() {
+            Some(expr) => replies.extend(replies_of(expr, model, depth + 1)),
+            None => replies.push(Reply::Nil),
+        }
+    }
+    if !terminates(body.block) {
+        replies.push(Reply::Nil);
+    }
+    replies
+}
+
+/// The text of `a .. b .. c` when every part is a literal (a string, or a
+/// number Lua writes the same way): `None` otherwise.
+fn literal_text(expr: &Expr) -> Option<Vec<u8>> {
+    let mut parts = Vec::new();
+    let mut node = expr;
+    while let Expr::Binary {
+        op: BinOp::Concat,
+        lhs,
+        rhs,
+        ..
+    } = node
+    {
+        parts.push(&**rhs);
+        node = lhs;
+    }
+    parts.push(node);
+    let mut text = Vec::new();
+    for part in parts.into_iter().rev() {
+        match part {
+            Expr::String(bytes, _) => text.extend_from_slice(bytes),
+            Expr::Number(number, _) if number.fract() == 0.0 && number.abs() < 1e15 => {
+                text.extend_from_slice((*number as i64).to_string().as_bytes())
+            }
+            _ => return None,
+        }
+    }
+    Some(text)
+}
+
+/// The fields that make Redis read a table as something else than an
+/// array: an error, a status, a double, and RESP3's big number, verbatim
+/// string, map and set (sent on RESP2 as strings and arrays).
+const SPECIAL_FIELDS: &[&str] = &[
+    "err",
+    "ok",
+    "double",
+    "big_number",
+    "verbatim_string",
+    "map",
+    "set",
+];
+
+/// The replies of a table constructor: Redis reads a table with an `err`
+/// field as an error, with `ok` as a status, with `double` as a double, with
+/// another of [`SPECIAL_FIELDS`] as what the text does not settle here, and
+/// any other as the array of its elements up to the first nil.
+fn table_replies(fields: &[Field], locals: &Model, depth: usize) -> Vec<Reply> {
+    let special = |field: &Field| matches!(field, Field::Named(name, _) if SPECIAL_FIELDS.contains(&name.text.as_str()));
+    match fields {
+        [Field::Named(name, value)] if name.text == "ok" => vec![Reply::Status(match value {
+            Expr::String(text, _) => Some(text.clone()),
+            _ => None,
+        })],
+        [Field::Named(name, _)] if name.text == "err" => Vec::new(),
+        [Field::Named(name, _)] if name.text == "double" => vec![Reply::Double],
+        // Which field wins, or what a computed key is, is not settled here.
+        _ if fields
+            .iter()
+            .any(|field| special(field) || matches!(field, Field::Keyed(..))) =>
+        {
+            vec![Reply::Any]
+        }
+        _ => {
+            let positional: Vec<&Expr> = fields
+                .iter()
+                .filter_map(|field| match field {
+                    Field::Positional(expr) => Some(expr),
+                    _ => None,
+                })
+                .collect();
+            vec![Reply::Array(array_elements(&positional, locals, depth))]
+        }
+    }
+}
+
+/// The elements a table's positional values make: they end at the first
+/// that may be nil, and a last call or `...` adds any number of values.
+fn array_elements(values: &[&Expr], locals: &Model, depth: usize) -> Elements {
+    let mut leading = Vec::new();
+    for (index, value) in values.iter().enumerate() {
+        let open_ended = index + 1 == values.len() && expands(value);
+        let replies = replies_of(value, locals, depth + 1);
+        if open_ended || replies.iter().any(Reply::may_be_nil) {
+            return Elements {
+                leading,
+                exact: false,
+            };
+        }
+        leading.push(replies);
+    }
+    Elements {
+        leading,
+        exact: true,
+    }
+}
+
+/// The replies of a call's result: a Redis command or a library function
+/// whose result is settled.
+fn call_replies(func: &Expr, args: &[Expr]) -> Option<Vec<Reply>> {
+    let path = match func {
+        Expr::Name(name) => name.text.clone(),
+        Expr::Index { obj, key, .. } => match (&**obj, &**key) {
+            (Expr::Name(library), Expr::String(member, _)) => {
+                format!("{}.{}", library.text, String::from_utf8_lossy(member))
+            }
+            _ => return None,
+        },
+        _ => return None,
+    };
+    match path.as_str() {
+        "redis.call" | "redis.pcall" | "server.call" | "server.pcall" => {
+            let Some(Expr::String(name, _)) = args.first() else {
+                return None;
+            };
+            command_reply(&String::from_utf8_lossy(name), &args[1..])
+        }
+        "redis.status_reply" | "server.status_reply" => Some(vec![Reply::Status(match args {
+            [Expr::String(text, _)] => Some(text.clone()),
+            _ => None,
+        })]),
+        "redis.error_reply" | "server.error_reply" | "error" => Some(Vec::new()),
+        "tonumber" => Some(vec![Reply::Integer, Reply::Nil]),
+        "tostring" | "cjson.encode" | "cmsgpack.pack" | "redis.sha1hex" | "table.concat" => {
+            Some(vec![Reply::STRING])
+        }
+        path if path.starts_with("string.")
+            && !matches!(
+                path,
+                "string.find" | "string.match" | "string.byte" | "string.gmatch" | "string.len"
+            ) =>
+        {
+            Some(vec![Reply::STRING])
+        }
+        "string.len" => Some(vec![Reply::Integer]),
+        _ => None,
+    }
+}
+
+/// The replies of the commands whose reply the name (and, where it matters,
+/// the arguments) settles, as Redis 7.0 and Valkey 8.1 and 9.1 send them
+/// on RESP2; `None` for any other.
+pub(crate) fn command_reply(name: &str, args: &[Expr]) -> Option<Vec<Reply>> {
+    let name = name.to_ascii_uppercase();
+    // `unpack(ARGV)` last may carry options (`NX`, `GET`, `INCR`, a count)
+    // that change the reply: only the lists of one element per name below
+    // stay settled (as open-ended).
+    if args.last().is_some_and(expands)
+        && !matches!(name.as_str(), "SMISMEMBER" | "ZMSCORE" | "HMGET" | "MGET")
+    {
+        return None;
+    }
+    let (int, string, array, nil) = (Reply::Integer, Reply::STRING, Reply::ARRAY, Reply::Nil);
+    Some(match name.as_str() {
+        "INCR" | "INCRBY" | "DECR" | "DECRBY" | "DEL" | "UNLINK" | "EXISTS" | "HDEL"
+        | "HEXISTS" | "HINCRBY" | "HLEN" | "HSETNX" | "HSTRLEN" | "HSET" | "LLEN" | "LPUSH"
+        | "RPUSH" | "LPUSHX" | "RPUSHX" | "LREM" | "LINSERT" | "SADD" | "SREM" | "SCARD"
+        | "SISMEMBER" | "SMOVE" | "SINTERSTORE" | "SUNIONSTORE" | "SDIFFSTORE" | "ZCARD"
+        | "ZCOUNT" | "ZLEXCOUNT" | "ZREM" | "ZREMRANGEBYRANK" | "ZREMRANGEBYSCORE"
+        | "ZREMRANGEBYLEX" | "ZUNIONSTORE" | "ZINTERSTORE" | "STRLEN" | "APPEND" | "SETNX"
+        | "PERSIST" | "TTL" | "PTTL" | "EXPIRE" | "PEXPIRE" | "EXPIREAT" | "PEXPIREAT"
+        | "PUBLISH" | "BITCOUNT" | "GETBIT" | "SETBIT" | "DBSIZE" | "XLEN" | "XDEL" | "XACK"
+        | "PFADD" | "PFCOUNT" | "SETRANGE" | "ZADD"
+            if name != "ZADD" || !has_word(args, "INCR") =>
+        {
+            vec![int]
+        }
+        "GET" | "GETDEL" | "HGET" | "LINDEX" | "GETSET" | "RPOPLPUSH" | "LMOVE" | "ZSCORE" => {
+            vec![string, nil]
+        }
+        "INCRBYFLOAT" | "HINCRBYFLOAT" | "GETRANGE" => vec![string],
+        "LPOP" | "RPOP" | "SPOP" | "SRANDMEMBER" if args.len() == 1 => vec![string, nil],
+        "ZRANK" | "ZREVRANK" if args.len() == 2 => vec![int, nil],
+        "HGETALL" | "HKEYS" | "HVALS" | "LRANGE" | "SMEMBERS" | "SINTER" | "SUNION" | "SDIFF"
+        | "ZRANGEBYSCORE" | "ZREVRANGEBYSCORE" | "ZRANGEBYLEX" | "ZREVRANGEBYLEX" | "ZRANGE"
+        | "ZREVRANGE" | "KEYS" | "TIME" | "SCAN" | "HSCAN" | "SSCAN" | "ZSCAN" | "XRANGE"
+        | "XREVRANGE" => vec![array],
+        // One element for each member, field or key named.
+        "SMISMEMBER" => vec![one_each(args.get(1..)?, &[int])],
+        "ZMSCORE" | "HMGET" => vec![one_each(args.get(1..)?, &[string, nil])],
+        "MGET" => vec![one_each(args, &[string, nil])],
+        "SET" => set_reply(args.get(2..)?)?,
+        "MSET" | "HMSET" | "LSET" | "LTRIM" | "RENAME" | "SETEX" | "PSETEX" => {
+            vec![Reply::status("OK")]
+        }
+        "PING" if args.is_empty() => vec![Reply::status("PONG")],
+        "PING" => vec![string],
+        "TYPE" => ["none", "string", "list", "set", "zset", "hash", "stream"]
+            .into_iter()
+            .map(Reply::status)
+            .collect(),
+        _ => return None,
+    })
+}
+
+/// An array of one `element` for each of `args`, unless the last expands
+/// into any number of values.
+fn one_each(args: &[Expr], element: &[Reply]) -> Reply {
+    let open_ended = args.last().is_some_and(expands);
+    Reply::Array(Elements {
+        leading: vec![element.to_vec(); args.len() - usize::from(open_ended)],
+        exact: !open_ended,
+    })
+}
+
+/// Whether `expr`, last in a list, adds any number of values to it.
+fn expands(expr: &Expr) -> bool {
+    matches!(
+        expr,
+        Expr::Call { .. } | Expr::Method { .. } | Expr::Vararg(_)
+    )
+}
+
+/// The replies of `SET key value options...`, when every option is a
+/// literal: the old value or nil with `GET`, `OK` or nil with `NX`/`XX`,
+/// else `OK`.
+fn set_reply(options: &[Expr]) -> Option<Vec<Reply>> {
+    let (mut get, mut conditional) = (false, false);
+    let mut options = options.iter();
+    while let Some(option) = options.next() {
+        let Expr::String(word, _) = option else {
+            return None;
+        };
+        match word.to_ascii_uppercase().as_slice() {
+            b"GET" => get = true,
+            b"NX" | b"XX" => conditional = true,
+            // The expiry itself may be any expression.
+            b"EX" | b"PX" | b"EXAT" | b"PXAT" => {
+                options.next()?;
+            }
+            b"KEEPTTL" => {}
+            _ => return None,
+        }
+    }
+    Some(match (get, conditional) {
+        (true, _) => vec![Reply::STRING, Reply::Nil],
+        (false, true) => vec![Reply::status("OK"), Reply::Nil],
+        (false, false) => vec![Reply::status("OK")],
+    })
+}
+
+/// Whether `args` holds the literal `word` (any case).
+fn has_word(args: &[Expr], word: &str) -> bool {
+    args.iter().any(
+        |arg| matches!(arg, Expr::String(text, _) if text.eq_ignore_ascii_case(word.as_bytes())),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::declared::Declared;
+    use crate::reply_type::RustType;
+    use crate::semantic::Environment;
+    use crate::syntax::parser::parse;
+
+    fn refused(source: &str, reply_type: RustType) -> Vec<String> {
+        let declared = Declared {
+            reply: crate::reply_type::reply_kind(&reply_type),
+            reply_type,
+            keys: 1,
+            args: 2,
+            ..Declared::default()
+        };
+        let chunk = parse(source).unwrap();
+        let model = Model::build(&chunk, Environment::Script);
+        let context = Context {
+            model: &model,
+            declared: &declared,
+            callback: None,
+        };
+        let mut found = Vec::new();
+        check(&context, &mut found);
+        found.into_iter().map(|d| d.message).collect()
+    }
+
+    fn named(name: &str) -> RustType {
+        RustType::named(name)
+    }
+
+    fn vec_of(name: &str) -> RustType {
+        RustType::of("Vec", named(name))
+    }
+
+    fn tuple(names: &[&str]) -> RustType {
+        RustType::Tuple(names.iter().map(|name| named(name)).collect())
+    }
+
+    #[test]
+    fn a_name_is_its_binding_not_another_of_the_same_name() {
+        // `args` returned is the parameter (an array), not the `local args`
+        // of one branch.
+        let pair = tuple(&["String", "String"]);
+        let source = "local function f(keys, args) if #keys == 0 then local args = 'none' end \
+                      return args end return f(KEYS, ARGV)";
+        assert_eq!(refused(source, pair.clone()), Vec::<String>::new());
+        // The local, returned where it is in scope, settles the reply.
+        assert_eq!(refused("local args = 'none' return args", pair).len(), 1);
+    }
+
+    #[test]
+    fn replies_are_followed_through_local_functions_and_built_text() {
+        let refusals = [
+            // A local function's returns.
+            (
+                "local function state() return 'locked' end return state()",
+                "i64",
+            ),
+            // Text built of literals has its text.
+            ("local state = 'lock' .. 'ed' return state", "i64"),
+            ("return 'page' .. 2", "i64"),
+            // Assigned twice, each time a word.
+            (
+                "local state = 'free' if ARGV[1] then state = 'taken' end return state",
+                "bool",
+            ),
+        ];
+        for (source, ty) in refusals {
+            assert_eq!(refused(source, named(ty)).len(), 1, "{source}");
+        }
+        let accepted = [
+            (
+                "local function state() return 'locked' end return state()",
+                "String",
+            ),
+            ("return '1' .. '2'", "i64"),
+            (
+                "local function n() if ARGV[1] then return 1 end return 'x' end return n()",
+                "i64",
+            ),
+            // A function given another value may be anything.
+            (
+                "local function s() return 'x' end s = tostring return s(1)",
+                "i64",
+            ),
+        ];
+        for (source, ty) in accepted {
+            assert_eq!(refused(source, named(ty)), Vec::<String>::new(), "{source}");
+        }
+    }
+
+    #[test]
+    fn what_the_text_does_not_settle_is_not_refused() {
+        // RESP3's reply tables, sent on RESP2 as strings and arrays.
+        assert!(refused("return {big_number = '123'}", named("i64")).is_empty());
+        assert!(refused("return {big_number = '123'}", named("String")).is_empty());
+        let verbatim = "return {verbatim_string = {format = 'txt', string = 'hi'}}";
+        assert!(refused(verbatim, named("String")).is_empty());
+        assert!(refused("return {map = {a = '1'}}", tuple(&["String", "String"])).is_empty());
+        assert!(refused("return {set = {'a'}}", vec_of("String")).is_empty());
+        // A table made a status or a double after its declaration.
+        assert!(refused("local r = {} r.ok = 'DONE' return r", named("String")).is_empty());
+        assert!(refused("local r = {} r['double'] = 1.5 return r", named("f64")).is_empty());
+        assert!(
+            refused(
+                "local r = {} local k = ARGV[1] r[k] = 1 return r",
+                named("i64")
+            )
+            .is_empty()
+        );
+        // A double on RESP2 is the bulk string of its text.
+        assert!(refused("return {double = 3.5}", vec_of("u8")).is_empty());
+        assert!(refused("return {double = 1}", named("bool")).is_empty());
+        // Options (`GET`, `NX`, `INCR`, a count) may come from ARGV.
+        assert!(
+            refused(
+                "return redis.call('SET', KEYS[1], unpack(ARGV))",
+                named("i64")
+            )
+            .is_empty()
+        );
+        assert!(
+            refused(
+                "return redis.call('ZADD', KEYS[1], unpack(ARGV))",
+                named("String")
+            )
+            .is_empty()
+        );
+        // Errors are no replies to hold.
+        assert!(refused("return redis.error_reply('NOPE')", RustType::Unit).is_empty());
+        // Nil alone is the nil-reply check's.
+        assert!(refused("return nil", named("String")).is_empty());
+        // Positions keep a table an array, which an integer type cannot hold.
+        assert_eq!(
+            refused(
+                "local t = {} t[#t + 1] = 1 t.name = 'x' return t",
+                named("i64")
+            )
+            .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn a_type_that_holds_none_of_the_replies_is_refused() {
+        let found = refused("return redis.call('INCR', KEYS[1])", vec_of("String"));
+        assert_eq!(
+            found,
+            ["the script replies an integer, which the declared return type cannot hold"]
+        );
+        assert_eq!(
+            refused("return redis.call('HGETALL', KEYS[1])", named("i64")).len(),
+            1
+        );
+        assert_eq!(
+            refused("local t = {} table.insert(t, 1) return t", named("i64")).len(),
+            1
+        );
+        assert_eq!(
+            refused(
+                "if ARGV[1] then return 1 end return #KEYS",
+                vec_of("String")
+            )
+            .len(),
+            1
+        );
+        assert_eq!(refused("return {ok = 'DONE'}", vec_of("String")).len(), 1);
+    }
+
+    #[test]
+    fn word_literals_are_neither_numbers_nor_booleans() {
+        let script = "if redis.call('EXISTS', KEYS[1]) == 1 then return 'locked' end return 'free'";
+        for ty in [named("i64"), named("bool"), named("f64"), vec_of("i64")] {
+            assert_eq!(
+                refused(script, ty),
+                [
+                    "the script replies the string \"locked\" or the string \"free\", \
+                  which the declared return type cannot hold"
+                        .replace("  ", "")
+                ]
+            );
+        }
+        assert!(refused(script, named("String")).is_empty());
+        assert!(refused(script, vec_of("String")).is_empty());
+        // Texts redis-rs reads as numbers or booleans (2.0 reads "true").
+        assert!(refused("return '12'", named("i64")).is_empty());
+        assert!(refused("return '-3'", vec_of("u8")).is_empty());
+        assert!(refused("return '1.5'", named("f64")).is_empty());
+        assert!(refused("return 'inf'", named("f64")).is_empty());
+        assert_eq!(refused("return '1.5'", named("i64")).len(), 1);
+        for text in ["0", "1", "true", "false"] {
+            assert!(
+                refused(&format!("return '{text}'"), named("bool")).is_empty(),
+                "{text}"
+            );
+        }
+        assert_eq!(refused("return 'yes'", named("bool")).len(), 1);
+    }
+
+    #[test]
+    fn statuses_are_strings_and_ok_is_true() {
+        for script in [
+            "return redis.status_reply('OK')",
+            "return {ok = 'OK'}",
+            "return redis.call('SET', KEYS[1], ARGV[1])",
+            "return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])",
+            "return redis.call('HMSET', KEYS[1], 'a', ARGV[1])",
+        ] {
+            assert_eq!(refused(script, named("i64")).len(), 1, "{script}");
+            assert_eq!(refused(script, vec_of("String")).len(), 1, "{script}");
+            assert!(refused(script, named("String")).is_empty(), "{script}");
+            // `Value::Okay` is `true` to redis-rs.
+            assert!(refused(script, named("bool")).is_empty(), "{script}");
+        }
+        assert_eq!(
+            refused("return redis.call('TYPE', KEYS[1])", named("i64")),
+            [
+                "the script replies the status \"none\", the status \"string\", \
+              the status \"list\", the status \"set\", the status \"zset\", \
+              the status \"hash\" or the status \"stream\", which the declared \
+              return type cannot hold"
+                    .replace("  ", "")
+            ]
+        );
+        assert_eq!(
+            refused("return redis.status_reply('DONE')", named("bool")).len(),
+            1
+        );
+        // A status of unknown text may be a number.
+        assert!(refused("return redis.status_reply(ARGV[1])", named("i64")).is_empty());
+        // Options the text does not settle, or that make nil or a string.
+        for script in [
+            "return redis.call('SET', KEYS[1], ARGV[1], ARGV[2])",
+            "return redis.call('SET', KEYS[1], ARGV[1], 'NX')",
+            "return redis.call('SET', KEYS[1], ARGV[1], 'GET')",
+        ] {
+            assert!(refused(script, vec_of("String")).is_empty(), "{script}");
+        }
+        assert_eq!(
+            refused(
+                "return redis.call('SET', KEYS[1], ARGV[1], 'XX')",
+                named("i64")
+            ),
+            [
+                "the script replies the status \"OK\" or nil, which the declared return type \
+              cannot hold"
+                    .replace("  ", "")
+            ]
+        );
+        let either = "if ARGV[1] then return redis.status_reply('DONE') end \
+                      return redis.call('SMEMBERS', KEYS[1])";
+        assert_eq!(refused(either, named("i64")).len(), 1);
+        assert!(refused(either, vec_of("String")).is_empty());
+    }
+
+    #[test]
+    fn integers_and_scalars_are_not_tuples() {
+        let pair = tuple(&["i64", "i64"]);
+        assert_eq!(
+            refused("return redis.call('INCR', KEYS[1])", pair.clone()),
+            ["the script replies an integer, which the declared return type cannot hold"]
+        );
+        assert_eq!(refused("return nil", pair.clone()).len(), 1);
+        assert!(refused("return {1, 2}", pair.clone()).is_empty());
+        assert_eq!(
+            refused("return {1, 2, 3}", pair.clone()),
+            [
+                "the script replies an array of 3 elements, which the declared return type \
+              cannot hold"
+                    .replace("  ", "")
+            ]
+        );
+        assert_eq!(refused("return {1, 'x'}", pair.clone()).len(), 1);
+        // Up to the first nil, and a last call adds any number of values.
+        assert!(refused("return {1, 2, ARGV[1], 4}", pair.clone()).is_empty());
+        assert!(refused("return {1, unpack(ARGV)}", pair.clone()).is_empty());
+        assert_eq!(
+            refused("return {1, 2, unpack(ARGV)}", tuple(&["i64"])).len(),
+            1
+        );
+        assert!(
+            refused(
+                "return redis.call('SMISMEMBER', KEYS[1], 'a', 'b')",
+                pair.clone()
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            refused(
+                "return redis.call('SMISMEMBER', KEYS[1], 'a', 'b', 'c')",
+                pair
+            )
+            .len(),
+            1
+        );
+        // A table filled after its declaration is any array.
+        assert!(
+            refused(
+                "local t = {} t[1] = 1 t[2] = 2 return t",
+                tuple(&["i64", "i64"])
+            )
+            .is_empty()
+        );
+        assert!(refused("return redis.call('INCR', KEYS[1])", RustType::Unit).is_empty());
+    }
+
+    #[test]
+    fn arrays_are_not_booleans_and_their_elements_are_judged() {
+        assert_eq!(
+            refused(
+                "return redis.call('SMISMEMBER', KEYS[1], ARGV[1])",
+                named("bool")
+            )
+            .len(),
+            1
+        );
+        assert!(
+            refused(
+                "return redis.call('SMISMEMBER', KEYS[1], ARGV[1])",
+                vec_of("bool")
+            )
+            .is_empty()
+        );
+        assert_eq!(refused("return {'a', 'b'}", vec_of("i64")).len(), 1);
+        assert!(refused("return {'1', 2}", vec_of("i64")).is_empty());
+        assert!(refused("return {}", vec_of("i64")).is_empty());
+        // A vector of pairs also takes a flat array.
+        assert!(
+            refused(
+                "return {'a', 1}",
+                RustType::of("Vec", tuple(&["String", "i64"]))
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_type_that_holds_one_of_them_or_unsettled_replies_pass() {
+        // A string fits a Vec (one element), nil fits it too.
+        assert!(refused("return redis.call('GET', KEYS[1])", vec_of("String")).is_empty());
+        assert!(refused("if ARGV[1] then return 1 end return {}", named("i64")).is_empty());
+        // Not settled: a library function's result, `and`/`or`; a local set
+        // twice holds either value.
+        let vec = vec_of("String");
+        assert!(refused("return cjson.decode(ARGV[1])", vec.clone()).is_empty());
+        assert!(refused("return ARGV[1] and 1 or 2", vec.clone()).is_empty());
+        assert!(refused("local x = 1 x = {} return x", vec.clone()).is_empty());
+        assert!(refused("return {ok = 'OK', 1}", named("i64")).is_empty());
+        // Errors are not replies.
+        assert!(
+            refused(
+                "if ARGV[1] then return redis.error_reply('E') end return {}",
+                vec.clone()
+            )
+            .is_empty()
+        );
+        // ZADD ... INCR replies a string; SET ... GET a string.
+        assert!(refused("return redis.call('ZADD', KEYS[1], 'INCR', 1, 'm')", vec).is_empty());
+    }
+}

@@ -14,6 +14,7 @@
 //! binding's value is computed once and kept.
 
 pub(crate) mod command;
+pub(crate) mod flow;
 pub(crate) mod value;
 
 use std::collections::HashMap;
@@ -115,6 +116,9 @@ pub(crate) struct Function<'t> {
     pub(crate) params: Vec<BindingId>,
     /// Every `return` of its own (not of nested functions): the expressions.
     pub(crate) returns: Vec<&'t [Expr]>,
+    /// The span of each `return` statement, in the order of `returns`
+    /// (a bare `return` has no expression to point at).
+    pub(crate) return_spans: Vec<Span>,
     /// The function around it (the main chunk around itself).
     pub(crate) parent: FunctionId,
     /// The argument lists it is called with, where a call names it directly.
@@ -224,6 +228,7 @@ impl<'t> Model<'t> {
                     block: &chunk.block,
                     params: Vec::new(),
                     returns: Vec::new(),
+                    return_spans: Vec::new(),
                     parent: 0,
                     calls: Vec::new(),
                     named: false,
@@ -438,7 +443,9 @@ impl<'t> Builder<'t> {
         }
         if let Some(ret) = &block.ret {
             self.exprs(&ret.exprs);
-            self.model.functions[self.function].returns.push(&ret.exprs);
+            let function = &mut self.model.functions[self.function];
+            function.returns.push(&ret.exprs);
+            function.return_spans.push(ret.span);
         }
     }
 
@@ -587,6 +594,7 @@ impl<'t> Builder<'t> {
             block: &func.block,
             params: Vec::new(),
             returns: Vec::new(),
+            return_spans: Vec::new(),
             parent: self.function,
             calls: Vec::new(),
             named: false,

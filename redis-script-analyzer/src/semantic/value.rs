@@ -533,7 +533,7 @@ impl<'t> Model<'t> {
             .iter()
             .map(|exprs| self.argument(exprs, index, depth + 1))
             .collect();
-        if !crate::check::terminates(self.functions[function].block) {
+        if !super::flow::terminates(self.functions[function].block) {
             values.push(Value::Nil);
         }
         Value::one_of(values)
