@@ -63,6 +63,8 @@ pub(crate) enum Builtin {
     PCall,
     /// `redis.setresp`.
     SetResp,
+    /// `redis.register_function`, which a Functions library calls while it loads.
+    RegisterFunction,
     /// `unpack`.
     Unpack,
     /// `pcall`.
@@ -95,6 +97,9 @@ const MAX_DEPTH: usize = 48;
 pub(crate) struct Memo<'t> {
     bindings: RefCell<Vec<Slot<Value<'t>>>>,
     returns: RefCell<Vec<Slot<Value<'t>>>>,
+    /// [`Model::may_use_resp3`]: asked by each callback of a library, a
+    /// scan of every call computed once.
+    pub(super) resp3: std::cell::OnceCell<bool>,
 }
 
 #[derive(Clone)]
@@ -110,6 +115,7 @@ impl<'t> Memo<'t> {
         Memo {
             bindings: RefCell::new(vec![Slot::Empty; bindings]),
             returns: RefCell::new(Vec::new()),
+            resp3: std::cell::OnceCell::new(),
         }
     }
 
@@ -118,6 +124,7 @@ impl<'t> Memo<'t> {
             *slot = Slot::Empty;
         }
         self.returns.get_mut().clear();
+        self.resp3.take();
     }
 }
 
@@ -631,6 +638,7 @@ fn library_member(library: Builtin, member: &[u8]) -> Value<'static> {
         (Builtin::Redis, b"call") => Builtin::Call,
         (Builtin::Redis, b"pcall") => Builtin::PCall,
         (Builtin::Redis, b"setresp") => Builtin::SetResp,
+        (Builtin::Redis, b"register_function") => Builtin::RegisterFunction,
         (Builtin::Redis, b"sha1hex")
         | (Builtin::TableLibrary, b"concat")
         | (Builtin::Cjson, b"encode") => Builtin::TextFunction,
