@@ -7,7 +7,7 @@ use crate::syntax::tree::Span;
 
 /// Which token of the declaration a diagnostic belongs at (for
 /// `#[redis_script]`, a Rust token of the annotated function).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Target {
     /// The script file itself (the `file = "..."` literal).
     File,
@@ -41,7 +41,7 @@ impl Target {
 }
 
 /// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Severity {
     /// The script fails at run time (or cannot load) as declared.
     Error,
@@ -136,7 +136,7 @@ impl Allowed {
 }
 
 /// One finding.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,

@@ -10,6 +10,8 @@ use crate::declared::Declared;
 use crate::diagnostic::{Checker, Diagnostic, Severity};
 use crate::semantic::{Extent, FunctionId, Model, NilComparison};
 
+pub(crate) use library::load_time;
+
 /// What a rule is, beside its name and summary.
 pub(crate) struct Meta {
     /// The severity of its findings, unless a finding says otherwise.

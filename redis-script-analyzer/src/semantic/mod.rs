@@ -273,14 +273,8 @@ impl<'t> Model<'t> {
         self.function_ids.get(&body.span.start).copied()
     }
 
-    /// Takes the first two parameters of `function` as a Functions callback's
-    /// KEYS and ARGV.
-    pub(crate) fn set_callback(&mut self, function: FunctionId) {
-        self.set_callbacks([function]);
-    }
-
-    /// [`Model::set_callback`] for each of `functions` at once: the
-    /// callbacks a library registers.
+    /// Takes the first two parameters of each of `functions` (the callbacks
+    /// a library registers) as a Functions callback's KEYS and ARGV.
     pub(crate) fn set_callbacks(&mut self, functions: impl IntoIterator<Item = FunctionId>) {
         for function in functions {
             let params = &self.functions[function].params;
