@@ -7,7 +7,7 @@ use crate::syntax::tree::Span;
 
 /// Which token of the declaration a diagnostic belongs at (for
 /// `#[redis_script]`, a Rust token of the annotated function).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Target {
     /// The script file itself (the `file = "..."` literal).
@@ -42,7 +42,7 @@ impl Target {
 }
 
 /// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Severity {
     /// The script fails at run time (or cannot load) as declared.
@@ -149,7 +149,7 @@ impl Allowed {
 }
 
 /// One finding.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Diagnostic {
     /// Error or warning.

@@ -15,24 +15,13 @@
 
 use std::collections::HashSet;
 
-use crate::check::{self, Declared};
+use crate::check::{self, Callback, Declared};
 use crate::diagnostic::{Diagnostic, Rule, Target};
-use crate::shebang::FLAGS;
+use crate::rules;
+use crate::semantic::{Environment, FunctionId, Model};
 use crate::suggest::suggest;
 use crate::syntax::parser;
-use crate::syntax::tree::{Block, Chunk, Expr, Field, FuncBody, Span, Stat};
-
-/// What `redis` holds while a library loads.
-const LOAD_TIME_MEMBERS: &[&str] = &[
-    "register_function",
-    "log",
-    "LOG_DEBUG",
-    "LOG_VERBOSE",
-    "LOG_NOTICE",
-    "LOG_WARNING",
-    "REDIS_VERSION",
-    "REDIS_VERSION_NUM",
-];
+use crate::syntax::tree::{Chunk, Span};
 
 /// One function a library registers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,8 +33,9 @@ pub struct Registered {
     pub flags: Vec<String>,
     /// The registration.
     pub span: Span,
-    /// The callback's body, when the text settles which function it is.
-    callback: Option<Span>,
+    /// The callback's function in the library's model, when the text
+    /// settles which function it is.
+    pub(crate) callback: Option<FunctionId>,
 }
 
 impl Registered {
@@ -82,24 +72,17 @@ pub fn analyze_function<S: AsRef<[u8]> + ?Sized>(
 /// Reads the library `source` and checks every function it registers
 /// against `declared`, as [`analyze_function`] checks one; each finding once.
 /// [`FunctionAnalysis::function`] is `None`.
+///
+/// The library is read once: one parse, one model, one reading of its
+/// registrations, then each callback's checks on that model.
 pub fn analyze_library<S: AsRef<[u8]> + ?Sized>(
     source: &S,
     declared: Declared,
 ) -> FunctionAnalysis {
-    let source = source.as_ref();
-    let mut analysis = analyze(source, None, declared.clone());
-    let names: Vec<String> = analysis.registered.iter().map(|r| r.name.clone()).collect();
-    for name in names {
-        for diagnostic in analyze(source, Some(&name), declared.clone()).diagnostics {
-            if !analysis.diagnostics.contains(&diagnostic) {
-                analysis.diagnostics.push(diagnostic);
-            }
-        }
-    }
-    analysis
+    analyze(source.as_ref(), None, declared)
 }
 
-/// [`analyze_function`], or with no `function` the library and its names alone.
+/// [`analyze_function`] with a `function`, [`analyze_library`] without.
 fn analyze(source: &[u8], function: Option<&str>, mut declared: Declared) -> FunctionAnalysis {
     let (inline, inline_errors) = crate::inline_allows(source, declared.checker);
     declared.allowed = declared.allowed.union(inline);
@@ -125,29 +108,49 @@ fn analyze(source: &[u8], function: Option<&str>, mut declared: Declared) -> Fun
             return analysis;
         }
     };
-    let mut loading = LoadTime::default();
-    loading.block(&chunk.block);
-    analysis.diagnostics.append(&mut loading.diagnostics);
+    let mut model = Model::build(&chunk, Environment::Library);
+    let loading = rules::load_time(&model, &chunk);
+    analysis.diagnostics.extend(loading.diagnostics);
     analysis.registered = loading.registered;
-    let target = analysis
-        .registered
-        .iter()
-        .find(|registered| Some(registered.name.as_str()) == function)
-        .cloned();
-    if let Some(function) = function.filter(|_| target.is_none() && !loading.uncertain) {
-        analysis
-            .diagnostics
-            .push(not_registered(&analysis, function, &chunk));
-    }
-    declared.read_only = target.as_ref().is_some_and(Registered::is_read_only);
-    let callback = target
-        .as_ref()
-        .and_then(|target| target.callback)
-        .and_then(|span| find_function(&chunk.block, span));
-    analysis
-        .diagnostics
-        .extend(check::check_function(&chunk, callback, &declared));
-    analysis.function = target;
+    let checked: Vec<&Registered> = match function {
+        Some(function) => {
+            let target = analysis
+                .registered
+                .iter()
+                .find(|registered| registered.name == function);
+            if target.is_none() && !loading.uncertain {
+                analysis
+                    .diagnostics
+                    .push(not_registered(&analysis, function, &chunk));
+            }
+            analysis.function = target.cloned();
+            target.into_iter().collect()
+        }
+        None => analysis.registered.iter().collect(),
+    };
+    let callbacks: Vec<Callback> = checked
+        .into_iter()
+        .filter_map(|registered| {
+            Some(Callback {
+                function: registered.callback?,
+                declared: Declared {
+                    read_only: registered.is_read_only(),
+                    ..declared.clone()
+                },
+            })
+        })
+        .collect();
+    model.set_callbacks(callbacks.iter().map(|callback| callback.function));
+    declared.read_only = false;
+    let found = check::check_library(&chunk, &model, &declared, &callbacks);
+    // A function registered under two names, or a callback inside another,
+    // is checked twice: each finding once, in the order found.
+    let mut seen: HashSet<Diagnostic> = analysis.diagnostics.iter().cloned().collect();
+    analysis.diagnostics.extend(
+        found
+            .into_iter()
+            .filter(|diagnostic| seen.insert(diagnostic.clone())),
+    );
     analysis
 }
 
@@ -207,7 +210,7 @@ fn library_name(source: &str) -> Result<String, Diagnostic> {
 }
 
 /// Library and function names: letters, digits, underscores, at least one.
-fn is_valid_name(name: &str) -> bool {
+pub(crate) fn is_valid_name(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
@@ -239,371 +242,6 @@ fn not_registered(analysis: &FunctionAnalysis, function: &str, chunk: &Chunk) ->
         ),
     )
     .with_note(note)
-}
-
-/// The function body that starts at `span`, among the top-level statements.
-fn find_function(block: &Block, span: Span) -> Option<&FuncBody> {
-    block.stats.iter().find_map(|stat| match stat {
-        Stat::LocalFunction { func, .. } if func.span == span => Some(func),
-        Stat::Local { exprs, .. } => exprs.iter().find_map(|expr| function_in(expr, span)),
-        Stat::Call(call) => function_in(call, span),
-        _ => None,
-    })
-}
-
-fn function_in(expr: &Expr, span: Span) -> Option<&FuncBody> {
-    match expr {
-        Expr::Function(func) if func.span == span => Some(func),
-        Expr::Call { args, .. } => args.iter().find_map(|arg| function_in(arg, span)),
-        Expr::Table(fields, _) => fields.iter().find_map(|field| match field {
-            Field::Positional(value) | Field::Named(_, value) | Field::Keyed(_, value) => {
-                function_in(value, span)
-            }
-        }),
-        _ => None,
-    }
-}
-
-/// The walk of what runs while the library loads: the top-level code, not
-/// the bodies of the functions it defines.
-#[derive(Default)]
-struct LoadTime {
-    /// Locals declared at load time (functions' own locals are not).
-    locals: HashSet<String>,
-    /// The top-level `local function f` / `local f = function`: name, body.
-    functions: Vec<(String, Span)>,
-    registered: Vec<Registered>,
-    /// A registration the text does not settle (a computed name, one in a
-    /// loop): the function may be registered after all.
-    uncertain: bool,
-    diagnostics: Vec<Diagnostic>,
-    /// Depth of blocks below the top level.
-    depth: usize,
-}
-
-impl LoadTime {
-    fn block(&mut self, block: &Block) {
-        for stat in &block.stats {
-            self.stat(stat);
-        }
-        if let Some(ret) = &block.ret {
-            for expr in &ret.exprs {
-                self.expr(expr);
-            }
-        }
-    }
-
-    fn nested(&mut self, block: &Block) {
-        self.depth += 1;
-        self.block(block);
-        self.depth -= 1;
-    }
-
-    fn stat(&mut self, stat: &Stat) {
-        match stat {
-            Stat::Local { names, exprs, .. } => {
-                for expr in exprs {
-                    self.expr(expr);
-                }
-                for (name, expr) in names.iter().zip(exprs) {
-                    if let Expr::Function(func) = expr {
-                        self.functions.push((name.text.clone(), func.span));
-                    }
-                }
-                self.locals
-                    .extend(names.iter().map(|name| name.text.clone()));
-            }
-            Stat::LocalFunction { name, func, .. } => {
-                self.locals.insert(name.text.clone());
-                self.functions.push((name.text.clone(), func.span));
-            }
-            // Global writes are the scope check's (it reports them in every
-            // environment); their values still run now.
-            Stat::Function { .. } => {}
-            Stat::Assign { targets, exprs, .. } => {
-                for expr in targets.iter().chain(exprs) {
-                    if !matches!(expr, Expr::Name(_)) {
-                        self.expr(expr);
-                    }
-                }
-            }
-            Stat::Call(call) => self.expr(call),
-            Stat::Do(block) => self.nested(block),
-            Stat::While { cond, block, .. } | Stat::Repeat { block, cond, .. } => {
-                self.expr(cond);
-                self.nested(block);
-            }
-            Stat::If {
-                arms, otherwise, ..
-            } => {
-                for (cond, block) in arms {
-                    self.expr(cond);
-                    self.nested(block);
-                }
-                if let Some(block) = otherwise {
-                    self.nested(block);
-                }
-            }
-            Stat::NumericFor {
-                var,
-                start,
-                stop,
-                step,
-                block,
-                ..
-            } => {
-                for expr in [Some(start), Some(stop), step.as_ref()]
-                    .into_iter()
-                    .flatten()
-                {
-                    self.expr(expr);
-                }
-                self.locals.insert(var.text.clone());
-                self.nested(block);
-            }
-            Stat::GenericFor {
-                names,
-                exprs,
-                block,
-                ..
-            } => {
-                for expr in exprs {
-                    self.expr(expr);
-                }
-                self.locals
-                    .extend(names.iter().map(|name| name.text.clone()));
-                self.nested(block);
-            }
-            Stat::Break(_) => {}
-        }
-    }
-
-    /// An expression evaluated while the library loads; function bodies
-    /// are not (they run when called).
-    fn expr(&mut self, expr: &Expr) {
-        match expr {
-            Expr::Name(name) => {
-                // KEYS and ARGV: the scope check explains them for functions.
-                let explained = matches!(name.text.as_str(), "redis" | "KEYS" | "ARGV");
-                if !self.locals.contains(&name.text) && !explained {
-                    self.unavailable(name.text.clone(), name.span);
-                }
-            }
-            Expr::Index { obj, key, span, .. } => {
-                if let (Expr::Name(library), Expr::String(member, _)) = (&**obj, &**key)
-                    && library.text == "redis"
-                    && !self.locals.contains("redis")
-                {
-                    let member = String::from_utf8_lossy(member);
-                    if !LOAD_TIME_MEMBERS.contains(&&*member) {
-                        self.unavailable(format!("redis.{member}"), *span);
-                    }
-                    return;
-                }
-                self.expr(obj);
-                self.expr(key);
-            }
-            Expr::Call { func, args, span } => {
-                if is_register_function(func, &self.locals) {
-                    self.registration(args, *span);
-                } else {
-                    self.expr(func);
-                }
-                for arg in args {
-                    self.expr(arg);
-                }
-            }
-            Expr::Method { obj, args, .. } => {
-                self.expr(obj);
-                for arg in args {
-                    self.expr(arg);
-                }
-            }
-            Expr::Binary { lhs, rhs, .. } => {
-                self.expr(lhs);
-                self.expr(rhs);
-            }
-            Expr::Unary { expr, .. } | Expr::Paren(expr, _) => self.expr(expr),
-            Expr::Table(fields, _) => {
-                for field in fields {
-                    match field {
-                        Field::Positional(value) | Field::Named(_, value) => self.expr(value),
-                        Field::Keyed(key, value) => {
-                            self.expr(key);
-                            self.expr(value);
-                        }
-                    }
-                }
-            }
-            Expr::Function(_)
-            | Expr::Nil(_)
-            | Expr::True(_)
-            | Expr::False(_)
-            | Expr::Number(..)
-            | Expr::String(..)
-            | Expr::Vararg(_) => {}
-        }
-    }
-
-    fn unavailable(&mut self, what: String, span: Span) {
-        self.diagnostics.push(
-            Diagnostic::error(
-                Rule::Library,
-                Target::File,
-                span,
-                format!(
-                    "`{what}` does not exist while a library loads, so FUNCTION LOAD fails \
-                     (\"Script attempted to access nonexistent global variable\")"
-                ),
-            )
-            .with_note(
-                "at load time only `redis.register_function`, `redis.log`, `redis.LOG_*` and \
-                 `redis.REDIS_VERSION(_NUM)` exist: move the code into a registered function",
-            ),
-        );
-    }
-
-    /// `redis.register_function(...)` with `args`.
-    fn registration(&mut self, args: &[Expr], span: Span) {
-        if self.depth > 0 {
-            // Inside a loop or a branch: which functions end up registered
-            // is not settled by the text.
-            self.uncertain = true;
-        }
-        let (name, callback, flags) = match args {
-            [Expr::String(name, name_span), callback] => {
-                (Some((name, *name_span)), Some(callback), None)
-            }
-            [Expr::Table(fields, _)] => match self.table_form(fields) {
-                Some(parts) => parts,
-                None => return,
-            },
-            _ => (None, None, None),
-        };
-        let Some((name, name_span)) = name else {
-            self.uncertain = true;
-            return;
-        };
-        let name = String::from_utf8_lossy(name).into_owned();
-        if !is_valid_name(&name) {
-            self.diagnostics.push(
-                Diagnostic::error(
-                    Rule::Library,
-                    Target::File,
-                    name_span,
-                    format!("`{name}` is not a function name FUNCTION LOAD accepts"),
-                )
-                .with_note("function names can only contain letters, digits and underscores"),
-            );
-        }
-        if self
-            .registered
-            .iter()
-            .any(|registered| registered.name == name)
-        {
-            self.diagnostics.push(
-                Diagnostic::error(
-                    Rule::Library,
-                    Target::File,
-                    name_span,
-                    format!("the library registers `{name}` twice: FUNCTION LOAD refuses it (\"Function already exists in the library\")"),
-                )
-                .with_note("give each function its own name"),
-            );
-        }
-        let flags = flags.unwrap_or_default();
-        let callback = callback.and_then(|callback| match callback {
-            Expr::Function(func) => Some(func.span),
-            Expr::Name(local) => self
-                .functions
-                .iter()
-                .rev()
-                .find(|(name, _)| *name == local.text)
-                .map(|(_, span)| *span),
-            _ => None,
-        });
-        self.registered.push(Registered {
-            name,
-            flags,
-            span,
-            callback,
-        });
-    }
-
-    /// `{function_name = ..., callback = ..., flags = {...}, description = ...}`.
-    #[allow(clippy::type_complexity)]
-    fn table_form<'e>(
-        &mut self,
-        fields: &'e [Field],
-    ) -> Option<(
-        Option<(&'e Vec<u8>, Span)>,
-        Option<&'e Expr>,
-        Option<Vec<String>>,
-    )> {
-        let (mut name, mut callback, mut flags) = (None, None, Some(Vec::new()));
-        for field in fields {
-            let Field::Named(key, value) = field else {
-                self.uncertain = true;
-                return None;
-            };
-            match (key.text.as_str(), value) {
-                ("function_name", Expr::String(text, span)) => name = Some((text, *span)),
-                ("function_name", _) => {}
-                ("callback", value) => callback = Some(value),
-                ("description", _) => {}
-                ("flags", Expr::Table(items, _)) => {
-                    let mut known = Vec::new();
-                    for item in items {
-                        match item {
-                            Field::Positional(Expr::String(flag, span)) => {
-                                let flag = String::from_utf8_lossy(flag).into_owned();
-                                if !FLAGS.contains(&flag.as_str()) {
-                                    self.diagnostics.push(
-                                        Diagnostic::error(
-                                            Rule::Library,
-                                            Target::File,
-                                            *span,
-                                            format!("`{flag}` is not a function flag: FUNCTION LOAD refuses it (\"unknown flag given\")"),
-                                        )
-                                        .with_note(format!("the flags are {}", FLAGS.join(", "))),
-                                    );
-                                }
-                                known.push(flag);
-                            }
-                            _ => flags = None,
-                        }
-                    }
-                    if let Some(flags) = &mut flags {
-                        *flags = known;
-                    }
-                }
-                ("flags", _) => flags = None,
-                (other, _) => {
-                    self.diagnostics.push(
-                        Diagnostic::error(
-                            Rule::Library,
-                            Target::File,
-                            key.span,
-                            format!("`{other}` is not an argument of redis.register_function: FUNCTION LOAD refuses it (\"unknown argument given\")"),
-                        )
-                        .with_note("the table form takes `function_name`, `callback`, `flags` and `description`"),
-                    );
-                }
-            }
-        }
-        if flags.is_none() {
-            // Flags the text does not settle: the function may be read-only.
-            self.uncertain = true;
-        }
-        Some((name, callback, flags))
-    }
-}
-
-/// `redis.register_function`, unless `redis` is a local.
-fn is_register_function(func: &Expr, locals: &HashSet<String>) -> bool {
-    matches!(func, Expr::Index { obj, key, .. }
-        if matches!(&**obj, Expr::Name(name) if name.text == "redis" && !locals.contains("redis"))
-            && matches!(&**key, Expr::String(member, _) if member == b"register_function"))
 }
 
 #[cfg(test)]
@@ -729,6 +367,98 @@ mod tests {
             analysis.diagnostics[0].note.as_deref(),
             Some("did you mean `add_stock`?")
         );
+    }
+
+    #[test]
+    fn a_library_of_many_functions_gives_each_finding_once() {
+        let mut library = String::from("#!lua name=many\n");
+        for n in 0..200 {
+            // Each reads a key past the one declared; every one reads the
+            // same misspelt global.
+            library.push_str(&format!(
+                "redis.register_function('f{n}', function(keys, args) \
+                 return redis.call('GET', keys[{}]) .. tostrin(args[1]) end)\n",
+                n + 2
+            ));
+        }
+        let analysis = analyze_library(&library, ONE_KEY_ONE_ARG);
+        assert_eq!(analysis.registered.len(), 200);
+        let messages: Vec<&str> = analysis
+            .diagnostics
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        let unique: HashSet<&Diagnostic> = analysis.diagnostics.iter().collect();
+        assert_eq!(unique.len(), analysis.diagnostics.len(), "{messages:?}");
+        for n in 0..200 {
+            let index = format!("KEYS[{}]", n + 2);
+            let found = messages.iter().filter(|m| m.contains(&index)).count();
+            assert_eq!(found, 1, "{index}: {messages:?}");
+        }
+        let global = messages.iter().filter(|m| m.contains("`tostrin`")).count();
+        assert_eq!(global, 1, "{messages:?}");
+        // As analyze_function finds them, one function at a time.
+        let one = analyze_function(&library, "f7", ONE_KEY_ONE_ARG);
+        assert!(
+            one.diagnostics
+                .iter()
+                .all(|d| analysis.diagnostics.contains(d)),
+            "{:?}",
+            one.diagnostics
+        );
+    }
+
+    #[test]
+    fn registrations_and_flags_are_read_from_the_model() {
+        let library = "#!lua name=l\n\
+            local name = 'by_local'\n\
+            local function shared(keys, args) return redis.call('SET', keys[1], args[1]) end\n\
+            redis.register_function(name, shared)\n\
+            redis.register_function{function_name = 'ro', callback = shared, flags = {'no-writes', 'allow-stale'}}\n";
+        let analysis = analyze_library(library, ONE_KEY_ONE_ARG);
+        let read: Vec<(&str, &[String])> = analysis
+            .registered
+            .iter()
+            .map(|r| (r.name.as_str(), &r.flags[..]))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("by_local", &[][..]),
+                (
+                    "ro",
+                    &["no-writes".to_owned(), "allow-stale".to_owned()][..]
+                )
+            ]
+        );
+        // One callback under two names: checked as each, its write refused once.
+        let writes: Vec<&Diagnostic> = analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.message.contains("`set` writes"))
+            .collect();
+        assert_eq!(writes.len(), 1, "{:?}", analysis.diagnostics);
+        assert!(errors(library, "by_local").is_empty());
+        // Registered in a loop, a branch or a function, or under a computed
+        // name: which functions exist is not settled, so none is missing.
+        for unsettled in [
+            "for i = 1, 2 do redis.register_function('f' .. i, function() return 1 end) end\n",
+            "if true then redis.register_function('g', function() return 1 end) end\n",
+            "local function setup() redis.register_function('g', function() return 1 end) end setup()\n",
+            "redis.register_function{function_name = 'g', callback = function() return 1 end, flags = {string.lower('X')}}\n",
+        ] {
+            let library = format!("#!lua name=l\n{unsettled}");
+            let found = errors(&library, "h");
+            assert!(
+                found.iter().all(|e| !e.contains("registers no function")),
+                "{unsettled}: {found:?}"
+            );
+        }
+        let found = errors(
+            "#!lua name=l\nredis.register_function('g', function() return 1 end)\n",
+            "h",
+        );
+        assert!(found[0].contains("registers no function `h`"), "{found:?}");
     }
 
     #[test]

@@ -8,6 +8,8 @@
 //! from its text (a dynamic index, a shadowed name, a computed command name),
 //! it says nothing.
 
+use std::collections::HashMap;
+
 mod arity;
 mod command_calls;
 mod scope;
@@ -15,8 +17,8 @@ mod scope;
 pub use crate::declared::{Declared, ReplyKind};
 use crate::diagnostic::Diagnostic;
 use crate::rules;
-use crate::semantic::{Environment, Model};
-use crate::syntax::tree::{Chunk, FuncBody, Span};
+use crate::semantic::{Environment, FunctionId, Model};
+use crate::syntax::tree::Chunk;
 #[cfg(test)]
 use crate::{
     diagnostic::{Allowed, Checker},
@@ -38,34 +40,82 @@ pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
     allowed_out(diagnostics, declared)
 }
 
-/// The checks of a Redis Functions library `chunk` with its functions'
-/// environment, and of `callback`, the body of the function a binding
-/// calls, against `declared`: its first parameter is KEYS, its second ARGV.
-/// Without a callback (the text does not settle it), only the names.
-pub fn check_function(
+/// A registered function of a library to check: its callback's function
+/// in the library's model, and the declaration it is checked against (its
+/// `read_only` from the registration's flags).
+pub(crate) struct Callback {
+    pub(crate) function: FunctionId,
+    pub(crate) declared: Declared,
+}
+
+/// The checks of a Redis Functions library `chunk`, with its functions'
+/// environment, against `declared`, and of each of `callbacks` against its
+/// own declaration: its first parameter is KEYS, its second ARGV. `model`
+/// is the library's, built once, with the callbacks set
+/// ([`Model::set_callbacks`]). Without callbacks (the text settles none),
+/// only the names.
+///
+/// The scope walk covers the whole library once, every callback at once;
+/// each callback's other checks read its own part of the model
+/// ([`check_callback`]), so the cost is the library's size, not its size
+/// times its functions.
+pub(crate) fn check_library(
     chunk: &Chunk,
-    callback: Option<&FuncBody>,
+    model: &Model,
     declared: &Declared,
+    callbacks: &[Callback],
 ) -> Vec<Diagnostic> {
-    let env = scope::FunctionEnv {
-        callback: callback.map_or(Span::new(usize::MAX, usize::MAX), |func| func.span),
-    };
-    let (mut diagnostics, uses) = scope::walk_in(chunk, declared, Some(env));
-    if let Some(callback) = callback {
-        arity::check(&uses, declared, &mut diagnostics);
-        let mut model = Model::build(chunk, Environment::Library);
-        let function = model.function_of(callback);
-        if let Some(function) = function {
-            model.set_callback(function);
-            let context = rules::Context {
-                model: &model,
-                declared,
-                callback: Some(function),
-            };
-            rules::run(&context, &mut diagnostics);
+    // One target per function: a function registered under two names is
+    // walked once, read-only where either registration says so (the
+    // findings of both).
+    let mut targets: Vec<(FunctionId, bool)> = Vec::new();
+    let mut target_of: HashMap<FunctionId, usize> = HashMap::new();
+    for callback in callbacks {
+        let read_only = callback.declared.read_only;
+        match target_of.get(&callback.function) {
+            Some(&index) => targets[index].1 |= read_only,
+            None => {
+                target_of.insert(callback.function, targets.len());
+                targets.push((callback.function, read_only));
+            }
         }
     }
+    let env = scope::FunctionEnv::new(
+        targets
+            .iter()
+            .map(|&(function, read_only)| (model.functions[function].block.span, read_only)),
+    );
+    let (mut diagnostics, _, uses) = scope::walk_in(chunk, declared, Some(env));
+    for callback in callbacks {
+        arity::check(
+            &uses[target_of[&callback.function]],
+            &callback.declared,
+            &mut diagnostics,
+        );
+        check_callback(
+            model,
+            callback.function,
+            &callback.declared,
+            &mut diagnostics,
+        );
+    }
     allowed_out(diagnostics, declared)
+}
+
+/// The model's rules on the callback `function`'s code: each reads the
+/// callback's own part of the model.
+fn check_callback(
+    model: &Model,
+    function: FunctionId,
+    declared: &Declared,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let context = rules::Context {
+        model,
+        declared,
+        callback: Some(function),
+    };
+    rules::run(&context, diagnostics);
 }
 
 /// `diagnostics` without the findings `declared` allows.

@@ -4,6 +4,8 @@
 //! command call to [`super::command_calls`] and records the script's reads
 //! of KEYS and ARGV for [`super::arity`].
 
+use std::collections::HashMap;
+
 use super::Declared;
 use super::arity::{Table, Uses};
 use super::command_calls;
@@ -15,35 +17,54 @@ use crate::syntax::tree::{BinOp, Block, Chunk, Expr, Field, FuncBody, FuncName, 
 
 /// Walks `chunk`: the findings on its names, and how it uses KEYS and ARGV.
 pub(super) fn walk(chunk: &Chunk, declared: &Declared) -> (Vec<Diagnostic>, Uses) {
-    walk_in(chunk, declared, None)
+    let (diagnostics, uses, _) = walk_in(chunk, declared, None);
+    (diagnostics, uses)
 }
 
 /// A Redis Functions library, as its functions run: no KEYS or ARGV
-/// globals; the callback whose body is at `callback` is the one checked
-/// against `declared` (its first parameter is KEYS, its second ARGV, and
-/// `declared.read_only` holds inside it alone).
-#[derive(Debug, Clone, Copy)]
+/// globals; the callbacks checked, each by its body's block span and
+/// whether it is registered `no-writes` (their first parameter is KEYS,
+/// their second ARGV, and the flag holds inside them alone). One walk
+/// checks them all: a library's cost is its size, not its size times its
+/// functions.
+#[derive(Debug, Clone, Default)]
 pub(super) struct FunctionEnv {
-    pub callback: Span,
+    /// Each callback's index in the list, and its read-only flag, by the
+    /// start of its body's block.
+    callbacks: HashMap<usize, (usize, bool)>,
 }
 
-/// [`walk`], in a script's environment or (`function`) a library's.
+impl FunctionEnv {
+    /// The environment of a library whose checked callbacks are `callbacks`.
+    pub(super) fn new(callbacks: impl IntoIterator<Item = (Span, bool)>) -> FunctionEnv {
+        let callbacks = callbacks
+            .into_iter()
+            .enumerate()
+            .map(|(index, (block, read_only))| (block.start, (index, read_only)))
+            .collect();
+        FunctionEnv { callbacks }
+    }
+}
+
+/// [`walk`], in a script's environment or (`function`) a library's; in a
+/// library, the uses of KEYS and ARGV are each callback's, in the order of
+/// [`FunctionEnv::new`].
 pub(super) fn walk_in(
     chunk: &Chunk,
     declared: &Declared,
     function: Option<FunctionEnv>,
-) -> (Vec<Diagnostic>, Uses) {
-    let first = walk_once(chunk, declared, function, Vec::new());
+) -> (Vec<Diagnostic>, Uses, Vec<Uses>) {
+    let first = walk_once(chunk, declared, function.clone(), Vec::new());
     // A local function that nothing running ever names never runs, so the
     // globals it reads are never looked up (a shared helper whose free names
     // the including script declares, unused by this script). When there is
     // one, walk again with its reads of globals left unjudged.
     let dead = first.dead_functions();
     if dead.is_empty() {
-        return (first.diagnostics, first.uses);
+        return (first.diagnostics, first.uses, first.callback_uses);
     }
     let again = walk_once(chunk, declared, function, dead);
-    (again.diagnostics, again.uses)
+    (again.diagnostics, again.uses, again.callback_uses)
 }
 
 fn walk_once(
@@ -52,13 +73,16 @@ fn walk_once(
     function: Option<FunctionEnv>,
     dead: Vec<Span>,
 ) -> Walker {
+    let callbacks = function.as_ref().map_or(0, |env| env.callbacks.len());
     let mut walker = Walker {
         declared: Declared {
             read_only: declared.read_only && function.is_none(),
             ..declared.clone()
         },
         function,
-        target_read_only: declared.read_only,
+        callback_uses: std::iter::repeat_with(Uses::default)
+            .take(callbacks)
+            .collect(),
         scopes: vec![Vec::new()],
         seen_locals: Vec::new(),
         uses: Uses::default(),
@@ -121,10 +145,10 @@ struct Local {
 struct Walker {
     /// The declaration; its `read_only` is the one in force where the walk is.
     declared: Declared,
-    /// In a library: where the checked callback is.
+    /// In a library: where the checked callbacks are.
     function: Option<FunctionEnv>,
-    /// Whether the checked callback is registered `no-writes`.
-    target_read_only: bool,
+    /// In a library: each checked callback's uses of its KEYS and ARGV.
+    callback_uses: Vec<Uses>,
     /// Locals in scope, innermost block last.
     scopes: Vec<Vec<Local>>,
     /// Every local declared so far, for "did you mean" suggestions.
@@ -393,10 +417,14 @@ impl Walker {
                     span: func.span,
                 });
             }
-            let target = walker.function.is_some_and(|env| env.callback == func.span);
+            let target = walker
+                .function
+                .as_ref()
+                .and_then(|env| env.callbacks.get(&func.block.span.start))
+                .copied();
             let roles = [Some(Table::Keys), Some(Table::Argv)];
             for (index, param) in func.params.iter().enumerate() {
-                let role = if target {
+                let role = if target.is_some() {
                     roles.get(index).copied().flatten()
                 } else {
                     None
@@ -404,11 +432,18 @@ impl Walker {
                 walker.declare_as(param, role);
             }
             let read_only = walker.declared.read_only;
-            if target {
-                walker.declared.read_only = walker.target_read_only;
-            }
+            let outer_uses = match target {
+                Some((_, target_read_only)) => {
+                    walker.declared.read_only = target_read_only;
+                    Some(std::mem::take(&mut walker.uses))
+                }
+                None => None,
+            };
             walker.block(&func.block);
             walker.declared.read_only = read_only;
+            if let (Some((index, _)), Some(outer)) = (target, outer_uses) {
+                walker.callback_uses[index] = std::mem::replace(&mut walker.uses, outer);
+            }
         });
         self.optional = outer;
     }

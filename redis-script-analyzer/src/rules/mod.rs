@@ -8,7 +8,9 @@
 
 use crate::declared::Declared;
 use crate::diagnostic::{Checker, Diagnostic, Severity};
-use crate::semantic::{FunctionId, Model};
+use crate::semantic::{Extent, FunctionId, Model, NilComparison};
+
+pub(crate) use library::load_time;
 
 /// What a script can reply, as the reply-shape rule and the reply types
 /// ([`crate::reply_type`]) name it.
@@ -49,12 +51,37 @@ pub(crate) struct Context<'m, 't> {
     pub(crate) callback: Option<FunctionId>,
 }
 
-impl Context<'_, '_> {
+impl<'m, 't> Context<'m, 't> {
     /// Whether code of `function` is judged: anywhere in a script, inside
     /// the callback in a library.
     pub(crate) fn judges(&self, function: FunctionId) -> bool {
         self.callback
             .is_none_or(|callback| self.model.enclosing(function).any(|f| f == callback))
+    }
+
+    /// The judged functions' facts: the whole file's in a script, the
+    /// callback's in a library (so that checking each callback of a big
+    /// library costs the callback's size, not the library's).
+    fn extent(&self) -> &'m Extent {
+        &self.model.functions[self.callback.unwrap_or(0)].extent
+    }
+
+    /// The indexes in [`Model::calls`] of the judged calls.
+    pub(crate) fn calls(&self) -> std::ops::Range<usize> {
+        let calls = self.extent().calls.clone();
+        debug_assert!(
+            calls
+                .clone()
+                .all(|call| self.judges(self.model.calls[call].function))
+        );
+        calls
+    }
+
+    /// The judged comparisons with nil.
+    pub(crate) fn nil_comparisons(&self) -> &'m [NilComparison<'t>] {
+        let judged = &self.model.nil_comparisons[self.extent().nil_comparisons.clone()];
+        debug_assert!(judged.iter().all(|c| self.judges(c.function)));
+        judged
     }
 }
 

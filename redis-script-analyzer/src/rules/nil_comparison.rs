@@ -26,13 +26,11 @@ pub(super) const RULE: Meta = Meta {
 
 fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
     let model = context.model;
-    if model.nil_comparisons.is_empty() || model.may_use_resp3() {
+    let judged = context.nil_comparisons();
+    if judged.is_empty() || model.may_use_resp3() {
         return;
     }
-    for comparison in &model.nil_comparisons {
-        if !context.judges(comparison.function) {
-            continue;
-        }
+    for comparison in judged {
         if let Some((command, element)) = nil_reply(model, model.value(comparison.subject)) {
             diagnostics.push(diagnostic(comparison, &command, element));
         }

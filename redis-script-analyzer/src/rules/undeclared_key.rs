@@ -54,10 +54,7 @@ enum Origin {
 
 fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
     let (model, declared) = (context.model, context.declared);
-    for call in model.commands() {
-        if !context.judges(model.calls[call.call].function) {
-            continue;
-        }
+    for call in context.calls().filter_map(|call| model.command(call)) {
         let Some(command) = known_command(&call, declared.servers) else {
             continue;
         };

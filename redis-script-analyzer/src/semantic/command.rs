@@ -7,8 +7,6 @@ use crate::syntax::tree::Expr;
 /// A call of `redis.call` or `redis.pcall` with a literal command name.
 #[derive(Debug, Clone)]
 pub(crate) struct CommandCall<'t> {
-    /// Its index in [`Model::calls`].
-    pub(crate) call: usize,
     /// The command name, lower case.
     pub(crate) name: String,
     /// The command's arguments after its name.
@@ -34,21 +32,19 @@ impl<'t> Model<'t> {
             return None;
         };
         Some(CommandCall {
-            call,
             name: String::from_utf8_lossy(name).to_ascii_lowercase(),
             args,
         })
-    }
-
-    /// Every command call with a literal name, in the order of the text.
-    pub(crate) fn commands(&self) -> impl Iterator<Item = CommandCall<'t>> + '_ {
-        (0..self.calls.len()).filter_map(|call| self.command(call))
     }
 
     /// Whether the script may switch its replies to RESP3, where a null
     /// reaches Lua as `nil`: `redis.setresp` called with anything but a
     /// literal 2, directly, through an alias or under `pcall`.
     pub(crate) fn may_use_resp3(&self) -> bool {
+        *self.memo.resp3.get_or_init(|| self.sets_resp3())
+    }
+
+    fn sets_resp3(&self) -> bool {
         self.calls.iter().any(|site| {
             let (callee, args) = match self.value(site.func) {
                 Value::Builtin(Builtin::Pcall) => match site.args.split_first() {

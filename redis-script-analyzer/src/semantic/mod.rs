@@ -18,6 +18,7 @@ pub(crate) mod flow;
 pub(crate) mod value;
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use crate::syntax::tree::{
@@ -125,6 +126,16 @@ pub(crate) struct Function<'t> {
     pub(crate) calls: Vec<&'t [Expr]>,
     /// Whether a local names it (`local function f`, `local f = function`).
     pub(crate) named: bool,
+    /// Where the facts of its body, its nested functions' included, lie.
+    pub(crate) extent: Extent,
+}
+
+/// Indexes in [`Model::calls`] and [`Model::nil_comparisons`]: the walk records a function's facts one
+/// after another, so a callback's rules read its own facts, not the file's.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Extent {
+    pub(crate) calls: Range<usize>,
+    pub(crate) nil_comparisons: Range<usize>,
 }
 
 /// A comparison with `nil`: `x == nil`, `nil ~= x`.
@@ -232,6 +243,7 @@ impl<'t> Model<'t> {
                     parent: 0,
                     calls: Vec::new(),
                     named: false,
+                    extent: Extent::default(),
                 }],
                 calls: Vec::new(),
                 nil_comparisons: Vec::new(),
@@ -249,7 +261,9 @@ impl<'t> Model<'t> {
             function: 0,
             optional: false,
         };
+        let start = builder.counts();
         builder.block(&chunk.block);
+        builder.model.functions[0].extent = builder.extent_from(start);
         builder.model.memo = value::Memo::new(builder.model.bindings.len());
         builder.model
     }
@@ -264,12 +278,14 @@ impl<'t> Model<'t> {
         self.function_ids.get(&body.span.start).copied()
     }
 
-    /// Takes the first two parameters of `function` as a Functions callback's
-    /// KEYS and ARGV.
-    pub(crate) fn set_callback(&mut self, function: FunctionId) {
-        let params = &self.functions[function].params;
-        for (param, role) in params.iter().zip([Builtin::Keys, Builtin::Argv]) {
-            self.roles.insert(*param, role);
+    /// Takes the first two parameters of each of `functions` (the callbacks
+    /// a library registers) as a Functions callback's KEYS and ARGV.
+    pub(crate) fn set_callbacks(&mut self, functions: impl IntoIterator<Item = FunctionId>) {
+        for function in functions {
+            let params = &self.functions[function].params;
+            for (param, role) in params.iter().zip([Builtin::Keys, Builtin::Argv]) {
+                self.roles.insert(*param, role);
+            }
         }
         self.memo.clear();
     }
@@ -413,6 +429,20 @@ impl<'t> Builder<'t> {
             optional: self.optional,
         });
         binding
+    }
+
+    /// How many calls and nil comparisons are recorded so far.
+    fn counts(&self) -> [usize; 2] {
+        [self.model.calls.len(), self.model.nil_comparisons.len()]
+    }
+
+    /// The facts recorded since [`Builder::counts`] gave `start`.
+    fn extent_from(&self, start: [usize; 2]) -> Extent {
+        let [calls, nil_comparisons] = self.counts();
+        Extent {
+            calls: start[0]..calls,
+            nil_comparisons: start[1]..nil_comparisons,
+        }
     }
 
     fn lookup(&self, name: &str) -> Option<BindingId> {
@@ -598,7 +628,9 @@ impl<'t> Builder<'t> {
             parent: self.function,
             calls: Vec::new(),
             named: false,
+            extent: Extent::default(),
         });
+        let start = self.counts();
         self.model.function_ids.insert(func.span.start, id);
         let outer = std::mem::replace(&mut self.function, id);
         // A function body runs on its own, whatever expression created it.
@@ -616,6 +648,7 @@ impl<'t> Builder<'t> {
         }
         self.block(&func.block);
         self.close();
+        self.model.functions[id].extent = self.extent_from(start);
         self.function = outer;
         self.optional = outer_optional;
         id

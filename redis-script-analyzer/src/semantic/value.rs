@@ -63,6 +63,8 @@ pub(crate) enum Builtin {
     PCall,
     /// `redis.setresp`.
     SetResp,
+    /// `redis.register_function`, which a Functions library calls while it loads.
+    RegisterFunction,
     /// `unpack`.
     Unpack,
     /// `pcall`.
@@ -95,6 +97,12 @@ const MAX_DEPTH: usize = 48;
 pub(crate) struct Memo<'t> {
     bindings: RefCell<Vec<Slot<Value<'t>>>>,
     returns: RefCell<Vec<Slot<Value<'t>>>>,
+    /// [`Model::may_use_resp3`]: asked by each callback of a library, a
+    /// scan of every call computed once.
+    pub(super) resp3: std::cell::OnceCell<bool>,
+    /// The first binding declared as each function: found once for all
+    /// parameters, not by a scan of the bindings per parameter.
+    named_by: std::cell::OnceCell<Vec<Option<BindingId>>>,
 }
 
 #[derive(Clone)]
@@ -110,6 +118,8 @@ impl<'t> Memo<'t> {
         Memo {
             bindings: RefCell::new(vec![Slot::Empty; bindings]),
             returns: RefCell::new(Vec::new()),
+            resp3: std::cell::OnceCell::new(),
+            named_by: std::cell::OnceCell::new(),
         }
     }
 
@@ -118,6 +128,8 @@ impl<'t> Memo<'t> {
             *slot = Slot::Empty;
         }
         self.returns.get_mut().clear();
+        self.resp3.take();
+        self.named_by.take();
     }
 }
 
@@ -202,10 +214,15 @@ impl<'t> Model<'t> {
     /// What a parameter can hold: the arguments of every call that names
     /// its function, when nothing else may call it.
     fn parameter_value(&self, function: FunctionId, index: usize, depth: usize) -> Value<'t> {
-        let named_by = self
-            .bindings
-            .iter()
-            .position(|binding| self.declared_function_of(binding) == Some(function));
+        let named_by = self.memo.named_by.get_or_init(|| {
+            let mut named_by = vec![None; self.functions.len()];
+            for (id, binding) in self.bindings.iter().enumerate() {
+                if let Some(named) = self.declared_function_of(binding) {
+                    named_by[named].get_or_insert(id);
+                }
+            }
+            named_by
+        })[function];
         let calls = &self.functions[function].calls;
         let private = named_by.is_some_and(|id| !self.bindings[id].escapes) && !calls.is_empty();
         if !private || calls.len() > MAX_ALTERNATIVES {
@@ -631,6 +648,7 @@ fn library_member(library: Builtin, member: &[u8]) -> Value<'static> {
         (Builtin::Redis, b"call") => Builtin::Call,
         (Builtin::Redis, b"pcall") => Builtin::PCall,
         (Builtin::Redis, b"setresp") => Builtin::SetResp,
+        (Builtin::Redis, b"register_function") => Builtin::RegisterFunction,
         (Builtin::Redis, b"sha1hex")
         | (Builtin::TableLibrary, b"concat")
         | (Builtin::Cjson, b"encode") => Builtin::TextFunction,

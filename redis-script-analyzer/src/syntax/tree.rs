@@ -4,7 +4,7 @@
 //! diagnostic can quote `file:line:col` and the line itself.
 
 /// A byte range `start..end` in the script's source.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct Span {
     /// The first byte.
     pub start: usize,
