@@ -8,7 +8,7 @@
 
 use crate::declared::Declared;
 use crate::diagnostic::{Checker, Diagnostic, Severity};
-use crate::semantic::{FunctionId, Model};
+use crate::semantic::{Environment, FunctionId, Model};
 
 /// What a rule is, beside its name and summary.
 pub(crate) struct Meta {
@@ -47,10 +47,17 @@ pub(crate) struct Context<'m, 't> {
 
 impl Context<'_, '_> {
     /// Whether code of `function` is judged: anywhere in a script, inside
-    /// the callback in a library.
+    /// the callback in a library (nowhere when the text does not settle it).
     pub(crate) fn judges(&self, function: FunctionId) -> bool {
-        self.callback
-            .is_none_or(|callback| self.model.enclosing(function).any(|f| f == callback))
+        match self.callback {
+            Some(callback) => self.model.within(function, callback),
+            None => self.model.environment == Environment::Script,
+        }
+    }
+
+    /// Whether any code is judged: a script, or a library's callback.
+    pub(crate) fn judges_any(&self) -> bool {
+        self.callback.is_some() || self.model.environment == Environment::Script
     }
 }
 

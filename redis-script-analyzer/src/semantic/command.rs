@@ -2,7 +2,7 @@
 //! (`local rcall = redis.call`), or under `pcall(redis.call, ...)`.
 
 use super::{Builtin, Model, Value};
-use crate::syntax::tree::Expr;
+use crate::syntax::tree::{Expr, Span};
 
 /// A call of `redis.call` or `redis.pcall` with a literal command name.
 #[derive(Debug, Clone)]
@@ -11,6 +11,8 @@ pub(crate) struct CommandCall<'t> {
     pub(crate) call: usize,
     /// The command name, lower case.
     pub(crate) name: String,
+    /// Where the name's literal is.
+    pub(crate) span: Span,
     /// The command's arguments after its name.
     pub(crate) args: &'t [Expr],
 }
@@ -30,12 +32,13 @@ impl<'t> Model<'t> {
             }
             _ => return None,
         };
-        let (Expr::String(name, _), args) = words.split_first()? else {
+        let (Expr::String(name, span), args) = words.split_first()? else {
             return None;
         };
         Some(CommandCall {
             call,
             name: String::from_utf8_lossy(name).to_ascii_lowercase(),
+            span: *span,
             args,
         })
     }
