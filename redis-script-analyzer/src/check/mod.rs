@@ -1,26 +1,22 @@
-//! The checks on a parsed script, one module per job: the scope walk
-//! (globals, locals, library members: [`scope`]), which also finds the
-//! command calls ([`command_calls`]) and the KEYS/ARGV reads ([`arity`]);
-//! the nil-return flow analysis ([`nil_return`]); and replies compared
-//! with nil, which they never are (`nil_comparison`, in [`crate::rules`]).
+//! The checks on a parsed script: the rules that read the semantic model
+//! ([`crate::rules`]), and the ones not yet moved there: the nil-return
+//! flow analysis ([`nil_return`]) and the reply shapes ([`reply_shape`]).
 //!
 //! Every check is conservative: where the script's meaning is not certain
 //! from its text (a dynamic index, a shadowed name, a computed command name),
 //! it says nothing.
 
-mod arity;
 mod command_calls;
 mod nil_return;
 pub(crate) mod reply;
 pub(crate) use nil_return::terminates;
 mod reply_shape;
-mod scope;
 
 pub use crate::declared::{Declared, ReplyKind};
 use crate::diagnostic::Diagnostic;
 use crate::rules;
 use crate::semantic::{Environment, Model};
-use crate::syntax::tree::{Chunk, FuncBody, Span};
+use crate::syntax::tree::{Chunk, FuncBody};
 #[cfg(test)]
 use crate::{
     diagnostic::{Allowed, Checker},
@@ -30,9 +26,7 @@ use crate::{
 
 /// Runs every check on `chunk`, and leaves out what `declared` allows.
 pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
-    let (mut diagnostics, uses) = scope::walk(chunk, declared);
-    arity::check(&uses, declared, &mut diagnostics);
-    nil_return::check(chunk, declared, &mut diagnostics);
+    let mut diagnostics = Vec::new();
     let model = Model::build(chunk, Environment::Script);
     let context = rules::Context {
         model: &model,
@@ -40,6 +34,7 @@ pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
         callback: None,
     };
     rules::run(&context, &mut diagnostics);
+    nil_return::check(chunk, declared, &mut diagnostics);
     reply_shape::check(&chunk.block, &model, declared, &mut diagnostics);
     allowed_out(diagnostics, declared)
 }
@@ -47,34 +42,31 @@ pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
 /// The checks of a Redis Functions library `chunk` with its functions'
 /// environment, and of `callback`, the body of the function a binding
 /// calls, against `declared`: its first parameter is KEYS, its second ARGV.
-/// Without a callback (the text does not settle it), only the names.
+/// The names and the commands are judged in the whole file; without a
+/// callback (the text does not settle it), nothing else.
 pub fn check_function(
     chunk: &Chunk,
     callback: Option<&FuncBody>,
     declared: &Declared,
 ) -> Vec<Diagnostic> {
-    let env = scope::FunctionEnv {
-        callback: callback.map_or(Span::new(usize::MAX, usize::MAX), |func| func.span),
+    let mut diagnostics = Vec::new();
+    let mut model = Model::build(chunk, Environment::Library);
+    let function = callback.and_then(|callback| model.function_of(callback));
+    if let Some(function) = function {
+        model.set_callback(function);
+    }
+    let context = rules::Context {
+        model: &model,
+        declared,
+        callback: function,
     };
-    let (mut diagnostics, uses) = scope::walk_in(chunk, declared, Some(env));
-    if let Some(callback) = callback {
-        arity::check(&uses, declared, &mut diagnostics);
+    rules::run(&context, &mut diagnostics);
+    if let (Some(callback), Some(_)) = (callback, function) {
         let body = Chunk {
             block: callback.block.clone(),
         };
         nil_return::check(&body, declared, &mut diagnostics);
-        let mut model = Model::build(chunk, Environment::Library);
-        let function = model.function_of(callback);
-        if let Some(function) = function {
-            model.set_callback(function);
-            let context = rules::Context {
-                model: &model,
-                declared,
-                callback: Some(function),
-            };
-            rules::run(&context, &mut diagnostics);
-            reply_shape::check(&callback.block, &model, declared, &mut diagnostics);
-        }
+        reply_shape::check(&callback.block, &model, declared, &mut diagnostics);
     }
     allowed_out(diagnostics, declared)
 }
@@ -86,12 +78,12 @@ fn allowed_out(mut diagnostics: Vec<Diagnostic>, declared: &Declared) -> Vec<Dia
 }
 
 #[cfg(test)]
-pub(super) mod test_support {
+pub(crate) mod test_support {
     use super::*;
     use crate::diagnostic::{Severity, Target};
     use crate::syntax::parser::parse;
 
-    pub(in crate::check) const ONE_KEY_TWO_ARGS: Declared = Declared {
+    pub(crate) const ONE_KEY_TWO_ARGS: Declared = Declared {
         keys: 1,
         args: 2,
         variadic: false,
@@ -106,10 +98,7 @@ pub(super) mod test_support {
     };
 
     /// Every finding on `source`: severity, target and message.
-    pub(in crate::check) fn findings(
-        source: &str,
-        declared: Declared,
-    ) -> Vec<(Severity, Target, String)> {
+    pub(crate) fn findings(source: &str, declared: Declared) -> Vec<(Severity, Target, String)> {
         let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
         check(&chunk, &declared)
             .into_iter()
@@ -118,11 +107,32 @@ pub(super) mod test_support {
     }
 
     /// The messages of the errors on `source`.
-    pub(in crate::check) fn errors(source: &str, declared: Declared) -> Vec<String> {
+    pub(crate) fn errors(source: &str, declared: Declared) -> Vec<String> {
         findings(source, declared)
             .into_iter()
             .filter(|(severity, ..)| *severity == Severity::Error)
             .map(|(.., message)| message)
+            .collect()
+    }
+
+    /// The notes of the errors on `source`.
+    pub(crate) fn notes(source: &str, declared: Declared) -> Vec<String> {
+        let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
+        check(&chunk, &declared)
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .filter_map(|d| d.note)
+            .collect()
+    }
+
+    /// The messages of the errors on the function `function` of the
+    /// library `source`, declared with one key and two arguments.
+    pub(crate) fn library_errors(source: &str, function: &str) -> Vec<String> {
+        crate::library::analyze_function(source, function, ONE_KEY_TWO_ARGS)
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| d.message)
             .collect()
     }
 }

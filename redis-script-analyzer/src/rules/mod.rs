@@ -70,6 +70,10 @@ pub(crate) fn run(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
     }
 }
 
+mod command_table;
+mod sandbox_names;
+mod table_uses;
+
 /// Declares the rules: `Variant => module,` with the variant's summary as
 /// its documentation.
 macro_rules! rules {
