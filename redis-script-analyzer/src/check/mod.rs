@@ -1,18 +1,10 @@
-//! The checks on a parsed script, one module per job: the scope walk
-//! (globals, locals, library members: [`scope`]), which also finds the
-//! command calls ([`command_calls`]) and the KEYS/ARGV reads ([`arity`]);
-//! the rules that read the semantic model (`nil_reply`, `nil_comparison`
-//! and the others, in [`crate::rules`]).
+//! The checks on a parsed script: the semantic model built once, and the
+//! rules that read it ([`crate::rules`]), for a script or for a Redis
+//! Functions library and each function it registers.
 //!
 //! Every check is conservative: where the script's meaning is not certain
 //! from its text (a dynamic index, a shadowed name, a computed command name),
 //! it says nothing.
-
-use std::collections::HashMap;
-
-mod arity;
-mod command_calls;
-mod scope;
 
 pub use crate::declared::{Declared, ReplyKind};
 use crate::diagnostic::Diagnostic;
@@ -28,8 +20,7 @@ use crate::{
 
 /// Runs every check on `chunk`, and leaves out what `declared` allows.
 pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
-    let (mut diagnostics, uses) = scope::walk(chunk, declared);
-    arity::check(&uses, declared, &mut diagnostics);
+    let mut diagnostics = Vec::new();
     let model = Model::build(chunk, Environment::Script);
     let context = rules::Context {
         model: &model,
@@ -48,74 +39,34 @@ pub(crate) struct Callback {
     pub(crate) declared: Declared,
 }
 
-/// The checks of a Redis Functions library `chunk`, with its functions'
-/// environment, against `declared`, and of each of `callbacks` against its
-/// own declaration: its first parameter is KEYS, its second ARGV. `model`
-/// is the library's, built once, with the callbacks set
-/// ([`Model::set_callbacks`]). Without callbacks (the text settles none),
-/// only the names.
-///
-/// The scope walk covers the whole library once, every callback at once;
-/// each callback's other checks read its own part of the model
-/// ([`check_callback`]), so the cost is the library's size, not its size
-/// times its functions.
+/// The checks of a Redis Functions library, whose `model` is built once
+/// with the callbacks set ([`Model::set_callbacks`]): the rules that judge
+/// the whole file (its names, its commands) once, against `declared`; then
+/// the rules that judge a function's code, on each of `callbacks` against
+/// its own declaration, reading the callback's own part of the model. So
+/// the cost is the library's size, not its size times its functions.
+/// Without callbacks (the text settles none), only the file's rules.
 pub(crate) fn check_library(
-    chunk: &Chunk,
     model: &Model,
     declared: &Declared,
     callbacks: &[Callback],
 ) -> Vec<Diagnostic> {
-    // One target per function: a function registered under two names is
-    // walked once, read-only where either registration says so (the
-    // findings of both).
-    let mut targets: Vec<(FunctionId, bool)> = Vec::new();
-    let mut target_of: HashMap<FunctionId, usize> = HashMap::new();
-    for callback in callbacks {
-        let read_only = callback.declared.read_only;
-        match target_of.get(&callback.function) {
-            Some(&index) => targets[index].1 |= read_only,
-            None => {
-                target_of.insert(callback.function, targets.len());
-                targets.push((callback.function, read_only));
-            }
-        }
-    }
-    let env = scope::FunctionEnv::new(
-        targets
-            .iter()
-            .map(|&(function, read_only)| (model.functions[function].block.span, read_only)),
-    );
-    let (mut diagnostics, _, uses) = scope::walk_in(chunk, declared, Some(env));
-    for callback in callbacks {
-        arity::check(
-            &uses[target_of[&callback.function]],
-            &callback.declared,
-            &mut diagnostics,
-        );
-        check_callback(
-            model,
-            callback.function,
-            &callback.declared,
-            &mut diagnostics,
-        );
-    }
-    allowed_out(diagnostics, declared)
-}
-
-/// The model's rules on the callback `function`'s code: each reads the
-/// callback's own part of the model.
-fn check_callback(
-    model: &Model,
-    function: FunctionId,
-    declared: &Declared,
-    diagnostics: &mut Vec<Diagnostic>,
-) {
-    let context = rules::Context {
+    let mut diagnostics = Vec::new();
+    let file = rules::Context {
         model,
         declared,
-        callback: Some(function),
+        callback: None,
     };
-    rules::run(&context, diagnostics);
+    rules::run(&file, &mut diagnostics);
+    for callback in callbacks {
+        let context = rules::Context {
+            model,
+            declared: &callback.declared,
+            callback: Some(callback.function),
+        };
+        rules::run(&context, &mut diagnostics);
+    }
+    allowed_out(diagnostics, declared)
 }
 
 /// `diagnostics` without the findings `declared` allows.
@@ -125,12 +76,12 @@ fn allowed_out(mut diagnostics: Vec<Diagnostic>, declared: &Declared) -> Vec<Dia
 }
 
 #[cfg(test)]
-pub(super) mod test_support {
+pub(crate) mod test_support {
     use super::*;
     use crate::diagnostic::{Severity, Target};
     use crate::syntax::parser::parse;
 
-    pub(in crate::check) const ONE_KEY_TWO_ARGS: Declared = Declared {
+    pub(crate) const ONE_KEY_TWO_ARGS: Declared = Declared {
         keys: 1,
         args: 2,
         variadic: false,
@@ -145,10 +96,7 @@ pub(super) mod test_support {
     };
 
     /// Every finding on `source`: severity, target and message.
-    pub(in crate::check) fn findings(
-        source: &str,
-        declared: Declared,
-    ) -> Vec<(Severity, Target, String)> {
+    pub(crate) fn findings(source: &str, declared: Declared) -> Vec<(Severity, Target, String)> {
         let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
         check(&chunk, &declared)
             .into_iter()
@@ -157,11 +105,32 @@ pub(super) mod test_support {
     }
 
     /// The messages of the errors on `source`.
-    pub(in crate::check) fn errors(source: &str, declared: Declared) -> Vec<String> {
+    pub(crate) fn errors(source: &str, declared: Declared) -> Vec<String> {
         findings(source, declared)
             .into_iter()
             .filter(|(severity, ..)| *severity == Severity::Error)
             .map(|(.., message)| message)
+            .collect()
+    }
+
+    /// The notes of the errors on `source`.
+    pub(crate) fn notes(source: &str, declared: Declared) -> Vec<String> {
+        let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
+        check(&chunk, &declared)
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .filter_map(|d| d.note)
+            .collect()
+    }
+
+    /// The messages of the errors on the function `function` of the
+    /// library `source`, declared with one key and two arguments.
+    pub(crate) fn library_errors(source: &str, function: &str) -> Vec<String> {
+        crate::library::analyze_function(source, function, ONE_KEY_TWO_ARGS)
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| d.message)
             .collect()
     }
 }

@@ -9,7 +9,7 @@
 
 use std::collections::HashSet;
 
-use super::{Allow, Meta};
+use super::{Allow, Judges, Meta};
 use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
 use crate::library::{Registered, is_valid_name};
 use crate::semantic::{Access, Builtin, Model, Value};
@@ -20,6 +20,7 @@ pub(super) const RULE: Meta = Meta {
     severity: Severity::Error,
     allow: Allow::Never,
     check: None,
+    judges: Judges::File,
 };
 
 /// What `redis` holds while a library loads.

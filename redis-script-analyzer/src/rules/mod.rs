@@ -8,7 +8,7 @@
 
 use crate::declared::Declared;
 use crate::diagnostic::{Checker, Diagnostic, Severity};
-use crate::semantic::{Extent, FunctionId, Model, NilComparison};
+use crate::semantic::{Environment, Extent, FunctionId, Model, NameUse, NilComparison};
 
 pub(crate) use library::load_time;
 
@@ -25,6 +25,19 @@ pub(crate) struct Meta {
     /// Finds it on a model; `None` for a rule whose findings come from
     /// reading the file (its syntax, shebang, header, includes).
     pub(crate) check: Option<fn(&Context, &mut Vec<Diagnostic>)>,
+    /// What its check judges in a Functions library.
+    pub(crate) judges: Judges,
+}
+
+/// What a rule judges in a Functions library (in a script, both are the
+/// whole script, judged once).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Judges {
+    /// The whole file, once: its names and its commands, wherever they are.
+    File,
+    /// The code of each registered function checked: what its body reads,
+    /// writes, compares and replies.
+    Code,
 }
 
 /// Who may silence a rule with an `allow(...)`.
@@ -53,10 +66,17 @@ pub(crate) struct Context<'m, 't> {
 
 impl<'m, 't> Context<'m, 't> {
     /// Whether code of `function` is judged: anywhere in a script, inside
-    /// the callback in a library.
+    /// the callback in a library (nowhere when the text does not settle it).
     pub(crate) fn judges(&self, function: FunctionId) -> bool {
-        self.callback
-            .is_none_or(|callback| self.model.enclosing(function).any(|f| f == callback))
+        match self.callback {
+            Some(callback) => self.model.within(function, callback),
+            None => self.model.environment == Environment::Script,
+        }
+    }
+
+    /// Whether any code is judged: a script, or a library's callback.
+    pub(crate) fn judges_any(&self) -> bool {
+        self.callback.is_some() || self.model.environment == Environment::Script
     }
 
     /// The judged functions' facts: the whole file's in a script, the
@@ -77,6 +97,11 @@ impl<'m, 't> Context<'m, 't> {
         calls
     }
 
+    /// The judged uses of names.
+    pub(crate) fn names(&self) -> &'m [NameUse<'t>] {
+        &self.model.names[self.extent().names.clone()]
+    }
+
     /// The judged comparisons with nil.
     pub(crate) fn nil_comparisons(&self) -> &'m [NilComparison<'t>] {
         let judged = &self.model.nil_comparisons[self.extent().nil_comparisons.clone()];
@@ -85,14 +110,26 @@ impl<'m, 't> Context<'m, 't> {
     }
 }
 
-/// Runs every rule that reads the model, in the order of the list.
+/// Runs the rules that read the model, in the order of the list: in a
+/// script, all of them; in a library, those judging the file when no
+/// callback is checked, those judging code when one is.
 pub(crate) fn run(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
+    let library = context.model.environment == Environment::Library;
     for rule in Rule::ALL {
-        if let Some(check) = rule.meta().check {
+        let meta = rule.meta();
+        let runs = match meta.judges {
+            Judges::File => context.callback.is_none(),
+            Judges::Code => !library || context.callback.is_some(),
+        };
+        if let (Some(check), true) = (meta.check, runs) {
             check(context, diagnostics);
         }
     }
 }
+
+mod command_table;
+mod sandbox_names;
+mod table_uses;
 
 /// Declares the rules: `Variant => module,` with the variant's summary as
 /// its documentation.

@@ -12,7 +12,7 @@
 //! Not after `redis.setresp(3)` anywhere in the file: replies then reach
 //! Lua in RESP3, where a null is `nil`.
 
-use super::{Allow, Context, Meta};
+use super::{Allow, Context, Judges, Meta};
 use crate::commands;
 use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
 use crate::semantic::{Model, NilComparison, Value};
@@ -22,6 +22,7 @@ pub(super) const RULE: Meta = Meta {
     severity: Severity::Error,
     allow: Allow::Anywhere,
     check: Some(check),
+    judges: Judges::Code,
 };
 
 fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {

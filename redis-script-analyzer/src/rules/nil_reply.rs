@@ -6,7 +6,7 @@
 //! nil, which arrives in Lua as `false`), or where control falls off the
 //! end. A declared `bool` takes a `false`, but not a nil.
 
-use super::{Allow, Context, Meta};
+use super::{Allow, Context, Judges, Meta};
 use crate::commands;
 use crate::declared::ReplyKind;
 use crate::diagnostic::{Checker, Diagnostic, Rule, Severity, Target};
@@ -18,6 +18,7 @@ pub(super) const RULE: Meta = Meta {
     severity: Severity::Error,
     allow: Allow::CommandLine,
     check: Some(check),
+    judges: Judges::Code,
 };
 
 /// Why a script can end with `nil` or `false`.

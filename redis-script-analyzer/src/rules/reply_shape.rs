@@ -29,7 +29,7 @@
 pub(crate) mod reply;
 
 use self::reply::{Elements, Reply};
-use super::{Allow, Context, Meta};
+use super::{Allow, Context, Judges, Meta};
 use crate::declared::ReplyKind;
 use crate::diagnostic::{Checker, Diagnostic, Rule, Severity, Target};
 use crate::reply_type;
@@ -41,6 +41,7 @@ pub(super) const RULE: Meta = Meta {
     severity: Severity::Error,
     allow: Allow::CommandLine,
     check: Some(check),
+    judges: Judges::Code,
 };
 
 /// Refuses the declared reply type if it takes none of the replies the

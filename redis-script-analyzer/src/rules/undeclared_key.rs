@@ -30,12 +30,13 @@ use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
 use crate::semantic::{CommandCall, Value};
 use crate::servers::Servers;
 use crate::syntax::tree::Expr;
-use super::{Allow, Context, Meta};
+use super::{Allow, Context, Judges, Meta};
 
 pub(super) const RULE: Meta = Meta {
     severity: Severity::Warning,
     allow: Allow::Anywhere,
     check: Some(check),
+    judges: Judges::Code,
 };
 
 /// Where a key comes from, worst last.

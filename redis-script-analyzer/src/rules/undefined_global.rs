@@ -1,12 +1,163 @@
 //! `undefined_global`: reading a global the sandbox does not have (`keys`, `UNPACK`).
 //!
-//! Its findings still come from the walks in `crate::check`.
+//! A read of a global that some targeted server lacks fails there at run
+//! time ("Script attempted to access nonexistent global variable"). Each
+//! name is reported once, at its first use ([`sandbox_names::findings`]),
+//! and not where only a local function that never runs reads it (a shared
+//! helper whose free names the including script declares). In a Functions
+//! library `KEYS` and `ARGV` are no globals: a function gets them as its
+//! callback's parameters.
 
-use super::{Allow, Meta};
-use crate::diagnostic::Severity;
+use super::sandbox_names::{self, Finding};
+use super::{Allow, Context, Judges, Meta};
+use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use crate::sandbox;
+use crate::suggest::did_you_mean;
+use crate::syntax::tree::Name;
 
 pub(super) const RULE: Meta = Meta {
     severity: Severity::Error,
     allow: Allow::CommandLine,
-    check: None,
+    check: Some(check),
+    judges: Judges::File,
 };
+
+fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
+    for (index, finding) in sandbox_names::findings(context) {
+        match finding {
+            Finding::Undefined(name) => diagnostics.push(undefined(context, index, name)),
+            Finding::TableInLibrary(name) => diagnostics.push(table_in_library(name)),
+            _ => {}
+        }
+    }
+}
+
+/// The global `name`, read at the use `index`, which some target lacks.
+fn undefined(context: &Context, index: usize, name: &Name) -> Diagnostic {
+    let targets = context.declared.servers;
+    let lacking =
+        sandbox::first_lacking(&name.text, targets).unwrap_or(context.declared.first_target());
+    let message = format!(
+        "`{}` is not a global of the script sandbox of {} {}, so reading it fails at run time",
+        name.text,
+        lacking.product(),
+        lacking.version()
+    );
+    let note = match sandbox_names::suggest_local(context, index, &name.text) {
+        Some(local) => format!("did you mean the local `{local}`?"),
+        None => match sandbox::suggest_global(&name.text, targets) {
+            Some(global) => did_you_mean(global),
+            None => sandbox::absent_note(&name.text).map_or_else(
+                || format!("declare it first: `local {} = ...`", name.text),
+                str::to_owned,
+            ),
+        },
+    };
+    let note = sandbox_names::with_other_servers(note, &name.text);
+    Diagnostic::error(Rule::UndefinedGlobal, Target::File, name.span, message).with_note(note)
+}
+
+/// `KEYS` or `ARGV` in a library, where functions get them as parameters.
+fn table_in_library(name: &Name) -> Diagnostic {
+    let (position, example, what) = if name.text == "KEYS" {
+        ("first", "keys[1]", "keys")
+    } else {
+        ("second", "args[1]", "arguments")
+    };
+    Diagnostic::error(
+        Rule::UndefinedGlobal,
+        Target::File,
+        name.span,
+        format!(
+            "`{}` is not a global in a Redis Functions library, so reading it fails at run time",
+            name.text
+        ),
+    )
+    .with_note(format!(
+        "a function gets its {what} as its callback's {position} parameter: \
+         `function(keys, args) ... {example} ... end`"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::test_support::{ONE_KEY_TWO_ARGS, errors};
+
+    #[test]
+    fn globals_read_only_by_local_functions_that_never_run_are_not_reported() {
+        // A shared helper whose free names the including script declares:
+        // a script that never calls it never looks them up.
+        let helpers = "local function log_debug(...) if debug_lua ~= true then return end end\n\
+                       local log = function(message) log_debug(message) return changelog end\n";
+        for script in [
+            "return 1",
+            // Named only by another helper that never runs.
+            "local function unused() return log('x') end return 1",
+            // Named only by itself.
+            "local function again() return again() .. missing end return 1",
+            // Assigned, which does not run it.
+            "log = nil return 1",
+        ] {
+            assert_eq!(
+                errors(&format!("{helpers}{script}"), ONE_KEY_TWO_ARGS),
+                Vec::<String>::new(),
+                "{script}"
+            );
+        }
+        // Called, directly or through a function that runs, they are read.
+        for script in [
+            "return log('x')",
+            "local function run() return log('x') end return run()",
+            "return pcall(function() return log('x') end)",
+            "local t = {log} return 1",
+        ] {
+            let found = errors(&format!("{helpers}{script}"), ONE_KEY_TWO_ARGS);
+            assert_eq!(found.len(), 2, "{script}: {found:?}");
+            assert!(found[0].starts_with("`debug_lua`"), "{found:?}");
+            assert!(found[1].starts_with("`changelog`"), "{found:?}");
+        }
+        // An anonymous function may run; and a dead function's other
+        // mistakes are mistakes in any script.
+        assert_eq!(
+            errors("return pcall(function() return nope end)", ONE_KEY_TWO_ARGS).len(),
+            1
+        );
+        let found = errors(
+            "local function f() return redis.call('GETT', KEYS[1]) end return 1",
+            ONE_KEY_TWO_ARGS,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].starts_with("`gett`"), "{found:?}");
+    }
+
+    #[test]
+    fn a_name_used_many_times_is_one_finding() {
+        let reads = vec!["nope"; 5000].join(" + ");
+        let found = errors(&format!("return {reads}"), ONE_KEY_TWO_ARGS);
+        assert_eq!(found.len(), 1, "{found:?}");
+    }
+
+    #[test]
+    fn a_local_is_suggested_only_once_declared() {
+        let found = errors(
+            "local count = 1 return cuont + 1",
+            ONE_KEY_TWO_ARGS,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        let note = crate::check::test_support::notes("local count = 1 return cuont + 1", ONE_KEY_TWO_ARGS);
+        assert_eq!(note, ["did you mean the local `count`?"]);
+        let note = crate::check::test_support::notes("local x = cuont local count = 1 return x + count", ONE_KEY_TWO_ARGS);
+        assert_eq!(note, ["declare it first: `local cuont = ...`"]);
+    }
+
+    #[test]
+    fn keys_and_argv_are_no_globals_in_a_library() {
+        let source = "#!lua name=lib\n\
+                      local function helper() return KEYS[1] .. ARGV[1] .. KEYS[2] end\n\
+                      redis.register_function('f', function(keys, args) return keys[1] end)";
+        let found = crate::check::test_support::library_errors(source, "f");
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].starts_with("`KEYS` is not a global in a Redis Functions library"));
+        assert!(found[1].starts_with("`ARGV` is not a global"));
+    }
+}

@@ -2,13 +2,17 @@
 //! (`local rcall = redis.call`), or under `pcall(redis.call, ...)`.
 
 use super::{Builtin, Model, Value};
-use crate::syntax::tree::Expr;
+use crate::syntax::tree::{Expr, Span};
 
 /// A call of `redis.call` or `redis.pcall` with a literal command name.
 #[derive(Debug, Clone)]
 pub(crate) struct CommandCall<'t> {
+    /// Its index in [`Model::calls`].
+    pub(crate) call: usize,
     /// The command name, lower case.
     pub(crate) name: String,
+    /// Where the name's literal is.
+    pub(crate) span: Span,
     /// The command's arguments after its name.
     pub(crate) args: &'t [Expr],
 }
@@ -28,13 +32,20 @@ impl<'t> Model<'t> {
             }
             _ => return None,
         };
-        let (Expr::String(name, _), args) = words.split_first()? else {
+        let (Expr::String(name, span), args) = words.split_first()? else {
             return None;
         };
         Some(CommandCall {
+            call,
             name: String::from_utf8_lossy(name).to_ascii_lowercase(),
+            span: *span,
             args,
         })
+    }
+
+    /// Every command call with a literal name, in the order of the text.
+    pub(crate) fn commands(&self) -> impl Iterator<Item = CommandCall<'t>> + '_ {
+        (0..self.calls.len()).filter_map(|call| self.command(call))
     }
 
     /// Whether the script may switch its replies to RESP3, where a null

@@ -124,8 +124,11 @@ pub(crate) struct Function<'t> {
     pub(crate) parent: FunctionId,
     /// The argument lists it is called with, where a call names it directly.
     pub(crate) calls: Vec<&'t [Expr]>,
-    /// Whether a local names it (`local function f`, `local f = function`).
-    pub(crate) named: bool,
+    /// The local that names it (`local function f`, `local f = function`).
+    pub(crate) named_by: Option<BindingId>,
+    /// One past the last function nested in it: functions are numbered in
+    /// the order of the text, so the ones inside it are `id + 1..end`.
+    pub(crate) end: FunctionId,
     /// Where the facts of its body, its nested functions' included, lie.
     pub(crate) extent: Extent,
 }
@@ -136,6 +139,7 @@ pub(crate) struct Function<'t> {
 pub(crate) struct Extent {
     pub(crate) calls: Range<usize>,
     pub(crate) nil_comparisons: Range<usize>,
+    pub(crate) names: Range<usize>,
 }
 
 /// A comparison with `nil`: `x == nil`, `nil ~= x`.
@@ -213,6 +217,9 @@ pub(crate) struct Model<'t> {
     pub(crate) names: Vec<NameUse<'t>>,
     /// Every local declared, in the order of the text (for suggestions).
     pub(crate) declared_names: Vec<&'t str>,
+    /// For each of [`Model::declared_names`], how many uses of names the
+    /// walk had recorded when it was declared ([`Model::declared_before`]).
+    declared_at: Vec<usize>,
     /// Which functions may run ([`Model::is_live`]), computed once.
     live: std::sync::OnceLock<Vec<bool>>,
     /// Each name expression that reads or writes a local: its binding, by
@@ -242,13 +249,15 @@ impl<'t> Model<'t> {
                     return_spans: Vec::new(),
                     parent: 0,
                     calls: Vec::new(),
-                    named: false,
+                    named_by: None,
+                    end: 1,
                     extent: Extent::default(),
                 }],
                 calls: Vec::new(),
                 nil_comparisons: Vec::new(),
                 names: Vec::new(),
                 declared_names: Vec::new(),
+                declared_at: Vec::new(),
                 live: std::sync::OnceLock::new(),
                 resolved: HashMap::new(),
                 function_ids: HashMap::new(),
@@ -263,6 +272,7 @@ impl<'t> Model<'t> {
         };
         let start = builder.counts();
         builder.block(&chunk.block);
+        builder.model.functions[0].end = builder.model.functions.len();
         builder.model.functions[0].extent = builder.extent_from(start);
         builder.model.memo = value::Memo::new(builder.model.bindings.len());
         builder.model
@@ -300,7 +310,10 @@ impl<'t> Model<'t> {
     pub(crate) fn declared_function(&self, binding: BindingId) -> Option<FunctionId> {
         match self.bindings[binding].given.first()? {
             Given::Function(function) => Some(*function),
-            Given::Expr(Expr::Function(body)) => self.function_of(body),
+            // `local f = function` gives the last value of its list as `Nth`.
+            Given::Expr(Expr::Function(body)) | Given::Nth(Expr::Function(body), 0) => {
+                self.function_of(body)
+            }
             _ => None,
         }
     }
@@ -311,52 +324,61 @@ impl<'t> Model<'t> {
     /// the globals it reads are never looked up.
     pub(crate) fn is_live(&self, function: FunctionId) -> bool {
         let live = self.live.get_or_init(|| self.live_functions());
-        live[self.owner(function)]
+        live[function]
     }
 
-    /// The local function `function` belongs to: itself if a local names
-    /// it, else the function around it.
-    fn owner(&self, mut function: FunctionId) -> FunctionId {
-        while function != 0 && !self.functions[function].named {
-            function = self.functions[function].parent;
-        }
-        function
+    /// Whether `function` is `outer` or nested in it, in constant time.
+    pub(crate) fn within(&self, function: FunctionId, outer: FunctionId) -> bool {
+        (outer..self.functions[outer].end).contains(&function)
     }
 
+    /// Which functions may run, each computed once: a linear pass over the
+    /// uses of names, then a search from the main chunk.
     fn live_functions(&self) -> Vec<bool> {
-        // Which local functions each owner's code names.
+        // The local function each function's code belongs to: itself if a
+        // local names it, else its parent's (parents come first).
+        let mut owners: Vec<FunctionId> = Vec::with_capacity(self.functions.len());
+        for (id, function) in self.functions.iter().enumerate() {
+            let owner = if id == 0 || function.named_by.is_some() {
+                id
+            } else {
+                owners[function.parent]
+            };
+            owners.push(owner);
+        }
+        // Which local functions each owner's code names: reading the name
+        // (to call it, pass it, index it) may run it, assigning it does not.
         let mut names: Vec<Vec<FunctionId>> = vec![Vec::new(); self.functions.len()];
         for used in &self.names {
+            if matches!(
+                used.access,
+                Access::Assign | Access::FunctionStatement { .. }
+            ) {
+                continue;
+            }
             if let Some(named) = used.binding.and_then(|id| self.declared_function(id)) {
-                names[self.owner(used.function)].push(named);
+                names[owners[used.function]].push(named);
             }
         }
-        let mut live = vec![false; self.functions.len()];
+        let mut live_owners = vec![false; self.functions.len()];
         let mut pending = vec![0];
-        live[0] = true;
+        live_owners[0] = true;
         while let Some(owner) = pending.pop() {
             for &named in &names[owner] {
-                if !live[named] {
-                    live[named] = true;
+                if !live_owners[named] {
+                    live_owners[named] = true;
                     pending.push(named);
                 }
             }
         }
-        live
+        owners.iter().map(|&owner| live_owners[owner]).collect()
     }
 
-    /// The functions `function` is inside, itself first, out to the main chunk.
-    pub(crate) fn enclosing(&self, mut function: FunctionId) -> impl Iterator<Item = FunctionId> {
-        let mut done = false;
-        std::iter::from_fn(move || {
-            if done {
-                return None;
-            }
-            let current = function;
-            done = current == 0;
-            function = self.functions[current].parent;
-            Some(current)
-        })
+    /// The locals declared before the use `self.names[index]`, in the
+    /// order of the text: what a suggestion there may name.
+    pub(crate) fn declared_before(&self, index: usize) -> &[&'t str] {
+        let count = self.declared_at.partition_point(|&at| at <= index);
+        &self.declared_names[..count]
     }
 }
 
@@ -408,6 +430,7 @@ impl<'t> Builder<'t> {
         self.in_scope.entry(&name.text).or_default().push(id);
         if kind != BindingKind::Implicit {
             self.model.declared_names.push(&name.text);
+            self.model.declared_at.push(self.model.names.len());
         }
         if let Some(scope) = self.scopes.last_mut() {
             scope.push(&name.text);
@@ -432,16 +455,21 @@ impl<'t> Builder<'t> {
     }
 
     /// How many calls and nil comparisons are recorded so far.
-    fn counts(&self) -> [usize; 2] {
-        [self.model.calls.len(), self.model.nil_comparisons.len()]
+    fn counts(&self) -> [usize; 3] {
+        [
+            self.model.calls.len(),
+            self.model.nil_comparisons.len(),
+            self.model.names.len(),
+        ]
     }
 
     /// The facts recorded since [`Builder::counts`] gave `start`.
-    fn extent_from(&self, start: [usize; 2]) -> Extent {
-        let [calls, nil_comparisons] = self.counts();
+    fn extent_from(&self, start: [usize; 3]) -> Extent {
+        let [calls, nil_comparisons, names] = self.counts();
         Extent {
             calls: start[0]..calls,
             nil_comparisons: start[1]..nil_comparisons,
+            names: start[2]..names,
         }
     }
 
@@ -485,26 +513,30 @@ impl<'t> Builder<'t> {
                 self.exprs(exprs);
                 for (index, name) in names.iter().enumerate() {
                     let given = given_at(exprs, index);
-                    self.declare(name, BindingKind::Local, given);
+                    let id = self.declare(name, BindingKind::Local, given);
                     if let Some(Expr::Function(body)) = exprs.get(index)
                         && let Some(function) = self.model.function_of(body)
                     {
-                        self.model.functions[function].named = true;
+                        self.model.functions[function].named_by = Some(id);
                     }
                 }
             }
             Stat::LocalFunction { name, func, .. } => {
-                // The function sees its own name.
                 // The function sees its own name: declared first, given
                 // its value once the body has an id.
                 let id = self.declare(name, BindingKind::LocalFunction, Given::Unknown);
                 let function = self.function(func, false);
                 self.model.bindings[id].given[0] = Given::Function(function);
-                self.model.functions[function].named = true;
+                self.model.functions[function].named_by = Some(id);
             }
             Stat::Function { name, func, .. } => {
+                // The name is used (and judged) before the body, as the
+                // text reads; the body's id is the next one.
+                let binding = self.function_name_use(name);
                 let function = self.function(func, name.method.is_some());
-                self.function_name(name, function);
+                if let Some(id) = binding {
+                    self.function_name(name, id, function);
+                }
             }
             Stat::Assign { targets, exprs, .. } => {
                 self.exprs(exprs);
@@ -572,15 +604,16 @@ impl<'t> Builder<'t> {
         }
     }
 
-    /// `function a.b:c()`: an assignment to a field of a local, or to a global.
-    fn function_name(&mut self, name: &'t FuncName, function: FunctionId) {
-        let Some(first) = name.path.first() else {
-            return;
-        };
+    /// `function a.b:c()`: the use of `a`, and its binding if a local.
+    fn function_name_use(&mut self, name: &'t FuncName) -> Option<BindingId> {
+        let first = name.path.first()?;
         let plain = name.path.len() == 1 && name.method.is_none();
-        let Some(id) = self.use_name(first, Access::FunctionStatement { plain }) else {
-            return;
-        };
+        self.use_name(first, Access::FunctionStatement { plain })
+    }
+
+    /// `function a.b:c()` with a local `a` (`id`): an assignment to it or
+    /// to one of its fields.
+    fn function_name(&mut self, name: &'t FuncName, id: BindingId, function: FunctionId) {
         match (&name.path[1..], &name.method) {
             // `function f()` with a local `f`: a new value for it.
             ([], None) => self.model.bindings[id]
@@ -627,7 +660,8 @@ impl<'t> Builder<'t> {
             return_spans: Vec::new(),
             parent: self.function,
             calls: Vec::new(),
-            named: false,
+            named_by: None,
+            end: id + 1,
             extent: Extent::default(),
         });
         let start = self.counts();
@@ -648,6 +682,7 @@ impl<'t> Builder<'t> {
         }
         self.block(&func.block);
         self.close();
+        self.model.functions[id].end = self.model.functions.len();
         self.model.functions[id].extent = self.extent_from(start);
         self.function = outer;
         self.optional = outer_optional;
@@ -797,5 +832,86 @@ impl<'t> Builder<'t> {
         for exprs in rest.into_iter().rev() {
             self.exprs(exprs);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::parser::parse;
+
+    #[test]
+    fn nested_functions_are_a_range_of_ids() {
+        let source = "local function a() return function() return function() end end end\n\
+                      local function b() end return a, b";
+        let chunk = parse(source).unwrap();
+        let model = Model::build(&chunk, Environment::Script);
+        // 0: main, 1: a, 2 and 3 inside a, 4: b.
+        assert_eq!(model.functions.len(), 5);
+        assert_eq!(
+            model.functions.iter().map(|f| f.end).collect::<Vec<_>>(),
+            [5, 4, 4, 4, 5]
+        );
+        assert!(model.within(3, 1) && model.within(3, 2) && model.within(1, 1));
+        assert!(!model.within(4, 1) && !model.within(1, 2) && model.within(4, 0));
+    }
+
+    #[test]
+    fn liveness_follows_a_long_chain_in_one_pass() {
+        // f1 is named by f2, f2 by f3, ...: found live from the main chunk
+        // by one search over the names, not a fixpoint over every pair.
+        // (Lua allows 200 locals in a function.)
+        let count = 190;
+        let mut source = String::from("local function f0() return missing end\n");
+        for i in 1..count {
+            source.push_str(&format!("local function f{i}() return f{}() end\n", i - 1));
+        }
+        let called = format!("{source}return f{}()", count - 1);
+        let chunk = parse(&called).unwrap();
+        let model = Model::build(&chunk, Environment::Script);
+        assert!((0..model.functions.len()).all(|f| model.is_live(f)));
+        let uncalled = format!("{source}return 1");
+        let chunk = parse(&uncalled).unwrap();
+        let model = Model::build(&chunk, Environment::Script);
+        assert!((1..model.functions.len()).all(|f| !model.is_live(f)));
+        // Assigning a local function does not run it.
+        let chunk = parse("local function f() return missing end f = nil return 1").unwrap();
+        let model = Model::build(&chunk, Environment::Script);
+        assert!(!model.is_live(1));
+        // `local f = function` names its function too.
+        let chunk = parse("local f = function() end return f()").unwrap();
+        let model = Model::build(&chunk, Environment::Script);
+        assert_eq!(model.functions[1].named_by, Some(0));
+        assert!(model.is_live(1));
+    }
+
+    #[test]
+    fn a_use_sees_the_locals_declared_before_it() {
+        let chunk = parse("local a = 1 print(a) local b = 2 print(b) function c() end").unwrap();
+        let model = Model::build(&chunk, Environment::Script);
+        let seen: Vec<(&str, &[&str])> = model
+            .names
+            .iter()
+            .enumerate()
+            .map(|(index, used)| (used.name.text.as_str(), model.declared_before(index)))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("print", &["a"][..]),
+                ("a", &["a"][..]),
+                ("print", &["a", "b"][..]),
+                ("b", &["a", "b"][..]),
+                ("c", &["a", "b"][..]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_function_statement_is_used_before_its_body() {
+        let chunk = parse("function f() return g end").unwrap();
+        let model = Model::build(&chunk, Environment::Script);
+        let order: Vec<&str> = model.names.iter().map(|u| u.name.text.as_str()).collect();
+        assert_eq!(order, ["f", "g"]);
     }
 }

@@ -214,15 +214,7 @@ impl<'t> Model<'t> {
     /// What a parameter can hold: the arguments of every call that names
     /// its function, when nothing else may call it.
     fn parameter_value(&self, function: FunctionId, index: usize, depth: usize) -> Value<'t> {
-        let named_by = self.memo.named_by.get_or_init(|| {
-            let mut named_by = vec![None; self.functions.len()];
-            for (id, binding) in self.bindings.iter().enumerate() {
-                if let Some(named) = self.declared_function_of(binding) {
-                    named_by[named].get_or_insert(id);
-                }
-            }
-            named_by
-        })[function];
+        let named_by = self.functions[function].named_by;
         let calls = &self.functions[function].calls;
         let private = named_by.is_some_and(|id| !self.bindings[id].escapes) && !calls.is_empty();
         if !private || calls.len() > MAX_ALTERNATIVES {
@@ -234,14 +226,6 @@ impl<'t> Model<'t> {
                 .map(|args| self.argument(args, index, depth + 1))
                 .collect(),
         )
-    }
-
-    fn declared_function_of(&self, binding: &super::Binding<'t>) -> Option<FunctionId> {
-        match binding.given.first()? {
-            Given::Function(function) => Some(*function),
-            Given::Expr(Expr::Function(body)) => self.function_of(body),
-            _ => None,
-        }
     }
 
     /// The `index`-th value a list of arguments passes.

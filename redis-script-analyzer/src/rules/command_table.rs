@@ -1,0 +1,127 @@
+//! What the rules on commands share: a literal-named command call
+//! ([`CommandCall`]) looked up in the command table of every targeted
+//! server ([`lookup`]), and whether a call runs where writes are refused
+//! ([`read_only_at`]).
+//!
+//! The whole file is judged, in a library too (a helper the callback
+//! calls is outside its body), and so are local functions that never
+//! run: a wrong command is a mistake in any script that includes them.
+
+use super::Context;
+use crate::commands::{self, Command};
+use crate::semantic::CommandCall;
+use crate::servers::{Server, Servers};
+use crate::syntax::tree::{Expr, Span};
+
+/// What the command tables of the targets make of a call.
+pub(super) enum Lookup {
+    /// Not judged: a module's command (`JSON.GET`, in its namespace, which
+    /// no table of the core server knows), or a container command whose
+    /// subcommand is computed.
+    Unjudged,
+    /// A command some target lacks: the servers that have it (maybe none)
+    /// and the first target that lacks it.
+    UnknownCommand { having: Servers, lacking: Server },
+    /// A subcommand some target's container command lacks.
+    UnknownSubcommand {
+        /// The container command, on the first target.
+        command: &'static Command,
+        sub: String,
+        span: Span,
+        having: Servers,
+        lacking: Server,
+    },
+    /// A command (or subcommand) every target has.
+    Known(Known),
+}
+
+/// A command every target has.
+pub(super) struct Known {
+    /// The command called, on the first target (the container of a subcommand).
+    pub(super) command: &'static Command,
+    /// What each target runs: the command, or its subcommand.
+    pub(super) effective: Vec<(Server, &'static Command)>,
+    name: String,
+    sub: Option<String>,
+}
+
+impl Known {
+    /// The servers (of all, targeted or not) whose command passes `test`.
+    pub(super) fn accepting(&self, test: impl Fn(&Command) -> bool) -> Servers {
+        Servers::ALL.filter(|server| {
+            commands::resolve(server, &self.name, self.sub.as_deref()).is_some_and(&test)
+        })
+    }
+}
+
+/// `call` looked up in the command tables of `targets`.
+pub(super) fn lookup(call: &CommandCall, targets: Servers) -> Lookup {
+    let name = call.name.as_str();
+    if name.contains('.') {
+        return Lookup::Unjudged;
+    }
+    let known = |server| !name.contains('|') && commands::command(server, name).is_some();
+    let having = Servers::ALL.filter(known);
+    if let Some(lacking) = targets.iter().find(|server| !having.contains(*server)) {
+        return Lookup::UnknownCommand { having, lacking };
+    }
+    let first = targets.iter().next().unwrap_or(Server::Redis7_0);
+    let Some(command) = commands::command(first, name) else {
+        return Lookup::Unjudged;
+    };
+    // A container command (CONFIG, SCRIPT, ...) runs the subcommand its
+    // first argument names; a computed one cannot be judged.
+    let sub = match call.args.first() {
+        Some(Expr::String(sub, span)) if command.has_subcommands(first) => {
+            Some((String::from_utf8_lossy(sub).into_owned(), *span))
+        }
+        Some(_) if command.has_subcommands(first) => return Lookup::Unjudged,
+        _ => None,
+    };
+    let sub_name = sub.as_ref().map(|(sub, _)| sub.as_str());
+    let resolve = |server| commands::resolve(server, name, sub_name);
+    let having = Servers::ALL.filter(|server| resolve(server).is_some());
+    if let (Some(lacking), Some((sub, span))) = (
+        targets.iter().find(|server| !having.contains(*server)),
+        &sub,
+    ) {
+        return Lookup::UnknownSubcommand {
+            command,
+            sub: sub.clone(),
+            span: *span,
+            having,
+            lacking,
+        };
+    }
+    let effective = targets
+        .iter()
+        .filter_map(|server| resolve(server).map(|found| (server, found)))
+        .collect();
+    Lookup::Known(Known {
+        command,
+        effective,
+        name: name.to_owned(),
+        sub: sub.map(|(sub, _)| sub),
+    })
+}
+
+/// How many words the server gets: the name and its arguments.
+pub(super) fn words(call: &CommandCall) -> usize {
+    call.args.len() + 1
+}
+
+/// Whether the call's arguments can be counted: a last argument that
+/// spreads values (`unpack(t)`, `...`) may pass any number.
+pub(super) fn counted(call: &CommandCall) -> bool {
+    !matches!(
+        call.args.last(),
+        Some(Expr::Call { .. } | Expr::Method { .. } | Expr::Vararg(_))
+    )
+}
+
+/// Whether `call` runs where writes are refused: anywhere in a script
+/// flagged `no-writes`; in a library, inside the checked callback when its
+/// registration flags it so (`declared.read_only` is that flag).
+pub(super) fn read_only_at(context: &Context, call: &CommandCall) -> bool {
+    context.declared.read_only && context.judges(context.model.calls[call.call].function)
+}
