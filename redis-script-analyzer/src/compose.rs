@@ -25,6 +25,7 @@
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
+use crate::report::Lines;
 use crate::syntax::tree::Span;
 
 /// One file of a composed script: the script itself (index 0) or an
@@ -53,6 +54,9 @@ pub struct Composed {
     pub files: Vec<SourceFile>,
     /// Where each run of the text comes from, in order of the text.
     pieces: Vec<Piece>,
+    /// The lines of each file, by index: a finding is placed in its file
+    /// without a search of the file's text.
+    lines: Vec<Lines>,
 }
 
 /// A run of the composed text copied from one file.
@@ -138,19 +142,28 @@ impl Composed {
     /// brought the file in (`= included from scripts/x.lua:3`).
     pub fn render(&self, span: Span, message: &str, note: Option<&str>) -> String {
         let (file, file_span) = self.locate(span);
-        let mut rendered =
-            crate::report::render(&file.display, &file.source, file_span, message, note);
+        let index = self.index_of(file);
+        let lines = self.lines(index);
+        let mut rendered = lines.render(&file.display, &file.source, file_span, message, note);
         // Aligned with the note `render` writes under the quoted line.
-        let (line, ..) = crate::report::locate(&file.source, file_span.start);
+        let (line, ..) = lines.locate(&file.source, file_span.start);
         let gutter = " ".repeat(line.to_string().len());
-        for (includer, directive) in self.include_chain(self.index_of(file)) {
-            let (line, ..) = crate::report::locate(&includer.source, directive.start);
+        for (includer, directive) in self.include_chain(index) {
+            let (line, ..) = self
+                .lines(self.index_of(includer))
+                .locate(&includer.source, directive.start);
             rendered.push_str(&format!(
                 "\n{gutter} = included from {}:{line}",
                 includer.display
             ));
         }
         rendered
+    }
+
+    /// The lines of file `index` of [`files`](Self::files), to place
+    /// findings in it ([`Lines::locate`]).
+    pub fn lines(&self, index: usize) -> &Lines {
+        &self.lines[index.min(self.lines.len() - 1)]
     }
 
     /// The index of `file` in [`files`](Self::files) (0 for a file that is
@@ -187,6 +200,7 @@ pub fn compose(
     // Lexically, as included files' paths are: an include back to the
     // script is then a cycle, whatever `..` its path took.
     let path = normalize(path);
+    let lines = vec![Lines::new(&source)];
     let mut composer = Composer {
         composed: Composed {
             text: String::with_capacity(source.len()),
@@ -197,6 +211,7 @@ pub fn compose(
                 included_from: None,
             }],
             pieces: Vec::new(),
+            lines,
         },
         stack: Vec::new(),
         known: HashMap::from([(path.clone(), 0)]),
@@ -385,6 +400,7 @@ impl Composer<'_> {
         }
         let index = self.composed.files.len();
         self.known.insert(path.clone(), index);
+        self.composed.lines.push(Lines::new(&source));
         self.composed.files.push(SourceFile {
             display,
             path,

@@ -652,7 +652,10 @@ mod tests {
         let errors = parse(&twice).unwrap_err();
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(errors[0].message.contains("`k7` is declared twice"));
-        assert_eq!(&twice[errors[0].span.start..errors[0].span.end], "---@key k7 string");
+        assert_eq!(
+            &twice[errors[0].span.start..errors[0].span.end],
+            "---@key k7 string"
+        );
     }
 
     #[test]

@@ -7,20 +7,93 @@ use crate::syntax::tree::Span;
 pub fn locate(source: &str, offset: usize) -> (usize, usize, &str) {
     let offset = offset.min(source.len());
     let line_start = source[..offset].rfind('\n').map_or(0, |at| at + 1);
+    let line_number = source[..line_start].matches('\n').count() + 1;
+    line_at(source, offset, line_start, line_number)
+}
+
+/// The line and column of `offset` on the line `line_number` that starts
+/// at `line_start`, and the line's text.
+fn line_at(
+    source: &str,
+    offset: usize,
+    line_start: usize,
+    line_number: usize,
+) -> (usize, usize, &str) {
     let line_end = source[line_start..]
         .find('\n')
         .map_or(source.len(), |at| line_start + at);
-    let line_number = source[..line_start].matches('\n').count() + 1;
     let column = source[line_start..offset].chars().count() + 1;
     let text = source[line_start..line_end].trim_end_matches('\r');
     (line_number, column, text)
+}
+
+/// Where each line of a text starts: [`locate`] by a binary search, for a
+/// caller that places many findings in one text (a search of the text
+/// for each would take time in the number of findings times its length).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lines {
+    starts: Vec<usize>,
+}
+
+impl Lines {
+    /// The lines of `source`.
+    pub fn new(source: &str) -> Lines {
+        let breaks = source.match_indices('\n').map(|(at, _)| at + 1);
+        Lines {
+            starts: std::iter::once(0).chain(breaks).collect(),
+        }
+    }
+
+    /// As [`locate`], in `source`, the text these are the lines of.
+    pub fn locate<'s>(&self, source: &'s str, offset: usize) -> (usize, usize, &'s str) {
+        let offset = offset.min(source.len());
+        let line = self.starts.partition_point(|&start| start <= offset).max(1);
+        line_at(source, offset, self.starts[line - 1], line)
+    }
+
+    /// As [`render`], in `source`, the text these are the lines of.
+    pub fn render(
+        &self,
+        file: &str,
+        source: &str,
+        span: Span,
+        message: &str,
+        note: Option<&str>,
+    ) -> String {
+        render_at(
+            self.locate(source, span.start),
+            file,
+            source,
+            span,
+            message,
+            note,
+        )
+    }
 }
 
 /// `message`, then where in `file` it is, the line and a caret; then the note.
 /// A line longer than [`SHOWN_CHARS`] is shown in part, around the
 /// finding, between `...`s (a generated script may be one long line).
 pub fn render(file: &str, source: &str, span: Span, message: &str, note: Option<&str>) -> String {
-    let (line, column, text) = locate(source, span.start);
+    render_at(
+        locate(source, span.start),
+        file,
+        source,
+        span,
+        message,
+        note,
+    )
+}
+
+/// [`render`], with where `span` starts already located.
+fn render_at(
+    (line, column, text): (usize, usize, &str),
+    file: &str,
+    source: &str,
+    span: Span,
+    message: &str,
+    note: Option<&str>,
+) -> String {
     let width = source
         .get(span.start..span.end.max(span.start))
         .map_or(1, |covered| {
@@ -88,6 +161,27 @@ mod tests {
             rendered,
             "unknown\n --> x.lua:2:11\n  |\n2 | local b = keys[1]\n  |           ^^^^\n  = note: did you mean `KEYS`?"
         );
+    }
+
+    #[test]
+    fn lines_locate_as_a_search_of_the_text_does() {
+        for source in ["", "a", "\n", "ab\ncd\r\n\nxé\n", "one\ntwo"] {
+            let lines = Lines::new(source);
+            for offset in (0..=source.len() + 2)
+                .filter(|&at| at >= source.len() || source.is_char_boundary(at))
+            {
+                assert_eq!(
+                    lines.locate(source, offset),
+                    locate(source, offset),
+                    "{source:?} at {offset}"
+                );
+            }
+            let span = Span::new(0, source.len().min(1));
+            assert_eq!(
+                lines.render("x.lua", source, span, "m", Some("n")),
+                render("x.lua", source, span, "m", Some("n"))
+            );
+        }
     }
 
     #[test]
