@@ -337,14 +337,8 @@ impl Composer<'_> {
                 Some("write it relative to the including file's folder".to_owned()),
             ));
         }
-        let with_extension = if Path::new(target).extension().is_some() {
-            target.to_owned()
-        } else {
-            format!("{target}.lua")
-        };
-        let folder = |path: &Path| path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let path = normalize(&folder(&including.path).join(&with_extension));
-        let display = normalize(&folder(Path::new(&including.display)).join(&with_extension))
+        let path = resolve(&including.path, target);
+        let display = resolve(Path::new(&including.display), target)
             .to_string_lossy()
             .replace('\\', "/");
         if let Some(&open) = self.open.get(&path) {
@@ -453,6 +447,37 @@ impl Composer<'_> {
             reached,
         })
     }
+}
+
+/// The path the include `target` in the file at `includer` names: relative
+/// to the includer's folder, `.lua` added when it has no extension.
+fn resolve(includer: &Path, target: &str) -> PathBuf {
+    let folder = includer.parent().map(Path::to_path_buf).unwrap_or_default();
+    if Path::new(target).extension().is_some() {
+        normalize(&folder.join(target))
+    } else {
+        normalize(&folder.join(format!("{target}.lua")))
+    }
+}
+
+/// The paths the well-formed include directives of the file at `path`
+/// (whose text is `source`) name, in order, without reading them: what a
+/// caller checking many files needs to know which of them are included
+/// before composing any. Absolute paths, which [`compose`] refuses, are
+/// left out.
+pub fn direct_includes(path: &Path, source: &str) -> Vec<PathBuf> {
+    let path = normalize(path);
+    let mut at = 0;
+    let mut targets = Vec::new();
+    while let Some(found) = next_directive(source, at) {
+        at = found.next;
+        if let Ok(target) = found.target
+            && !Path::new(&target).is_absolute()
+        {
+            targets.push(resolve(&path, &target));
+        }
+    }
+    targets
 }
 
 /// The first directive line of `source` at or after `from` (a line start).
@@ -728,6 +753,17 @@ mod tests {
             "include cycle: c497.lua -> c498.lua -> c499.lua -> c497.lua"
         );
         assert_eq!(error.reached.len(), 499);
+    }
+
+    #[test]
+    fn direct_includes_are_the_paths_a_file_names_itself() {
+        let source = "--- @include \"../lib/a\"\n-- @include 'b.lua';\n\
+                      --- @include \"/abs\"\n--- @include bad\nreturn 1\n";
+        assert_eq!(
+            direct_includes(Path::new("s/x/./main.lua"), source),
+            [PathBuf::from("s/lib/a.lua"), PathBuf::from("s/x/b.lua")]
+        );
+        assert!(direct_includes(Path::new("x.lua"), "return 1\n").is_empty());
     }
 
     #[test]
