@@ -175,7 +175,7 @@ impl Composed {
         let offset =
             (file as *const SourceFile as usize).wrapping_sub(self.files.as_ptr() as usize);
         let index = offset / size;
-        if offset % size == 0 && index < self.files.len() {
+        if offset.is_multiple_of(size) && index < self.files.len() {
             index
         } else {
             0
