@@ -9,7 +9,8 @@
 //!   [`library::analyze_library`] (what the macro and `redis-lua` run on a
 //!   library);
 //! - one reply compared with `nil` again and again, through
-//!   [`redis_script_analyzer::analyze`] (what the macro runs on a script);
+//!   [`lint::check_file`] (what `redis-lua` runs on a file: each comparison
+//!   a finding, placed and rendered);
 //! - a chain of `--- @include` files, each including the next, through
 //!   `redis_lua::find_files` and `check_files` on the folder (what
 //!   `redis-lua check` runs);
@@ -25,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use redis_script_analyzer::lint::{self, FileKind, FileOptions};
-use redis_script_analyzer::{Declared, Rule, Severity, analyze, library};
+use redis_script_analyzer::{Declared, Rule, Severity, library};
 
 use crate::options::{Options, repo_root};
 
@@ -71,7 +72,8 @@ impl Kind {
             }
             Kind::NilComparisons => {
                 "`local v = redis.call('GET', KEYS[1])`, then lines \
-                 `if v == nil then x = x + 1 end` (each one finding), `analyze`"
+                 `if v == nil then x = x + 1 end` (each one finding, placed and rendered), \
+                 `lint::check_file`"
             }
             Kind::IncludeChain => {
                 "a folder of files, each including the next with `--- @include`, \
@@ -230,22 +232,23 @@ impl Input {
                 }
             }
             Input::NilComparisons { source, size } => {
-                let declared = Declared {
-                    keys: 1,
-                    ..Declared::default()
-                };
-                let analysis = analyze(source, declared);
-                let others: Vec<_> = analysis
-                    .diagnostics
+                let report = lint::check_file(
+                    "nil.lua",
+                    Path::new("nil.lua"),
+                    source.clone(),
+                    &mut |_| Err(std::io::ErrorKind::NotFound.into()),
+                    &FileOptions::default(),
+                );
+                let other = report
+                    .findings
                     .iter()
-                    .filter(|d| d.rule != Rule::NilComparison)
-                    .collect();
-                if analysis.diagnostics.len() != *size || !others.is_empty() {
+                    .find(|finding| finding.rule != Rule::NilComparison);
+                if report.findings.len() != *size || other.is_some() {
                     return Err(format!(
                         "scale: {size} comparisons with nil gave {} findings (expected {size}, \
                          all nil_comparison); first other: {:?}",
-                        analysis.diagnostics.len(),
-                        others.first().map(|d| &d.message)
+                        report.findings.len(),
+                        other.map(|f| &f.rendered)
                     ));
                 }
             }
