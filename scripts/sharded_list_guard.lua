@@ -19,6 +19,9 @@
 ---@param shard string the shard id the client read from that end's key, an integer
 ---@param dummy string the reserved dummy value
 ---@return boolean
+-- The shard keys are built from the prefix "{<name>}:" in ARGV, whose hash
+-- tag is the pointer keys' (KEYS): every shard is in their slot, on their node.
+-- redis-lua: allow(undeclared_key)
 local prefix, side, shard, dummy = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local push, end_key, other_key
 if side == 'left' then

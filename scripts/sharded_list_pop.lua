@@ -16,6 +16,9 @@
 ---@param end string the end: "left" (LPOP) or "right" (RPOP)
 ---@param dummy string the reserved dummy value, which blocking pops push as a wake-up
 ---@return string?
+-- The shard keys are built from the prefix "{<name>}:" in ARGV, whose hash
+-- tag is the pointer keys' (KEYS): every shard is in their slot, on their node.
+-- redis-lua: allow(undeclared_key)
 local prefix, side, dummy = ARGV[1], ARGV[2], ARGV[3]
 local pop, end_key, other_key, step
 if side == 'left' then

@@ -25,6 +25,9 @@
 ---@param dummy string the reserved dummy value, which is refused as an item
 ---@param ... string the items, pushed one after the other as LPUSH/RPUSH would
 ---@return integer
+-- The shard keys are built from the prefix "{<name>}:" in ARGV, whose hash
+-- tag is the pointer keys' (KEYS): every shard is in their slot, on their node.
+-- redis-lua: allow(undeclared_key)
 local prefix, side, dummy = ARGV[1], ARGV[2], ARGV[4]
 local size = tonumber(ARGV[3])
 local push, end_key, step

@@ -405,13 +405,11 @@ fn analysis_times() -> Vec<ScriptTiming> {
             "String" | "i64" | "u64" | "usize" | "i32" | "u32" | "f64" => ReplyKind::NonNull,
             _ => ReplyKind::Unknown,
         };
-        let declared = Declared {
-            keys: script.key_count(),
-            args,
-            variadic,
-            reply,
-            ..Declared::default()
-        };
+        let declared = Declared::default()
+            .keys(script.key_count())
+            .args(args)
+            .variadic(variadic)
+            .reply(reply);
         let source = script.source();
         let parse_us = time_per_run(|| {
             std::hint::black_box(check_syntax(std::hint::black_box(source)).is_ok());

@@ -4,6 +4,7 @@
 //! servers = ["redis-7.0", "valkey-8.1"]   # the servers scripts must run on (default: all)
 //! allow = ["unread"]                     # rules not reported anywhere
 //! keys-from-name = true                  # name-N.lua takes N keys, N up to 999 (the default)
+//! cluster = true                         # scripts run on Redis Cluster: keys must come from KEYS
 //! exclude = ["vendor/**"]                # files not checked
 //!
 //! [files."src/commands/*.lua"]           # files matching a glob, relative to this file
@@ -41,6 +42,8 @@ pub struct Config {
     pub allowed: Allowed,
     /// `keys-from-name`.
     pub keys_from_name: bool,
+    /// `cluster`.
+    pub cluster: bool,
     /// `exclude`.
     pub exclude: Vec<String>,
     /// The `[files."glob"]` tables, in order.
@@ -80,6 +83,7 @@ impl Default for Config {
             servers: Servers::empty(),
             allowed: Allowed::NONE,
             keys_from_name: true,
+            cluster: false,
             exclude: Vec::new(),
             files: Vec::new(),
         }
@@ -182,13 +186,20 @@ impl Config {
                         _ => return Err(error(format!("`{key}` is true or false"))),
                     }
                 }
+                (false, "cluster") => {
+                    config.cluster = match value {
+                        "true" => true,
+                        "false" => false,
+                        _ => return Err(error(format!("`{key}` is true or false"))),
+                    }
+                }
                 (false, "exclude") => config.exclude = strings(value).map_err(error)?,
                 (in_table, key) => {
                     let keys = if in_table {
                         "`keys`, `servers` and `allow`"
                     } else {
-                        "`servers`, `allow`, `keys-from-name` and `exclude` (and `keys` in a \
-                         [files] table)"
+                        "`servers`, `allow`, `keys-from-name`, `cluster` and `exclude` (and \
+                         `keys` in a [files] table)"
                     };
                     return Err(error(format!(
                         "unknown key `{key}`: the keys here are {keys}"

@@ -39,6 +39,8 @@ pub struct Settings {
     pub keys: Option<usize>,
     /// `--allow`s.
     pub allowed: Allowed,
+    /// `--cluster`.
+    pub cluster: bool,
     /// The config file, if one is read.
     pub config: Option<Config>,
 }
@@ -63,7 +65,7 @@ pub struct Run {
     pub included: usize,
     /// Files the config excludes.
     pub excluded: usize,
-    /// Paths that could not be read (missing, not a file, not UTF-8), each
+    /// Paths that could not be read (missing, not a file), each
     /// with why.
     pub unreadable: Vec<Trouble>,
 }
@@ -234,22 +236,23 @@ pub fn check_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
             }
             continue;
         }
-        let mut options = FileOptions {
-            servers: Servers::ALL,
-            keys: settings.keys,
-            keys_from_name: settings.config.as_ref().is_none_or(|c| c.keys_from_name),
-            allowed: settings.allowed,
-        };
+        let (mut keys, mut allowed, mut servers) = (settings.keys, settings.allowed, Servers::ALL);
         if let Some(file) = per_file {
-            options.keys = options.keys.or(file.keys);
-            options.allowed = options.allowed.union(file.allowed);
+            keys = keys.or(file.keys);
+            allowed = allowed.union(file.allowed);
             if !file.servers.is_empty() {
-                options.servers = file.servers;
+                servers = file.servers;
             }
         }
         if !settings.servers.is_empty() {
-            options.servers = settings.servers;
+            servers = settings.servers;
         }
+        let options = FileOptions::default()
+            .servers(servers)
+            .keys(keys)
+            .keys_from_name(settings.config.as_ref().is_none_or(|c| c.keys_from_name))
+            .allowed(allowed)
+            .cluster(settings.cluster || settings.config.as_ref().is_some_and(|c| c.cluster));
         let source = match read_source(path) {
             Ok(source) => source,
             Err(why) => {
@@ -317,17 +320,10 @@ fn canonical(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// The file's text, or why it cannot be checked.
-fn read_source(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|error| error.to_string())?;
-    String::from_utf8(bytes).map_err(|error| {
-        let at = error.utf8_error().valid_up_to();
-        let (line, column, _) = redis_script_analyzer::report::locate(
-            &String::from_utf8_lossy(&error.as_bytes()[..at]),
-            at,
-        );
-        format!("not valid UTF-8 (first bad byte at line {line}, column {column})")
-    })
+/// The file's bytes (as the server reads a script: they need not be
+/// UTF-8), or why it cannot be read.
+fn read_source(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|error| error.to_string())
 }
 
 /// Runs the command line `args` (without the program's name), writing
@@ -372,6 +368,7 @@ fn check(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> i3
             .allow
             .iter()
             .fold(Allowed::NONE, |allowed, rule| allowed.with(*rule)),
+        cluster: options.cluster,
         config,
     };
     let (files, missing) = find_files(&options.paths);

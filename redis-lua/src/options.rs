@@ -40,6 +40,8 @@ pub struct CheckOptions {
     pub keys: Option<usize>,
     /// `--allow RULE`s.
     pub allow: Vec<Rule>,
+    /// `--cluster`.
+    pub cluster: bool,
     /// `--config PATH`.
     pub config: Option<String>,
     /// `--no-config`: no `redis-lua.toml` is read.
@@ -67,6 +69,8 @@ Options of check:
                               redis-lua.toml, a name-N.lua file name with N of
                               at most 3 digits, or unknown)
   --allow RULE                do not report RULE; repeat for several
+  --cluster                   the scripts run on Redis Cluster (or behind a proxy
+                              that routes by KEYS): a key not from KEYS is an error
   --config PATH               read this config file instead of the nearest
                               redis-lua.toml
   --no-config                 read no config file
@@ -102,6 +106,7 @@ fn check(args: &[String]) -> Result<Command, String> {
         servers: Servers::empty(),
         keys: None,
         allow: Vec::new(),
+        cluster: false,
         config: None,
         no_config: false,
         deny_warnings: false,
@@ -156,6 +161,7 @@ fn check(args: &[String]) -> Result<Command, String> {
             "--allow" => options.allow.push(rule(&value(flag)?)?),
             "--config" => options.config = Some(value(flag)?),
             "--no-config" => options.no_config = true,
+            "--cluster" => options.cluster = true,
             "--deny-warnings" => options.deny_warnings = true,
             "--help" => return Ok(Command::Help),
             other => return Err(format!("unknown option `{other}`: see `redis-lua --help`")),

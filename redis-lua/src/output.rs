@@ -14,10 +14,7 @@ use crate::Run;
 const DOCS: &str = "https://github.com/redis-script/redis-script#the-command-line-tool-redis-lua";
 
 fn severity(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    }
+    severity.name()
 }
 
 fn findings(run: &Run) -> impl Iterator<Item = &Finding> {
@@ -105,6 +102,7 @@ pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
                 FileKind::Unkeyed => ("script", None),
                 FileKind::Library => ("library", None),
                 FileKind::Uncomposed => ("uncomposed", None),
+                _ => ("script", None),
             };
             json!({ "path": checked.display, "kind": kind, "keys": keys })
         })
@@ -295,19 +293,25 @@ pub fn rules(out: &mut dyn Write) -> io::Result<()> {
 mod tests {
     use super::*;
 
+    /// A real finding (a syntax error), moved to the given place.
     fn finding(line: usize, column: usize, end_line: usize, end_column: usize) -> Finding {
-        Finding {
-            rule: Rule::Syntax,
-            severity: Severity::Error,
-            message: String::new(),
-            note: None,
-            file: "a.lua".to_owned(),
-            line,
-            column,
-            end_line,
-            end_column,
-            rendered: String::new(),
-        }
+        let options = redis_script_analyzer::lint::FileOptions::default();
+        let report = redis_script_analyzer::lint::check_file(
+            "a.lua",
+            Path::new("a.lua"),
+            "return +",
+            &mut |path| {
+                Err(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    path.display().to_string(),
+                ))
+            },
+            &options,
+        );
+        let mut finding = report.findings.into_iter().next().expect("a syntax error");
+        (finding.line, finding.column) = (line, column);
+        (finding.end_line, finding.end_column) = (end_line, end_column);
+        finding
     }
 
     #[test]

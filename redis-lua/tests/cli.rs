@@ -76,7 +76,14 @@ fn json_output_on_bad_scripts() {
     assert_eq!(document["schema"], 1);
     assert_eq!(document["unreadable"], 0);
     let findings = document["findings"].as_array().expect("findings");
-    assert_eq!(document["errors"], findings.len());
+    let count = |severity: &str| {
+        findings
+            .iter()
+            .filter(|finding| finding["severity"] == severity)
+            .count()
+    };
+    assert_eq!(document["errors"], count("error"));
+    assert_eq!(document["warnings"], count("warning"));
     let file = |path: &str| {
         document["files"]
             .as_array()
@@ -95,7 +102,7 @@ fn json_output_on_bad_scripts() {
         (&"headed script".into(), &1.into())
     );
     // Every rule that is a mistake in a script appears in the corpus.
-    for rule in redis_script_analyzer::Rule::ALL {
+    for &rule in redis_script_analyzer::Rule::ALL {
         if rule != redis_script_analyzer::Rule::Unread {
             assert!(
                 findings.iter().any(|f| f["rule"] == rule.name()),
@@ -481,7 +488,7 @@ fn rules_are_listed() {
     let output = redis_lua(".", &["rules"]);
     assert_eq!(output.status.code(), Some(0));
     let text = stdout(&output);
-    for rule in redis_script_analyzer::Rule::ALL {
+    for &rule in redis_script_analyzer::Rule::ALL {
         assert!(text.contains(rule.name()), "{rule}");
     }
 }
@@ -545,4 +552,67 @@ fn folders_are_walked_without_following_links() {
         "{}",
         stderr(&output)
     );
+}
+
+/// A file is read as the server reads a script: bytes that are not UTF-8
+/// in its strings and comments are no trouble, and its lines are numbered
+/// as Lua numbers them, whatever their line endings.
+#[test]
+fn files_that_are_not_utf8_or_end_lines_in_cr_are_checked_as_the_server_reads_them() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bytes");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    std::fs::write(
+        dir.join("latin1.lua"),
+        b"-- caf\xe9\nlocal s = '\xff\xfe'\nreturn redis.call('NOPE', s)\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("cr.lua"),
+        "-- one\rlocal s = 'two'\rreturn redis.call('NOPE', s)\r",
+    )
+    .expect("write");
+    std::fs::write(dir.join("clean.lua"), b"-- \xff\nreturn '\xfe'\n").expect("write");
+    let run = |args: &[&str]| -> Output {
+        Command::new(env!("CARGO_BIN_EXE_redis-lua"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("the binary runs")
+    };
+    let clean = run(&["check", "--no-config", "clean.lua"]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+    let output = run(&["check", "--no-config", "latin1.lua", "cr.lua"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stdout(&output);
+    for file in ["latin1.lua", "cr.lua"] {
+        assert!(text.contains(&format!(" --> {file}:3:19\n")), "{text}");
+    }
+    assert!(
+        text.contains("3 | return redis.call('NOPE', s)\n"),
+        "{text}"
+    );
+    let output = run(&[
+        "check",
+        "--no-config",
+        "--format",
+        "json",
+        "latin1.lua",
+        "cr.lua",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let document: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    assert_eq!(document["unreadable"], 0);
+    let lines: Vec<(&str, u64)> = document["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|finding| {
+            (
+                finding["file"].as_str().expect("a file"),
+                finding["line"].as_u64().expect("a line"),
+            )
+        })
+        .collect();
+    assert_eq!(lines, [("latin1.lua", 3), ("cr.lua", 3)]);
 }

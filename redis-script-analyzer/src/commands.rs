@@ -437,6 +437,12 @@ pub fn may_reply_nil<'a>(name: &str, mut literal_args: impl Iterator<Item = &'a 
     NIL_REPLY_COMMANDS.contains(&name)
 }
 
+/// Commands whose reply is an array with a nil (Lua `false`) for each
+/// missing key, field or member: `HMGET`, `MGET`, `ZMSCORE`.
+pub(crate) fn elements_may_be_nil(name: &str) -> bool {
+    matches!(name, "hmget" | "mget" | "zmscore")
+}
+
 /// One row of a generated table.
 pub(crate) const fn c(
     name: &'static str,

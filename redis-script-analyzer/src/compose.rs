@@ -14,8 +14,10 @@
 //! three dashes, blanks, `@include`, blanks, the path in double or single
 //! quotes, then at most blanks or `;`. Paths are plain (no globs); a line
 //! that looks like a directive but is not one, an absolute path, a missing
-//! file, a file that is not UTF-8 or one with a `#!` shebang (only the
-//! script itself may have one) are errors.
+//! file or one with a `#!` shebang (only the script itself may have one)
+//! are errors. Files are bytes, as the server reads a script: one that is
+//! not UTF-8 is included as it is, and lines end as Lua ends them (`\n`,
+//! `\r`, `\r\n` or `\n\r`).
 //!
 //! [`compose`] returns the composed text, which is what a script sends and
 //! what its SHA1 is of, with the map back to each file ([`Composed::locate`])
@@ -27,6 +29,7 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::report::Lines;
 use crate::syntax::tree::Span;
+use crate::text;
 
 /// One file of a composed script: the script itself (index 0) or an
 /// included file.
@@ -37,8 +40,8 @@ pub struct SourceFile {
     pub display: String,
     /// The path on disk, as given to the reader.
     pub path: PathBuf,
-    /// The file's own text.
-    pub source: String,
+    /// The file's own bytes.
+    pub source: Vec<u8>,
     /// Which file included it, and the directive's span in that file;
     /// `None` for the script itself.
     pub included_from: Option<(usize, Span)>,
@@ -47,8 +50,8 @@ pub struct SourceFile {
 /// A composed script.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Composed {
-    /// The text sent to the server.
-    pub text: String,
+    /// The text sent to the server, byte for byte.
+    pub text: Vec<u8>,
     /// Every file the text is made of, the script first, then each included
     /// file in the order it was first included.
     pub files: Vec<SourceFile>,
@@ -76,8 +79,8 @@ struct Piece {
 pub struct ComposeError {
     /// The file the error is in, as shown to people.
     pub display: String,
-    /// That file's text, to quote the line.
-    pub source: String,
+    /// That file's bytes, to quote the line.
+    pub source: Vec<u8>,
     /// The offending line.
     pub span: Span,
     /// What is wrong.
@@ -184,7 +187,7 @@ impl Composed {
 }
 
 /// Composes the script `display` (read from `path`, whose text is
-/// `source`), reading included files with `read`.
+/// `source`: a `String` or bytes), reading included files with `read`.
 ///
 /// Linear in the composed text: each file is scanned once, and a path is
 /// looked up among the files read and the files open in a map, not a list,
@@ -194,16 +197,17 @@ impl Composed {
 pub fn compose(
     display: &str,
     path: &Path,
-    source: String,
+    source: impl Into<Vec<u8>>,
     read: &mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
 ) -> Result<Composed, Box<ComposeError>> {
+    let source = source.into();
     // Lexically, as included files' paths are: an include back to the
     // script is then a cycle, whatever `..` its path took.
     let path = normalize(path);
     let lines = vec![Lines::new(&source)];
     let mut composer = Composer {
         composed: Composed {
-            text: String::with_capacity(source.len()),
+            text: Vec::with_capacity(source.len()),
             files: vec![SourceFile {
                 display: display.to_owned(),
                 path: path.clone(),
@@ -247,7 +251,7 @@ struct Frame {
 
 /// A directive line found in a file.
 struct Found {
-    /// The line, without its line break.
+    /// The line, without its line ending.
     span: Span,
     /// Where the next line starts.
     next: usize,
@@ -316,7 +320,7 @@ impl Composer<'_> {
             file: index,
             from,
         });
-        self.composed.text.push_str(text);
+        self.composed.text.extend_from_slice(text);
     }
 
     /// Reads the file the directive at `span` of file `includer` names
@@ -374,15 +378,8 @@ impl Composer<'_> {
                 )),
             )
         })?;
-        let source = String::from_utf8(bytes).map_err(|_| {
-            self.error(
-                includer,
-                span,
-                format!("cannot include `{display}`: it is not valid UTF-8"),
-                Some("save it as UTF-8".to_owned()),
-            )
-        })?;
-        if source.starts_with("#!") {
+        let source = bytes;
+        if source.starts_with(b"#!") {
             return Err(self.error(
                 includer,
                 span,
@@ -404,20 +401,24 @@ impl Composer<'_> {
         Ok(Some(index))
     }
 
-    /// Removes a line break (`\n` or `\r\n`) that ends the text, when the
-    /// last piece holds all of it.
+    /// Removes a line ending (as Lua reads them) that ends the text, when
+    /// the last piece holds all of it.
     fn drop_final_line_break(&mut self) {
         let Some(piece) = self.composed.pieces.last_mut() else {
             return;
         };
         let text = &self.composed.text[piece.at..];
-        let width = if text.ends_with("\r\n") {
-            2
-        } else if text.ends_with('\n') {
-            1
-        } else {
-            0
-        };
+        // Only the trailing run of `\n` and `\r` decides the last line
+        // ending (a line ending starts where the run does): the piece is
+        // not read again each time a file closes on it.
+        let run = text
+            .iter()
+            .rev()
+            .take_while(|&&byte| byte == b'\n' || byte == b'\r')
+            .count();
+        let width = text::lines(&text[text.len() - run..])
+            .last()
+            .map_or(0, |line| (line.next - line.end).min(piece.len));
         piece.len -= width;
         let len = self.composed.text.len() - width;
         self.composed.text.truncate(len);
@@ -461,11 +462,12 @@ fn resolve(includer: &Path, target: &str) -> PathBuf {
 }
 
 /// The paths the well-formed include directives of the file at `path`
-/// (whose text is `source`) name, in order, without reading them: what a
-/// caller checking many files needs to know which of them are included
+/// (whose bytes are `source`) name, in order, without reading them: what
+/// a caller checking many files needs to know which of them are included
 /// before composing any. Absolute paths, which [`compose`] refuses, are
 /// left out.
-pub fn direct_includes(path: &Path, source: &str) -> Vec<PathBuf> {
+pub fn direct_includes<S: AsRef<[u8]> + ?Sized>(path: &Path, source: &S) -> Vec<PathBuf> {
+    let source = source.as_ref();
     let path = normalize(path);
     let mut at = 0;
     let mut targets = Vec::new();
@@ -480,22 +482,23 @@ pub fn direct_includes(path: &Path, source: &str) -> Vec<PathBuf> {
     targets
 }
 
-/// The first directive line of `source` at or after `from` (a line start).
-fn next_directive(source: &str, from: usize) -> Option<Found> {
-    let mut at = from;
-    for line in source[from..].split_inclusive('\n') {
-        let line_start = at;
-        at += line.len();
-        let text = line.trim_end_matches(['\n', '\r']);
-        if let Some(directive) = directive(text) {
-            return Some(Found {
-                span: Span::new(line_start, line_start + text.len()),
-                next: at,
-                target: directive.map(str::to_owned),
-            });
+/// The first directive line of `source` at or after `from` (a line start),
+/// its lines as Lua ends them.
+fn next_directive(source: &[u8], from: usize) -> Option<Found> {
+    // From a line start, the lines are those of the whole source.
+    text::lines(&source[from..]).find_map(|line| {
+        let (start, end) = (from + line.start, from + line.end);
+        // Every directive starts with `--`: other lines are not read as text.
+        if !source[start..end].starts_with(b"--") {
+            return None;
         }
-    }
-    None
+        let text = text::same_offsets(&source[start..end]);
+        directive(&text).map(|directive| Found {
+            span: Span::new(start, end),
+            next: from + line.next,
+            target: directive.map(str::to_owned),
+        })
+    })
 }
 
 /// `Some(Ok(path))` for a directive line, `Some(Err(..))` for a line that
@@ -565,6 +568,14 @@ mod tests {
             .collect()
     }
 
+    /// Where `needle` starts in `haystack`.
+    fn find(haystack: &[u8], needle: &str) -> usize {
+        haystack
+            .windows(needle.len())
+            .position(|window| window == needle.as_bytes())
+            .unwrap()
+    }
+
     fn run(root: &str, list: &[(&str, &str)]) -> Result<Composed, Box<ComposeError>> {
         let disk = files(list);
         let source = String::from_utf8(disk[Path::new(root)].clone()).unwrap();
@@ -622,7 +633,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             composed.text,
-            "local function one() return 1 end\nlocal function a() return one() end\n\
+            b"local function one() return 1 end\nlocal function a() return one() end\n\
              \nlocal function b() return one() end\nreturn a() + b()\n"
         );
         let names: Vec<&str> = composed.files.iter().map(|f| f.display.as_str()).collect();
@@ -654,19 +665,19 @@ mod tests {
             ],
         )
         .unwrap();
-        let at = composed.text.find("helper() return").unwrap();
+        let at = find(&composed.text, "helper() return");
         let (file, span) = composed.locate(Span::new(at, at + 6));
         assert_eq!(file.display, "lib.lua");
-        assert_eq!(&file.source[span.start..span.end], "helper");
-        let at = composed.text.find("return helper").unwrap();
+        assert_eq!(&file.source[span.start..span.end], b"helper");
+        let at = find(&composed.text, "return helper");
         let (file, span) = composed.locate(Span::new(at, at + 6));
         assert_eq!(file.display, "main.lua");
-        assert_eq!(&file.source[span.start..span.end], "return");
+        assert_eq!(&file.source[span.start..span.end], b"return");
         let chain = composed.include_chain(1);
         assert_eq!(chain.len(), 1);
         assert_eq!(
             &chain[0].0.source[chain[0].1.start..chain[0].1.end],
-            "--- @include \"lib\""
+            b"--- @include \"lib\""
         );
     }
 
@@ -695,15 +706,15 @@ mod tests {
         let composed = run("c0.lua", &borrowed).unwrap();
         assert_eq!(composed.files.len(), 1_000);
         // The innermost file comes first, each includer's line after it.
-        let lines: Vec<&str> = composed.text.lines().collect();
+        let lines: Vec<text::Line> = text::lines(&composed.text).collect();
         assert_eq!(lines.len(), 1_000);
-        for (line, text) in lines.iter().enumerate() {
-            let i = 999 - line;
-            assert_eq!(*text, format!("n = n + {i}"));
-            let at = composed.text.lines().take(line).map(|l| l.len() + 1).sum();
-            let (file, span) = composed.locate(Span::new(at, at + text.len()));
+        for (number, line) in lines.iter().enumerate() {
+            let i = 999 - number;
+            let own = &composed.text[line.start..line.end];
+            assert_eq!(own, format!("n = n + {i}").as_bytes());
+            let (file, span) = composed.locate(Span::new(line.start, line.end));
             assert_eq!(file.display, format!("c{i}.lua"));
-            assert_eq!(&file.source[span.start..span.end], *text);
+            assert_eq!(&file.source[span.start..span.end], own);
             assert_eq!(composed.index_of(file), i);
             assert_eq!(composed.include_chain(i).len(), i);
         }
@@ -729,7 +740,7 @@ mod tests {
             .stack_size(256 * 1024)
             .spawn(move || {
                 compose("c0.lua", Path::new("c0.lua"), list[0].1.clone(), &mut read)
-                    .map(|composed| (composed.files.len(), composed.text.lines().count()))
+                    .map(|composed| (composed.files.len(), text::lines(&composed.text).count()))
             })
             .unwrap()
             .join()
@@ -767,9 +778,43 @@ mod tests {
     }
 
     #[test]
+    fn files_are_bytes_with_lua_line_endings() {
+        // An included file that is not UTF-8 is included as it is; a
+        // directive ends at a bare `\r` as any line does.
+        let disk: HashMap<PathBuf, Vec<u8>> = [
+            (
+                PathBuf::from("main.lua"),
+                b"-- top\r--- @include \"lib\"\rreturn helper()\r".to_vec(),
+            ),
+            (
+                PathBuf::from("lib.lua"),
+                b"local s = '\xff'\n\rlocal function helper() return s end\n\r".to_vec(),
+            ),
+        ]
+        .into();
+        let mut read = |path: &Path| Ok(disk[path].clone());
+        let source = disk[Path::new("main.lua")].clone();
+        let composed = compose("main.lua", Path::new("main.lua"), source, &mut read).unwrap();
+        assert_eq!(
+            composed.text,
+            b"-- top\rlocal s = '\xff'\n\rlocal function helper() return s end\rreturn helper()\r"
+        );
+        let at = find(&composed.text, "helper() return");
+        let rendered = composed.render(Span::new(at, at + 6), "m", None);
+        assert!(rendered.contains(" --> lib.lua:2:16\n"), "{rendered}");
+        assert!(
+            rendered.contains("= included from main.lua:2"),
+            "{rendered}"
+        );
+        let at = find(&composed.text, "return helper");
+        let rendered = composed.render(Span::new(at, at + 6), "m", None);
+        assert!(rendered.contains(" --> main.lua:3:1\n"), "{rendered}");
+    }
+
+    #[test]
     fn a_script_without_includes_is_itself() {
         let composed = run("x.lua", &[("x.lua", "return 1\n")]).unwrap();
-        assert_eq!(composed.text, "return 1\n");
+        assert_eq!(composed.text, b"return 1\n");
         assert!(!composed.has_includes());
     }
 
@@ -863,7 +908,7 @@ mod tests {
             ],
         )
         .unwrap();
-        assert_eq!(composed.text, "return 2\n");
+        assert_eq!(composed.text, b"return 2\n");
         assert_eq!(composed.files[2].display, "s/lib/two.lua");
     }
 }

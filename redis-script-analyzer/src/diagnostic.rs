@@ -2,11 +2,13 @@
 //! source ([`Span`]) and at the token of the caller's declaration it
 //! concerns ([`Target`]); and the [`Rule`] each is of, which an `allow(...)` may silence.
 
+pub use crate::rules::Rule;
 use crate::syntax::tree::Span;
 
 /// Which token of the declaration a diagnostic belongs at (for
 /// `#[redis_script]`, a Rust token of the annotated function).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Target {
     /// The script file itself (the `file = "..."` literal).
     File,
@@ -41,6 +43,7 @@ impl Target {
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Severity {
     /// The script fails at run time (or cannot load) as declared.
     Error,
@@ -48,187 +51,21 @@ pub enum Severity {
     Warning,
 }
 
-/// The kind of a finding, by a stable name: what `#[redis_script]`'s
-/// `allow(...)`, the `redis-lua` tool's `-- redis-lua: allow(...)` comments
-/// and its config file name. Some rules can be allowed ([`Rule::allowable`]);
-/// the others are findings the server itself refuses (a script that does
-/// not load), which no setting can silence.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Rule {
-    /// The script is not Lua 5.1 as the server parses it.
-    Syntax,
-    /// The `#!lua` line: an unknown flag, or options no server reads.
-    Shebang,
-    /// A Redis Functions library that FUNCTION LOAD refuses (its `#!lua
-    /// name=` line, its registrations, what its top level does).
-    Library,
-    /// A `--- @include` directive that cannot be resolved.
-    Include,
-    /// A signature header (`---@key`, `---@param`, `---@return`) that does not parse.
-    Header,
-    /// A `-- redis-lua: allow(...)` comment naming no rule an allow may silence.
-    Directive,
-    /// Reading a global the sandbox does not have (`keys`, `UNPACK`).
-    UndefinedGlobal,
-    /// Creating a global, or modifying a library the sandbox makes read-only.
-    GlobalWrite,
-    /// A library member that does not exist (`string.fromat`).
-    UnknownMember,
-    /// A command a target's command table does not know.
-    UnknownCommands,
-    /// A subcommand a container command does not have (`CONFIG GETT`).
-    UnknownSubcommand,
-    /// A command called with a number of arguments it refuses.
-    CommandArity,
-    /// A command flagged `noscript`, which scripts cannot call.
-    NoscriptCommand,
-    /// A write in a script or function flagged `no-writes`.
-    NoWrites,
-    /// `KEYS[n]` or `ARGV[n]` past what the declaration gives the script.
-    OutOfRange,
-    /// A declared key or argument the script never reads.
-    Unread,
-    /// A nil or false reply into a type that cannot hold it.
-    NilReply,
-    /// A command's reply compared with `nil`, which Redis's nil reply (a Lua `false`) never equals.
-    NilComparison,
-    /// A reply whose shape the declared type cannot hold.
-    ReplyShape,
+impl Severity {
+    /// In lower case, as the tool's output writes it: `error`, `warning`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
 }
 
 impl Rule {
-    /// Every rule, in the order of the documentation.
-    pub const ALL: [Rule; 19] = [
-        Rule::Syntax,
-        Rule::Shebang,
-        Rule::Library,
-        Rule::Include,
-        Rule::Header,
-        Rule::Directive,
-        Rule::UndefinedGlobal,
-        Rule::GlobalWrite,
-        Rule::UnknownMember,
-        Rule::UnknownCommands,
-        Rule::UnknownSubcommand,
-        Rule::CommandArity,
-        Rule::NoscriptCommand,
-        Rule::NoWrites,
-        Rule::OutOfRange,
-        Rule::Unread,
-        Rule::NilReply,
-        Rule::NilComparison,
-        Rule::ReplyShape,
-    ];
-
-    /// The stable name, as `allow(...)` writes it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Rule::Syntax => "syntax",
-            Rule::Shebang => "shebang",
-            Rule::Library => "library",
-            Rule::Include => "include",
-            Rule::Header => "header",
-            Rule::Directive => "directive",
-            Rule::UndefinedGlobal => "undefined_global",
-            Rule::GlobalWrite => "global_write",
-            Rule::UnknownMember => "unknown_member",
-            Rule::UnknownCommands => "unknown_commands",
-            Rule::UnknownSubcommand => "unknown_subcommand",
-            Rule::CommandArity => "command_arity",
-            Rule::NoscriptCommand => "noscript_command",
-            Rule::NoWrites => "no_writes",
-            Rule::OutOfRange => "out_of_range",
-            Rule::Unread => "unread",
-            Rule::NilReply => "nil_reply",
-            Rule::NilComparison => "nil_comparison",
-            Rule::ReplyShape => "reply_shape",
-        }
-    }
-
-    /// What a finding of the rule is, in one sentence.
-    pub const fn description(self) -> &'static str {
-        match self {
-            Rule::Syntax => "The script is not Lua 5.1 as the server parses it.",
-            Rule::Shebang => "The `#!lua` line: an unknown flag, or options no server reads.",
-            Rule::Library => {
-                "A Redis Functions library that FUNCTION LOAD refuses (its `#!lua name=` line, its registrations, what its top level does)."
-            }
-            Rule::Include => "A `--- @include` directive that cannot be resolved.",
-            Rule::Header => {
-                "A signature header (`---@key`, `---@param`, `---@return`) that does not parse."
-            }
-            Rule::Directive => {
-                "A `-- redis-lua: allow(...)` comment naming no rule an allow may silence."
-            }
-            Rule::UndefinedGlobal => {
-                "Reading a global the sandbox does not have (`keys`, `UNPACK`)."
-            }
-            Rule::GlobalWrite => {
-                "Creating a global, or modifying a library the sandbox makes read-only."
-            }
-            Rule::UnknownMember => "A library member that does not exist (`string.fromat`).",
-            Rule::UnknownCommands => "A command a target's command table does not know.",
-            Rule::UnknownSubcommand => {
-                "A subcommand a container command does not have (`CONFIG GETT`)."
-            }
-            Rule::CommandArity => "A command called with a number of arguments it refuses.",
-            Rule::NoscriptCommand => "A command flagged `noscript`, which scripts cannot call.",
-            Rule::NoWrites => "A write in a script or function flagged `no-writes`.",
-            Rule::OutOfRange => {
-                "`KEYS[n]` or `ARGV[n]` past what the declaration gives the script."
-            }
-            Rule::Unread => "A declared key or argument the script never reads.",
-            Rule::NilReply => "A nil or false reply into a type that cannot hold it.",
-            Rule::NilComparison => {
-                "A command's reply compared with `nil`, which Redis's nil reply (a Lua `false`) never equals."
-            }
-            Rule::ReplyShape => "A reply whose shape the declared type cannot hold.",
-        }
-    }
-
     /// The rule named `name`; a `-` stands for a `_` (`unknown-commands`).
     pub fn from_name(name: &str) -> Option<Rule> {
         let name = name.trim().replace('-', "_");
-        Rule::ALL.into_iter().find(|rule| rule.name() == name)
-    }
-
-    /// Whether an `allow(...)` may silence it: not for a script the server
-    /// refuses to load, nor for a file that cannot be read as written.
-    pub const fn allowable(self) -> bool {
-        !matches!(
-            self,
-            Rule::Syntax
-                | Rule::Shebang
-                | Rule::Library
-                | Rule::Include
-                | Rule::Header
-                | Rule::Directive
-        )
-    }
-
-    /// Whether `checker`'s allows may silence it. The tool's may silence
-    /// any [`allowable`](Rule::allowable) rule. The attributes' (and the
-    /// `-- redis-lua:` comments of a script a Rust declaration binds) only
-    /// what the tables may get wrong: a command, subcommand or arity a newer
-    /// server or a module has, a library member, a value read for routing
-    /// alone; and a comparison with nil, a branch that never runs but fails
-    /// nothing (`nil_comparison`, say beside a `v == false`). The others mean a Rust type that cannot hold the reply
-    /// (`nil_reply`, `reply_shape`), or a call the server refuses
-    /// (`out_of_range`, `no_writes`, `noscript_command`, a global): a
-    /// binding that compiled with them allowed would fail at run time.
-    pub const fn allowable_by(self, checker: Checker) -> bool {
-        match checker {
-            Checker::CommandLine => self.allowable(),
-            Checker::Attribute => matches!(
-                self,
-                Rule::UnknownCommands
-                    | Rule::UnknownSubcommand
-                    | Rule::CommandArity
-                    | Rule::UnknownMember
-                    | Rule::Unread
-                    | Rule::NilComparison
-            ),
-        }
+        Rule::ALL.iter().copied().find(|rule| rule.name() == name)
     }
 
     /// The names of the rules the tool's allows may silence, for messages.
@@ -239,7 +76,8 @@ impl Rule {
     /// The names of the rules `checker`'s allows may silence, for messages.
     pub fn allowable_names_by(checker: Checker) -> Vec<&'static str> {
         Rule::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|rule| rule.allowable_by(checker))
             .map(Rule::name)
             .collect()
@@ -265,6 +103,7 @@ impl std::fmt::Display for Rule {
 
 /// Who runs the checks, which decides how a note says to allow a finding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Checker {
     /// The `#[redis_script]` and `#[redis_function]` attributes.
     #[default]
@@ -302,12 +141,16 @@ impl Allowed {
 
     /// Every allowed rule.
     pub fn rules(self) -> impl Iterator<Item = Rule> {
-        Rule::ALL.into_iter().filter(move |rule| self.allows(*rule))
+        Rule::ALL
+            .iter()
+            .copied()
+            .filter(move |rule| self.allows(*rule))
     }
 }
 
 /// One finding.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,

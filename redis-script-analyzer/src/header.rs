@@ -449,14 +449,10 @@ impl Header {
     }
 }
 
-/// Each line of `source` with its byte offset, without its line break.
+/// Each line of `source` with its byte offset, without its line ending
+/// (lines end as Lua ends them: `\n`, `\r`, `\r\n` or `\n\r`).
 fn lines(source: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut at = 0;
-    source.split_inclusive('\n').map(move |line| {
-        let start = at;
-        at += line.len();
-        (start, line.trim_end_matches(['\n', '\r']))
-    })
+    crate::text::lines(source.as_bytes()).map(|line| (line.start, &source[line.start..line.end]))
 }
 
 /// The first whitespace-separated word of `text`, and the rest, trimmed.
@@ -618,6 +614,18 @@ mod tests {
         );
         let errors = parse("---@key ... string[]\n").unwrap_err();
         assert!(errors[0].message.contains("one value"), "{errors:?}");
+    }
+
+    #[test]
+    fn header_lines_end_as_lua_ends_them() {
+        for ending in ["\n", "\r\n", "\r", "\n\r"] {
+            let source = ["---@key lock string", "---@param ttl integer", "return 1"].join(ending);
+            let header = parse(&source).unwrap().unwrap();
+            assert_eq!(header.keys.len(), 1, "{ending:?}");
+            assert_eq!(header.args.len(), 1, "{ending:?}");
+            let span = header.args[0].span;
+            assert!(source[span.start..span.end].contains("ttl"), "{ending:?}");
+        }
     }
 
     #[test]

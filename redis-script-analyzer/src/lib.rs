@@ -1,56 +1,85 @@
 //! Compile-time analysis of a Redis Lua script, as Redis 7.0, Valkey 8.1 and
-//! Valkey 9.1 run it ([`servers`]): its shebang ([`shebang`]), its syntax (a Lua 5.1
-//! parser whose verdicts and messages equal the server's `SCRIPT LOAD`), and
-//! checks against what a caller declares about it ([`Declared`]): KEYS/ARGV
-//! arity, sandbox globals and library members, Redis commands (from the
-//! tables in [`commands`]), and nil replies into types that cannot hold them.
+//! Valkey 9.1 run it ([`servers`]): its shebang ([`shebang`]), its syntax (a
+//! Lua 5.1 parser whose verdicts and messages equal the server's `SCRIPT
+//! LOAD`), and the rules ([`Rule`]) against what a caller declares about it
+//! ([`Declared`]): KEYS/ARGV arity, sandbox globals and library members,
+//! Redis commands, nil replies and reply shapes the declared type cannot
+//! hold, comparisons with nil that never hold, and keys that do not come
+//! from KEYS.
 //!
 //! This is the analyzer behind the `#[redis_script]` attribute of
-//! [redis-script](https://docs.rs/redis-script), as a plain library over
-//! `&str` so that it can be fuzzed, benchmarked and used by other tools (a
-//! checker for a folder of scripts, say). [`analyze`] is the entry point;
-//! [`report::render`] shows a finding the way rustc shows its own.
+//! [redis-script](https://docs.rs/redis-script) and the `redis-lua`
+//! command-line checker, as a plain library over a script's source so that
+//! it can be fuzzed, benchmarked and used by other tools. [`analyze`] is the
+//! entry point; [`report::render`] shows a finding the way rustc shows its
+//! own; [`lint::check_file`] checks a file as `redis-lua` does (includes,
+//! headers, libraries).
+//!
+//! It works in passes: the syntax (a lexer and a parser over the script's
+//! bytes), a semantic model built in one walk of the tree (every name
+//! resolved to its binding, functions with their returns, the flow of
+//! values through locals, tables, `unpack`, `pcall` and local functions),
+//! and the rules, one per source file, each reading the model. Each pass is
+//! linear in the size of the script.
+//!
+//! A script is bytes, as the server reads it: the entry points take any
+//! `&S` where `S: AsRef<[u8]>` (a `&str`, a `&String`, a `&[u8]`), so a
+//! script that is not UTF-8 (Lua strings and comments may hold any byte)
+//! is analysed too; spans are byte offsets, and lines are counted as Lua
+//! counts them.
 //!
 //! ```
 //! use redis_script_analyzer::{Declared, ReplyKind, Severity, analyze};
 //!
-//! let declared = Declared { keys: 1, args: 0, reply: ReplyKind::NonNull, ..Declared::default() };
+//! let declared = Declared::default().keys(1).reply(ReplyKind::NonNull);
 //! let analysis = analyze("return redis.call('GET', KEYS[1])", declared);
 //! assert_eq!(analysis.diagnostics[0].severity, Severity::Error);
 //! assert!(analysis.diagnostics[0].message.contains("cannot hold nil"));
 //! ```
 //!
-//! The feature `testing` adds the module `testing`: what the repository's
-//! tests against real servers need (the parser's unit-test scripts, the
-//! lexer's token spans, the sandbox as a server lists it). It is not part of
-//! the stable API.
+//! Public enums and the structs that may grow are `#[non_exhaustive]`, and
+//! a declaration is built with setters, so a new server, rule or setting is
+//! not a breaking change. The modules the macros and `redis-lua` share with
+//! the analyzer but users have no need of (the command tables, includes,
+//! headers, reply types, and the repository's test support behind the
+//! feature `testing`) are hidden from the documentation and not part of the
+//! stable API.
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod check;
+#[doc(hidden)]
 pub mod commands;
+#[doc(hidden)]
 pub mod compose;
+mod declared;
 mod diagnostic;
+#[doc(hidden)]
 pub mod header;
 pub mod library;
 pub mod lint;
+#[doc(hidden)]
 pub mod reply_type;
 pub mod report;
+mod rules;
 mod sandbox;
+mod semantic;
 pub mod servers;
 pub mod shebang;
 mod suggest;
 mod syntax;
 #[cfg(any(test, feature = "testing"))]
-#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
+#[doc(hidden)]
 pub mod testing;
+mod text;
 
-pub use check::{Declared, ReplyKind};
+pub use declared::{Declared, ReplyKind};
 pub use diagnostic::{Allowed, Checker, Diagnostic, Rule, Severity, Target};
 pub use syntax::parser::SyntaxError;
 pub use syntax::tree::Span;
 
 /// The findings on one script.
+#[non_exhaustive]
 pub struct Analysis {
     /// Its shebang (empty without one).
     pub shebang: shebang::Shebang,
@@ -60,8 +89,9 @@ pub struct Analysis {
 
 /// Reads the shebang, parses, and checks `source` against `declared`
 /// (whose `read_only` is taken from the shebang) on `declared.servers`.
-pub fn analyze(source: &str, mut declared: Declared) -> Analysis {
-    let shebang = match shebang::parse(source, declared.servers) {
+pub fn analyze<S: AsRef<[u8]> + ?Sized>(source: &S, mut declared: Declared) -> Analysis {
+    let source = source.as_ref();
+    let shebang = match shebang::parse(&text::same_offsets(source), declared.servers) {
         Ok(shebang) => shebang.unwrap_or_default(),
         Err(error) => {
             let mut diagnostic = Diagnostic::error(
@@ -101,11 +131,16 @@ pub const INLINE_ALLOW: &str = "redis-lua:";
 /// comment that names no rule an allow may silence is an error of its own
 /// ([`Rule::Directive`]), as is one naming a rule `checker` may not allow
 /// ([`Rule::allowable_by`]).
-pub fn inline_allows(source: &str, checker: Checker) -> (Allowed, Vec<Diagnostic>) {
+pub fn inline_allows<S: AsRef<[u8]> + ?Sized>(
+    source: &S,
+    checker: Checker,
+) -> (Allowed, Vec<Diagnostic>) {
+    let source = source.as_ref();
     let mut allowed = Allowed::NONE;
     let mut errors = Vec::new();
     for comment_span in syntax::lexer::Lexer::line_comments(source) {
-        let text = source[comment_span.start..comment_span.end].trim_end();
+        let whole = text::same_offsets(&source[comment_span.start..comment_span.end]);
+        let text = whole.trim_end();
         let comment = text.trim_start_matches('-').trim_start();
         let Some(directive) = comment.strip_prefix(INLINE_ALLOW) else {
             continue;
@@ -145,19 +180,23 @@ pub fn inline_allows(source: &str, checker: Checker) -> (Allowed, Vec<Diagnostic
 /// Whether `source` is a script Redis loads: `Ok`, or the error
 /// `SCRIPT LOAD` gives (its message without the `user_script:LINE:` prefix).
 /// The shebang line is skipped, not judged ([`shebang::parse`] does that).
-pub fn check_syntax(source: &str) -> Result<(), SyntaxError> {
+pub fn check_syntax<S: AsRef<[u8]> + ?Sized>(source: &S) -> Result<(), SyntaxError> {
     syntax::parser::parse(source).map(drop)
 }
 
 /// A syntax error at the end of input is shown at the script's last
 /// character rather than on an empty line; `...` where `..` was meant, and
 /// `!=` where `~=` was, get a hint.
-fn syntax_error(source: &str, error: syntax::parser::SyntaxError) -> Diagnostic {
+fn syntax_error(source: &[u8], error: syntax::parser::SyntaxError) -> Diagnostic {
     let mut span = error.span;
-    if span.start >= source.trim_end().len() {
-        let end = source.trim_end().len();
-        let start = source[..end].char_indices().last().map_or(0, |(at, _)| at);
-        span = syntax::tree::Span::new(start, end);
+    let end = source.len()
+        - source
+            .iter()
+            .rev()
+            .take_while(|&&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c))
+            .count();
+    if span.start >= end {
+        span = syntax::tree::Span::new(text::last_char_start(&source[..end]), end);
     }
     let mut diagnostic = Diagnostic::error(
         diagnostic::Rule::Syntax,
@@ -169,7 +208,7 @@ fn syntax_error(source: &str, error: syntax::parser::SyntaxError) -> Diagnostic 
         diagnostic.note = Some("`...` is the vararg expression; concatenation is `..`".to_owned());
     } else if source
         .get(error.span.start..)
-        .is_some_and(|rest| rest.starts_with("!="))
+        .is_some_and(|rest| rest.starts_with(b"!="))
     {
         diagnostic.note = Some("Lua writes not-equal as `~=`".to_owned());
     }
@@ -184,7 +223,7 @@ mod tests {
     fn not_equal_written_as_in_c_gets_a_hint() {
         for source in ["return 1 != 2", "if ARGV[1] != 'x' then return 1 end"] {
             let error = syntax::parser::parse(source).unwrap_err();
-            let diagnostic = syntax_error(source, error);
+            let diagnostic = syntax_error(source.as_bytes(), error);
             assert_eq!(
                 diagnostic.note.as_deref(),
                 Some("Lua writes not-equal as `~=`"),
@@ -192,7 +231,7 @@ mod tests {
             );
         }
         let error = syntax::parser::parse("return 1 !").unwrap_err();
-        assert_eq!(syntax_error("return 1 !", error).note, None);
+        assert_eq!(syntax_error(b"return 1 !", error).note, None);
     }
 
     #[test]
@@ -220,7 +259,8 @@ mod tests {
                 "unknown_subcommand",
                 "command_arity",
                 "unread",
-                "nil_comparison"
+                "nil_comparison",
+                "undeclared_key"
             ]
         );
     }

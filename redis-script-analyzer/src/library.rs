@@ -36,6 +36,7 @@ const LOAD_TIME_MEMBERS: &[&str] = &[
 
 /// One function a library registers.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Registered {
     /// Its name, for FCALL.
     pub name: String,
@@ -56,6 +57,7 @@ impl Registered {
 
 /// The findings on a library and one of its functions.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct FunctionAnalysis {
     /// The library's name from `#!lua name=...` (empty if it has none).
     pub library: String,
@@ -69,14 +71,22 @@ pub struct FunctionAnalysis {
 
 /// Reads the library `source` and checks the function `function` in it
 /// against `declared` (whose `read_only` is taken from the function's flags).
-pub fn analyze_function(source: &str, function: &str, declared: Declared) -> FunctionAnalysis {
-    analyze(source, Some(function), declared)
+pub fn analyze_function<S: AsRef<[u8]> + ?Sized>(
+    source: &S,
+    function: &str,
+    declared: Declared,
+) -> FunctionAnalysis {
+    analyze(source.as_ref(), Some(function), declared)
 }
 
 /// Reads the library `source` and checks every function it registers
 /// against `declared`, as [`analyze_function`] checks one; each finding once.
 /// [`FunctionAnalysis::function`] is `None`.
-pub fn analyze_library(source: &str, declared: Declared) -> FunctionAnalysis {
+pub fn analyze_library<S: AsRef<[u8]> + ?Sized>(
+    source: &S,
+    declared: Declared,
+) -> FunctionAnalysis {
+    let source = source.as_ref();
     let mut analysis = analyze(source, None, declared.clone());
     let names: Vec<String> = analysis.registered.iter().map(|r| r.name.clone()).collect();
     for name in names {
@@ -90,7 +100,7 @@ pub fn analyze_library(source: &str, declared: Declared) -> FunctionAnalysis {
 }
 
 /// [`analyze_function`], or with no `function` the library and its names alone.
-fn analyze(source: &str, function: Option<&str>, mut declared: Declared) -> FunctionAnalysis {
+fn analyze(source: &[u8], function: Option<&str>, mut declared: Declared) -> FunctionAnalysis {
     let (inline, inline_errors) = crate::inline_allows(source, declared.checker);
     declared.allowed = declared.allowed.union(inline);
     let mut analysis = FunctionAnalysis {
@@ -99,7 +109,7 @@ fn analyze(source: &str, function: Option<&str>, mut declared: Declared) -> Func
         function: None,
         diagnostics: inline_errors,
     };
-    match library_name(source) {
+    match library_name(&crate::text::same_offsets(source)) {
         Ok(name) => analysis.library = name,
         Err(diagnostic) => {
             analysis.diagnostics.push(diagnostic);
@@ -613,6 +623,7 @@ mod tests {
         allowed: crate::diagnostic::Allowed::NONE,
         servers: crate::servers::Servers::ALL,
         checker: crate::diagnostic::Checker::Attribute,
+        cluster: false,
     };
 
     fn errors(source: &str, function: &str) -> Vec<String> {

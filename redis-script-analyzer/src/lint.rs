@@ -28,16 +28,59 @@ use crate::{
 
 /// What a caller knows about a file beyond its text.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct FileOptions {
     /// The servers it must run on.
-    pub servers: Servers,
+    pub(crate) servers: Servers,
     /// Its number of keys, when the caller knows it (a header still
     /// decides); at most [`MAX_KEYS`] for a caller that takes it from users.
-    pub keys: Option<usize>,
+    pub(crate) keys: Option<usize>,
     /// Whether a name `name-N.lua` says it takes N keys.
-    pub keys_from_name: bool,
+    pub(crate) keys_from_name: bool,
     /// The rules not to report.
-    pub allowed: Allowed,
+    pub(crate) allowed: Allowed,
+    /// Whether the scripts must run on Redis Cluster (see [`Declared::cluster`]).
+    pub(crate) cluster: bool,
+}
+
+/// Built from [`FileOptions::default`], one setting at a time:
+/// `FileOptions::default().keys(Some(2))`.
+impl FileOptions {
+    /// The servers it must run on.
+    #[must_use]
+    pub fn servers(mut self, servers: Servers) -> FileOptions {
+        self.servers = servers;
+        self
+    }
+
+    /// Its number of keys, when the caller knows it (a header still
+    /// decides); at most [`MAX_KEYS`] for a caller that takes it from users.
+    #[must_use]
+    pub fn keys(mut self, keys: Option<usize>) -> FileOptions {
+        self.keys = keys;
+        self
+    }
+
+    /// Whether a name `name-N.lua` says it takes N keys.
+    #[must_use]
+    pub fn keys_from_name(mut self, keys_from_name: bool) -> FileOptions {
+        self.keys_from_name = keys_from_name;
+        self
+    }
+
+    /// The rules not to report.
+    #[must_use]
+    pub fn allowed(mut self, allowed: Allowed) -> FileOptions {
+        self.allowed = allowed;
+        self
+    }
+
+    /// Whether the scripts must run on Redis Cluster (see [`Declared::cluster`]).
+    #[must_use]
+    pub fn cluster(mut self, cluster: bool) -> FileOptions {
+        self.cluster = cluster;
+        self
+    }
 }
 
 impl Default for FileOptions {
@@ -47,12 +90,14 @@ impl Default for FileOptions {
             keys: None,
             keys_from_name: true,
             allowed: Allowed::NONE,
+            cluster: false,
         }
     }
 }
 
 /// What a file is, as checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FileKind {
     /// A script (EVAL), with its signature header, which declares this
     /// many keys (the fixed ones, with a variadic `---@key ...` list).
@@ -69,6 +114,7 @@ pub enum FileKind {
 
 /// One finding, placed in the file where its text is.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Finding {
     /// Its rule.
     pub rule: Rule,
@@ -95,6 +141,7 @@ pub struct Finding {
 
 /// The findings on one file.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct FileReport {
     /// What the file was checked as.
     pub kind: FileKind,
@@ -111,7 +158,7 @@ pub struct FileReport {
 /// anything: what a script the caller does not check still makes a fragment.
 pub fn included_files(
     path: &Path,
-    source: String,
+    source: impl Into<Vec<u8>>,
     read: &mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
 ) -> Vec<std::path::PathBuf> {
     let display = path.to_string_lossy();
@@ -124,12 +171,14 @@ pub fn included_files(
     }
 }
 
-/// Checks the file `display` (at `path`, whose text is `source`), reading
-/// the files it includes with `read`.
+/// Checks the file `display` (at `path`, whose text is `source`: a
+/// `String`, or bytes that need not be UTF-8), reading the files it
+/// includes with `read`. Lines and columns are counted as the server
+/// counts them ([`report::locate`]).
 pub fn check_file(
     display: &str,
     path: &Path,
-    source: String,
+    source: impl Into<Vec<u8>>,
     read: &mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
     options: &FileOptions,
 ) -> FileReport {
@@ -164,10 +213,13 @@ pub fn check_file(
         .map(|file| file.path.clone())
         .collect();
     let own = &composed.files[0].source;
+    // The header is ASCII syntax: its spans still index the bytes.
+    let own_text = crate::text::same_offsets(own);
     let mut declared = Declared {
         allowed: options.allowed,
         servers: options.servers,
         checker: Checker::CommandLine,
+        cluster: options.cluster,
         // Unknown until a header or the caller says.
         variadic: true,
         variadic_keys: true,
@@ -189,13 +241,14 @@ pub fn check_file(
     }
     let mut findings_before = Vec::new();
     let mut header_ok = true;
-    let (kind, header) = match header::parse_optional(own) {
+    let (kind, header) = match header::parse_optional(&own_text) {
         Ok(Some(header)) => {
             let from_header = header.declared();
             declared = Declared {
                 allowed: declared.allowed,
                 servers: declared.servers,
                 checker: declared.checker,
+                cluster: declared.cluster,
                 ..from_header
             };
             (FileKind::Headed(header.keys.len()), Some(header))
@@ -266,8 +319,9 @@ pub fn check_file(
 
 /// Whether the file is a Redis Functions library: its first line is `#!lua`
 /// with a `name=` option.
-pub fn is_library(source: &str) -> bool {
-    let first = source.lines().next().unwrap_or("");
+pub fn is_library<S: AsRef<[u8]> + ?Sized>(source: &S) -> bool {
+    let source = source.as_ref();
+    let first = crate::text::same_offsets(&source[..crate::text::line_end(source, 0)]);
     first.starts_with("#!lua")
         && first
             .split_whitespace()
@@ -345,8 +399,8 @@ struct Unplaced<'a> {
     severity: Severity,
     /// The file, as shown.
     file: &'a str,
-    /// That file's text.
-    source: &'a str,
+    /// That file's bytes.
+    source: &'a [u8],
     /// Its lines.
     lines: &'a report::Lines,
     span: Span,
@@ -457,6 +511,70 @@ mod tests {
         ] {
             assert_eq!(keys_from_name(Path::new(name)), keys, "{name}");
         }
+    }
+
+    #[test]
+    fn a_file_is_read_as_the_server_reads_it() {
+        // Bytes that are not UTF-8 in a comment and a string, and each of
+        // Lua's line endings: the finding is on the third line, as the
+        // server would number it.
+        for ending in ["\n", "\r\n", "\r", "\n\r"] {
+            let mut source = Vec::new();
+            for line in [
+                &b"-- caf\xe9"[..],
+                b"local s = '\xff'",
+                b"return redis.call('NOPE', s)",
+            ] {
+                source.extend_from_slice(line);
+                source.extend_from_slice(ending.as_bytes());
+            }
+            let report = check_file(
+                "x.lua",
+                Path::new("x.lua"),
+                source.clone(),
+                &mut |_| Err(std::io::ErrorKind::NotFound.into()),
+                &FileOptions::default(),
+            );
+            assert_eq!(
+                rules(&report),
+                [Rule::UnknownCommands],
+                "{ending:?}: {report:?}"
+            );
+            assert_eq!(report.findings[0].line, 3, "{ending:?}");
+            assert_eq!(report.findings[0].end_line, 3, "{ending:?}");
+            assert!(
+                report.findings[0]
+                    .rendered
+                    .contains("3 | return redis.call('NOPE', s)\n"),
+                "{ending:?}: {}",
+                report.findings[0].rendered
+            );
+            // A syntax error too: on the line Lua names (`user_script:3:`).
+            let broken = [&source[..source.len() - ending.len()], b" +"].concat();
+            let report = check_file(
+                "x.lua",
+                Path::new("x.lua"),
+                broken,
+                &mut |_| Err(std::io::ErrorKind::NotFound.into()),
+                &FileOptions::default(),
+            );
+            assert_eq!(rules(&report), [Rule::Syntax], "{ending:?}: {report:?}");
+            assert_eq!(report.findings[0].line, 3, "{ending:?}");
+        }
+        // A byte that is not UTF-8 outside a string is the server's syntax error.
+        let report = check_file(
+            "x.lua",
+            Path::new("x.lua"),
+            b"local s = 1\nreturn s \xff".to_vec(),
+            &mut |_| Err(std::io::ErrorKind::NotFound.into()),
+            &FileOptions::default(),
+        );
+        assert_eq!(rules(&report), [Rule::Syntax], "{report:?}");
+        let finding = &report.findings[0];
+        assert_eq!(
+            (finding.line, finding.column, finding.message.as_str()),
+            (2, 10, "Lua syntax error: '<eof>' expected near '\u{fffd}'")
+        );
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //! header's `---@return`, as the Rust type `scripts!` binds it to).
 
 use crate::check::ReplyKind;
-use crate::check::reply::{Elements, Reply};
 use crate::header::LuaType;
+use crate::rules::reply::{Elements, Reply};
 
 /// The integer types, whose replies are range-checked.
 pub const INTEGERS: &[&str] = &[

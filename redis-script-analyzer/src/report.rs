@@ -1,65 +1,93 @@
 //! Renders a finding in the Lua file the way rustc renders its own:
 //! the message, `--> file:line:col`, the line, and a caret under the span.
+//!
+//! Lines are counted as Lua counts them, so as the server's `user_script:LINE:`
+//! does: `\n`, `\r`, `\r\n` and `\n\r` each end one line. A source that is
+//! not UTF-8 is shown lossily: an invalid sequence is one U+FFFD character.
+
+use std::borrow::Cow;
 
 use crate::syntax::tree::Span;
+use crate::text;
 
-/// 1-based line and column (in characters) of byte `offset`, and the line's text.
-pub fn locate(source: &str, offset: usize) -> (usize, usize, &str) {
+/// 1-based line and column (in characters of the line as shown) of byte
+/// `offset`, and the line's text (without its line ending; invalid UTF-8
+/// shown as U+FFFD).
+pub fn locate<S: AsRef<[u8]> + ?Sized>(source: &S, offset: usize) -> (usize, usize, Cow<'_, str>) {
+    let source = source.as_ref();
     let offset = offset.min(source.len());
-    let line_start = source[..offset].rfind('\n').map_or(0, |at| at + 1);
-    let line_number = source[..line_start].matches('\n').count() + 1;
+    let mut line_number = 1;
+    let mut line_start = 0;
+    for line in text::lines(source) {
+        // The line holds the offset (its ending included), or is the last.
+        if line.next > offset || line.next == line.end {
+            break;
+        }
+        line_number += 1;
+        line_start = line.next;
+    }
     line_at(source, offset, line_start, line_number)
 }
 
 /// The line and column of `offset` on the line `line_number` that starts
-/// at `line_start`, and the line's text.
+/// at `line_start`, and the line's text (lossy, without its line ending).
 fn line_at(
-    source: &str,
+    source: &[u8],
     offset: usize,
     line_start: usize,
     line_number: usize,
-) -> (usize, usize, &str) {
-    let line_end = source[line_start..]
-        .find('\n')
-        .map_or(source.len(), |at| line_start + at);
-    let column = source[line_start..offset].chars().count() + 1;
-    let text = source[line_start..line_end].trim_end_matches('\r');
+) -> (usize, usize, Cow<'_, str>) {
+    let line_end = text::line_end(source, line_start);
+    let before = &source[line_start..offset.min(line_end)];
+    let column = String::from_utf8_lossy(before).chars().count() + 1;
+    let text = String::from_utf8_lossy(&source[line_start..line_end]);
     (line_number, column, text)
 }
 
-/// Where each line of a text starts: [`locate`] by a binary search, for a
-/// caller that places many findings in one text (a search of the text
-/// for each would take time in the number of findings times its length).
+/// Where each line of a source starts, as Lua counts lines: [`locate`] by
+/// a binary search, for a caller that places many findings in one source
+/// (a search of the source for each would take time in the number of
+/// findings times its length).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lines {
     starts: Vec<usize>,
 }
 
 impl Lines {
-    /// The lines of `source`.
-    pub fn new(source: &str) -> Lines {
-        let breaks = source.match_indices('\n').map(|(at, _)| at + 1);
+    /// The lines of `source`: one starts at 0, and one after each line
+    /// ending (`\n`, `\r`, `\r\n` or `\n\r`, each one ending).
+    pub fn new<S: AsRef<[u8]> + ?Sized>(source: &S) -> Lines {
+        let breaks = text::lines(source.as_ref())
+            .filter(|line| line.next != line.end)
+            .map(|line| line.next);
         Lines {
             starts: std::iter::once(0).chain(breaks).collect(),
         }
     }
 
-    /// As [`locate`], in `source`, the text these are the lines of.
-    pub fn locate<'s>(&self, source: &'s str, offset: usize) -> (usize, usize, &'s str) {
+    /// As [`locate`], in `source`, the source these are the lines of.
+    pub fn locate<'s, S: AsRef<[u8]> + ?Sized>(
+        &self,
+        source: &'s S,
+        offset: usize,
+    ) -> (usize, usize, Cow<'s, str>) {
+        let source = source.as_ref();
         let offset = offset.min(source.len());
+        // The line holds the offset when the next line starts after it.
         let line = self.starts.partition_point(|&start| start <= offset).max(1);
         line_at(source, offset, self.starts[line - 1], line)
     }
 
-    /// As [`render`], in `source`, the text these are the lines of.
-    pub fn render(
+    /// As [`render`], in `source`, the source these are the lines of.
+    pub fn render<S: AsRef<[u8]> + ?Sized>(
         &self,
         file: &str,
-        source: &str,
+        source: &S,
         span: Span,
         message: &str,
         note: Option<&str>,
     ) -> String {
+        let source = source.as_ref();
         render_at(
             self.locate(source, span.start),
             file,
@@ -74,7 +102,14 @@ impl Lines {
 /// `message`, then where in `file` it is, the line and a caret; then the note.
 /// A line longer than [`SHOWN_CHARS`] is shown in part, around the
 /// finding, between `...`s (a generated script may be one long line).
-pub fn render(file: &str, source: &str, span: Span, message: &str, note: Option<&str>) -> String {
+pub fn render<S: AsRef<[u8]> + ?Sized>(
+    file: &str,
+    source: &S,
+    span: Span,
+    message: &str,
+    note: Option<&str>,
+) -> String {
+    let source = source.as_ref();
     render_at(
         locate(source, span.start),
         file,
@@ -87,9 +122,9 @@ pub fn render(file: &str, source: &str, span: Span, message: &str, note: Option<
 
 /// [`render`], with where `span` starts already located.
 fn render_at(
-    (line, column, text): (usize, usize, &str),
+    (line, column, text): (usize, usize, Cow<'_, str>),
     file: &str,
-    source: &str,
+    source: &[u8],
     span: Span,
     message: &str,
     note: Option<&str>,
@@ -97,10 +132,11 @@ fn render_at(
     let width = source
         .get(span.start..span.end.max(span.start))
         .map_or(1, |covered| {
-            covered.split('\n').next().unwrap_or("").chars().count()
+            let first_line = &covered[..text::line_end(covered, 0)];
+            String::from_utf8_lossy(first_line).chars().count()
         })
         .max(1);
-    let (text, at, width) = window(text, column - 1, width);
+    let (text, at, width) = window(&text, column - 1, width);
     let gutter = " ".repeat(line.to_string().len());
     let mut out = format!(
         "{message}\n{gutter}--> {file}:{line}:{column}\n{gutter} |\n{line} | {text}\n{gutter} | {}{}",
@@ -149,7 +185,10 @@ mod tests {
         let source = "local a = 1\nlocal b = keys[1]\n";
         let start = source.find("keys").unwrap();
         let span = Span::new(start, start + 4);
-        assert_eq!(locate(source, start), (2, 11, "local b = keys[1]"));
+        assert_eq!(
+            locate(source, start),
+            (2, 11, Cow::Borrowed("local b = keys[1]"))
+        );
         let rendered = render(
             "x.lua",
             source,
@@ -182,6 +221,87 @@ mod tests {
                 render("x.lua", source, span, "m", Some("n"))
             );
         }
+    }
+
+    #[test]
+    fn lines_locate_as_locate_does_for_every_line_ending_and_invalid_utf8() {
+        let sources: [&[u8]; 12] = [
+            b"",
+            b"\n",
+            b"\r",
+            b"\r\n",
+            b"\n\r",
+            b"a\r\rb\n\nc",
+            b"a\r\n\rb\n\r\nc\r",
+            b"x = 1\nlocal s = '\xff\xfe' .. keys\n",
+            b"\xff\r\xc3\xa9\n\r\xe2\x82\r\nend",
+            b"one\rtwo\r\nthree\n\rfour\nfive",
+            b"-- \xc3\n\xa9 \x80\x80\r\r\n\n\r\r",
+            b"\xf0\x9f\x98\x80 keys\r\n\xf0\x9f\x98",
+        ];
+        for source in sources {
+            let lines = Lines::new(source);
+            for offset in 0..=source.len() + 2 {
+                assert_eq!(
+                    lines.locate(source, offset),
+                    locate(source, offset),
+                    "{source:?} at {offset}"
+                );
+                for width in [0, 1, 3, source.len()] {
+                    let span = Span::new(offset, offset + width);
+                    assert_eq!(
+                        lines.render("x.lua", source, span, "m", Some("n")),
+                        render("x.lua", source, span, "m", Some("n")),
+                        "{source:?} at {offset}, {width} wide"
+                    );
+                }
+            }
+        }
+        // The lines as Lua counts them: one after each ending of any kind.
+        let lines = Lines::new(b"one\rtwo\r\nthree\n\rfour\nfive");
+        assert_eq!(lines.starts, [0, 4, 9, 16, 21]);
+        assert_eq!(Lines::new(b"a\n").starts, [0, 2]);
+        assert_eq!(Lines::new(b"").starts, [0]);
+    }
+
+    #[test]
+    fn lines_end_as_lua_ends_them() {
+        for ending in ["\n", "\r\n", "\r", "\n\r"] {
+            let source = ["a = 1", "b = 2", "c = keys"].join(ending) + ending;
+            let start = source.find("keys").unwrap();
+            let (line, column, text) = locate(&source, start);
+            assert_eq!((line, column, &*text), (3, 5, "c = keys"), "{ending:?}");
+            // Past the last line ending: a line of its own.
+            assert_eq!(locate(&source, source.len()).0, 4, "{ending:?}");
+            let rendered = render("x.lua", &source, Span::new(start, start + 4), "m", None);
+            assert!(
+                rendered.contains(" --> x.lua:3:5\n"),
+                "{ending:?}: {rendered}"
+            );
+            assert!(
+                rendered.contains("3 | c = keys\n"),
+                "{ending:?}: {rendered}"
+            );
+        }
+        // Two of the same line ending are two lines.
+        assert_eq!(locate("a\r\rb", 3).0, 3);
+        assert_eq!(locate("a\n\nb", 3).0, 3);
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_shown_lossily() {
+        let source = b"x = 1\nlocal s = '\xff\xfe' .. keys\n";
+        let start = source.windows(4).position(|w| w == b"keys").unwrap();
+        let (line, column, text) = locate(&source[..], start);
+        // One U+FFFD per invalid byte here, as `from_utf8_lossy` shows them.
+        assert_eq!(
+            (line, column, &*text),
+            (2, 19, "local s = '\u{fffd}\u{fffd}' .. keys")
+        );
+        let rendered = render("x.lua", &source[..], Span::new(start, start + 4), "m", None);
+        let lines: Vec<&str> = rendered.lines().collect();
+        assert_eq!(lines[3], "2 | local s = '\u{fffd}\u{fffd}' .. keys");
+        assert_eq!(lines[4], format!("  | {}^^^^", " ".repeat(18)));
     }
 
     #[test]

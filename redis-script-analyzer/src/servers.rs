@@ -13,6 +13,7 @@ use crate::commands::{redis_7_0, valkey_8_1, valkey_9_1};
 
 /// One server the tables describe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Server {
     /// Redis 7.0 (the tables come from 7.0.15).
     Redis7_0,

@@ -26,6 +26,7 @@ pub const FLAGS: &[&str] = &[
 
 /// A script's shebang, when it has one.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Shebang {
     /// The byte length of the shebang line, without its newline.
     pub len: usize,
@@ -43,6 +44,7 @@ impl Shebang {
 /// A shebang a targeted server rejects, in Redis's words, with the
 /// offending part.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ShebangError {
     /// The server's message.
     pub message: String,

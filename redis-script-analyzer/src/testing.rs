@@ -16,7 +16,7 @@ pub use crate::sandbox::INTERNAL_GLOBALS;
 /// error: where the differential test cuts, swaps and replaces.
 pub fn token_spans(source: &str) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
-    let Ok(mut lexer) = Lexer::new(source) else {
+    let Ok(mut lexer) = Lexer::new(source.as_bytes()) else {
         return spans;
     };
     while let Ok(token) = lexer.next_token() {
@@ -78,8 +78,9 @@ pub const INTERESTING_BYTES: &[u8] = b"\0\r\n\t \"'[]=-\\.e0x#!~;:,(){}<>^%+*/\x
 
 impl Edit {
     /// `source` with this edit, tokens taken from `donor` where it needs
-    /// one. Bytes that are no longer UTF-8 become U+FFFD, as a script file
-    /// that is not UTF-8 never reaches the analyzer.
+    /// one. Bytes that are no longer UTF-8 become U+FFFD, so that the
+    /// result is text for every caller (a script sent with `redis-rs`, a
+    /// macro's script).
     pub fn apply(&self, source: &str, donor: &str) -> String {
         let bytes = source.as_bytes();
         let mut out = bytes.to_vec();

@@ -98,14 +98,11 @@ fn macro_errors(function: bool, args: TokenStream, item: TokenStream) -> Vec<Str
 /// The tool's errors on `relative` with `keys` keys (a header decides).
 fn tool_errors(relative: &str, path: &Path, keys: Option<usize>) -> Vec<String> {
     let Ok(source) = std::fs::read_to_string(path) else {
-        // Not UTF-8: the tool refuses to read it; the macro must fail too.
+        // Not UTF-8: the macro refuses it (the runtime holds a script as
+        // text), whatever the tool finds in it.
         return vec!["unreadable".to_owned()];
     };
-    let options = FileOptions {
-        keys,
-        keys_from_name: false,
-        ..FileOptions::default()
-    };
+    let options = FileOptions::default().keys(keys).keys_from_name(false);
     let report = lint::check_file(relative, path, source, &mut |p| std::fs::read(p), &options);
     let mut messages: Vec<String> = report
         .findings

@@ -67,6 +67,7 @@ fn binding(kind: Kind, args: TokenStream, item: TokenStream) -> TokenStream {
                 // A declaration with errors of its own cannot be held against the script.
                 declaration_ok: errors.is_empty(),
                 servers: manifest.servers,
+                cluster: manifest.cluster,
             };
             let function = function_name(&binding, args);
             let callee = match kind {

@@ -1,15 +1,16 @@
-//! The servers a crate's scripts target, from its own `Cargo.toml`:
+//! What a crate's scripts target, from its own `Cargo.toml`:
 //!
 //! ```toml
 //! [package.metadata.redis-script]
 //! servers = ["redis-7.0", "valkey-8.1", "valkey-9.1"]   # the default when absent: all
+//! cluster = true                                        # the default when absent: false
 //! ```
 //!
-//! Read with a small, strict reader for exactly this table and key, so the
-//! macro needs no TOML crate: Cargo has already checked that the file is
+//! Read with a small, strict reader for exactly this table and its keys, so
+//! the macro needs no TOML crate: Cargo has already checked that the file is
 //! TOML, so what is left to check is that the table holds nothing but a
-//! one-line or multi-line array of distinct, known server names. The rest
-//! of the file is ignored.
+//! one-line or multi-line array of distinct, known server names and a
+//! boolean. The rest of the file is ignored.
 
 use std::path::{Path, PathBuf};
 
@@ -19,8 +20,10 @@ use redis_script_analyzer::servers::{Server, Servers};
 
 /// The table, as `Cargo.toml` names it.
 const TABLE: &str = "package.metadata.redis-script";
-/// Its one key.
+/// The key of the servers.
 const KEY: &str = "servers";
+/// The key of whether the scripts run on Redis Cluster.
+const CLUSTER: &str = "cluster";
 
 /// The manifest of the crate being compiled, and what it targets.
 pub struct Manifest {
@@ -28,6 +31,8 @@ pub struct Manifest {
     /// setting rebuilds the crate.
     pub path: PathBuf,
     pub servers: Servers,
+    /// `cluster = true`: a key that does not come from KEYS is an error.
+    pub cluster: bool,
 }
 
 impl Manifest {
@@ -44,9 +49,14 @@ impl Manifest {
                 format!("cannot read {} for [{TABLE}]: {error}", path.display()),
             )
         })?;
-        let servers = servers(&text).map_err(|error| syn::Error::new(span, error.render()))?;
+        let (servers, cluster) =
+            settings(&text).map_err(|error| syn::Error::new(span, error.render()))?;
         let path = path.canonicalize().unwrap_or(path);
-        Ok(Manifest { path, servers })
+        Ok(Manifest {
+            path,
+            servers,
+            cluster,
+        })
     }
 }
 
@@ -85,12 +95,20 @@ impl SettingError {
 
 /// The servers `Cargo.toml`'s text targets: [`Servers::ALL`] without the
 /// table or the key.
+#[cfg(test)]
 pub fn servers(text: &str) -> Result<Servers, SettingError> {
+    settings(text).map(|(servers, _)| servers)
+}
+
+/// The servers `Cargo.toml`'s text targets ([`Servers::ALL`] without the
+/// table or the key), and whether the scripts run on Redis Cluster.
+pub fn settings(text: &str) -> Result<(Servers, bool), SettingError> {
     let ours = dotted(TABLE);
     let mut lines = text.lines().enumerate();
     // The header the lines are under (empty at the top).
     let mut table: Vec<String> = Vec::new();
     let mut found: Option<Servers> = None;
+    let mut cluster: Option<bool> = None;
     while let Some((index, raw)) = lines.next() {
         let error = |message: String| SettingError {
             message,
@@ -105,7 +123,7 @@ pub fn servers(text: &str) -> Result<Servers, SettingError> {
             table = header(line);
             if table.len() > ours.len() && table.starts_with(&ours) {
                 return Err(error(format!(
-                    "`{line}` is not a redis-script setting: the only one is `{KEY}`"
+                    "`{line}` is not a redis-script setting: they are `{KEY}` and `{CLUSTER}`"
                 )));
             }
             continue;
@@ -126,9 +144,21 @@ pub fn servers(text: &str) -> Result<Servers, SettingError> {
             continue;
         }
         // `"servers"` and `'servers'` are the same key in TOML.
-        if key.trim_matches(['"', '\'']) != KEY {
+        let key = key.trim_matches(['"', '\'']);
+        if key == CLUSTER {
+            if cluster.is_some() {
+                return Err(error(format!("`{CLUSTER}` is set twice")));
+            }
+            cluster = Some(match value.trim() {
+                "true" => true,
+                "false" => false,
+                _ => return Err(error(format!("`{CLUSTER}` is `true` or `false`"))),
+            });
+            continue;
+        }
+        if key != KEY {
             return Err(error(format!(
-                "`{key}` is not a redis-script setting: the only one is `{KEY}`"
+                "`{key}` is not a redis-script setting: they are `{KEY}` and `{CLUSTER}`"
             )));
         }
         if found.is_some() {
@@ -158,7 +188,7 @@ pub fn servers(text: &str) -> Result<Servers, SettingError> {
         })?;
         found = Some(servers);
     }
-    Ok(found.unwrap_or_default())
+    Ok((found.unwrap_or_default(), cluster.unwrap_or(false)))
 }
 
 /// An array of server names being read, line by line.
@@ -296,6 +326,32 @@ mod tests {
 
     fn error(text: &str) -> SettingError {
         servers(text).expect_err(text)
+    }
+
+    #[test]
+    fn cluster_is_a_boolean_beside_the_servers() {
+        let table = "[package.metadata.redis-script]\n";
+        assert_eq!(settings(""), Ok((Servers::ALL, false)));
+        assert_eq!(
+            settings(&format!(
+                "{table}cluster = true\nservers = [\"valkey-9.1\"]\n"
+            )),
+            Ok((Servers::only(Server::Valkey9_1), true))
+        );
+        assert_eq!(
+            settings(&format!("{table}\"cluster\" = false")),
+            Ok((Servers::ALL, false))
+        );
+        for (text, message) in [
+            ("cluster = yes", "`cluster` is `true` or `false`"),
+            ("cluster = true\ncluster = true", "`cluster` is set twice"),
+            (
+                "clusters = true",
+                "`clusters` is not a redis-script setting: they are `servers` and `cluster`",
+            ),
+        ] {
+            assert_eq!(error(&format!("{table}{text}")).message, message, "{text}");
+        }
     }
 
     const VALKEY_8_1: Servers = Servers::only(Server::Valkey8_1);

@@ -41,6 +41,8 @@ pub struct Options {
     pub declaration_ok: bool,
     /// The servers the crate targets (its `Cargo.toml`).
     pub servers: Servers,
+    /// Whether the crate's scripts run on Redis Cluster (its `Cargo.toml`).
+    pub cluster: bool,
 }
 
 /// What a binding calls: a script, or a function of a library.
@@ -134,8 +136,9 @@ fn report_findings(
                 );
                 errors.push(syn::Error::new(span, message));
             }
-            Severity::Warning => {
-                let message = warning_message(binding, keys, &file.value(), diagnostic);
+            // A warning, or a milder severity a later analyzer may add.
+            _ => {
+                let message = warning_message(binding, keys, script, diagnostic);
                 warnings.extend(warning(span, diagnostic.rule, &message));
             }
         }
@@ -178,20 +181,18 @@ fn analyze_with_room<A: Send>(analyze: impl Fn() -> A + Send + Sync) -> A {
 
 fn declared(binding: &Binding, keys: usize, options: &Options) -> Declared {
     let split = binding.split(keys);
-    Declared {
+    Declared::default()
         // With a #[variadic] key list, the fixed keys are a lower bound.
-        keys: split.keys.len(),
-        args: split.args.len(),
-        variadic: split.variadic.is_some(),
-        variadic_keys: split.variadic_keys.is_some(),
-        reply: reply_type::reply_kind(&binding.reply_type()),
-        reply_type: reply_type::rust_type(&binding.reply_type()),
-        // The shebang decides, once it is read.
-        read_only: false,
-        allowed: options.allowed,
-        servers: options.servers,
-        checker: Checker::Attribute,
-    }
+        .keys(split.keys.len())
+        .args(split.args.len())
+        .variadic(split.variadic.is_some())
+        .variadic_keys(split.variadic_keys.is_some())
+        .reply(reply_type::reply_kind(&binding.reply_type()))
+        .reply_type(reply_type::rust_type(&binding.reply_type()))
+        .allowed(options.allowed)
+        .servers(options.servers)
+        .checker(Checker::Attribute)
+        .cluster(options.cluster)
 }
 
 fn target_span(binding: &Binding, keys: &Keys, file: &LitStr, target: Target) -> Span {
@@ -206,12 +207,20 @@ fn target_span(binding: &Binding, keys: &Keys, file: &LitStr, target: Target) ->
             ReturnType::Type(_, ty) => ty.span(),
             ReturnType::Default => binding.sig.ident.span(),
         },
+        _ => file.span(),
     }
 }
 
 /// The warning's text names the file and the parameter, since it shows
-/// at the parameter; rustc shows no note, so the note ends the text.
-fn warning_message(binding: &Binding, keys: &Keys, file: &str, diagnostic: &Diagnostic) -> String {
+/// at the parameter, or the file and line of a finding in the script;
+/// rustc shows no note, so the note ends the text.
+fn warning_message(
+    binding: &Binding,
+    keys: &Keys,
+    script: &ScriptFile,
+    diagnostic: &Diagnostic,
+) -> String {
+    let file = script.display();
     let parameter = match diagnostic.target {
         Target::Key(index) => index,
         Target::Arg(index) => keys.count + index,
@@ -224,7 +233,10 @@ fn warning_message(binding: &Binding, keys: &Keys, file: &str, diagnostic: &Diag
     let message = diagnostic
         .target
         .unread_message(&format!("`{file}`"), &format!("`{name}`"))
-        .unwrap_or_else(|| diagnostic.message.clone());
+        .unwrap_or_else(|| {
+            let (file, line, column) = script.position(diagnostic.span);
+            format!("{} (`{file}`:{line}:{column})", diagnostic.message)
+        });
     match &diagnostic.note {
         Some(note) => format!("redis-script: {message}. {}", sentence(note)),
         None => format!("redis-script: {message}"),

@@ -64,11 +64,21 @@ impl ScriptFile {
             )
         })?;
         let path = resolved.canonicalize().unwrap_or(resolved);
+        // The runtime holds a script as `&'static str`: an included file
+        // must be UTF-8 too.
         let composed = compose::compose(&relative, &path, source, &mut |included| {
-            std::fs::read(included)
+            let bytes = std::fs::read(included)?;
+            match std::str::from_utf8(&bytes) {
+                Ok(_) => Ok(bytes),
+                Err(_) => Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    "it is not valid UTF-8 (save it as UTF-8; binary data belongs in ARGV, \
+                     not in the source)",
+                )),
+            }
         })
         .map_err(|error| syn::Error::new_spanned(lit, error.render()))?;
-        let source = composed.text.clone();
+        let source = String::from_utf8(composed.text.clone()).expect("every file read is UTF-8");
         let sha1 = sha1_smol::Sha1::from(source.as_bytes())
             .digest()
             .to_string();
@@ -82,7 +92,7 @@ impl ScriptFile {
 
     /// The script file's own text, without its includes.
     pub fn own_source(&self) -> &str {
-        &self.composed.files[0].source
+        std::str::from_utf8(&self.composed.files[0].source).expect("every file read is UTF-8")
     }
 
     /// The canonical paths of the files it includes, for rebuild tracking.
@@ -92,6 +102,19 @@ impl ScriptFile {
                 .canonicalize()
                 .unwrap_or_else(|_| file.path.clone())
         })
+    }
+
+    /// The script file as its attribute names it.
+    pub fn display(&self) -> &str {
+        &self.composed.files[0].display
+    }
+
+    /// Where `span` of [`source`](Self::source) is: the file (an included
+    /// one, if the text is there), its line and column, 1-based.
+    pub fn position(&self, span: Span) -> (&str, usize, usize) {
+        let (file, span) = self.composed.locate(span);
+        let (line, column, _) = redis_script_analyzer::report::locate(&file.source, span.start);
+        (&file.display, line, column)
     }
 
     /// A finding at `span` of [`source`](Self::source), shown in the file
@@ -192,15 +215,12 @@ fn real_path(path: &Path) -> PathBuf {
         .unwrap_or_else(|| path.to_path_buf())
 }
 
-/// 1-based line and column (in bytes) of `offset` in `bytes`.
+/// 1-based line and column (in characters of the line as shown) of
+/// `offset` in `bytes`.
 fn line_and_column(bytes: &[u8], offset: usize) -> (usize, usize) {
-    let before = &bytes[..offset];
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    (line, offset - line_start + 1)
+    // Lines as the server numbers them (a bare `\r` ends one too).
+    let (line, column, _) = redis_script_analyzer::report::locate(bytes, offset);
+    (line, column)
 }
 
 #[cfg(test)]
@@ -211,5 +231,6 @@ mod tests {
     fn positions_are_one_based() {
         assert_eq!(line_and_column(b"ab\ncd\xff", 5), (2, 3));
         assert_eq!(line_and_column(b"\xff", 0), (1, 1));
+        assert_eq!(line_and_column(b"a\rb\r\n\xff", 5), (3, 1));
     }
 }

@@ -1,8 +1,8 @@
 //! The checks on a parsed script, one module per job: the scope walk
 //! (globals, locals, library members: [`scope`]), which also finds the
 //! command calls ([`command_calls`]) and the KEYS/ARGV reads ([`arity`]);
-//! the nil-return flow analysis ([`nil_return`]); and replies compared
-//! with nil, which they never are ([`nil_comparison`]).
+//! the rules that read the semantic model (`nil_reply`, `nil_comparison`
+//! and the others, in [`crate::rules`]).
 //!
 //! Every check is conservative: where the script's meaning is not certain
 //! from its text (a dynamic index, a shadowed name, a computed command name),
@@ -10,91 +10,31 @@
 
 mod arity;
 mod command_calls;
-mod nil_comparison;
-mod nil_return;
-pub(crate) mod reply;
-mod reply_shape;
 mod scope;
 
-use crate::diagnostic::{Allowed, Checker, Diagnostic};
-use crate::reply_type::RustType;
-use crate::servers::{Server, Servers};
+pub use crate::declared::{Declared, ReplyKind};
+use crate::diagnostic::Diagnostic;
+use crate::rules;
+use crate::semantic::{Environment, Model};
 use crate::syntax::tree::{Chunk, FuncBody, Span};
-
-/// What the caller's declaration says about the script.
-#[derive(Debug, Clone)]
-pub struct Declared {
-    /// Keys (`KEYS` has indexes 1 to `keys`).
-    pub keys: usize,
-    /// Fixed ARGV values.
-    pub args: usize,
-    /// Whether a variable tail (`#[variadic]`) may add more ARGV values.
-    pub variadic: bool,
-    /// Whether KEYS may hold more than `keys` values: a checker that does
-    /// not know the count (the `redis-lua` tool on a script without a
-    /// header) sets it, and then no KEYS index is out of range.
-    pub variadic_keys: bool,
-    /// What the declared return type makes of a Lua `nil` or `false`.
-    pub reply: ReplyKind,
-    /// The declared return type, as far as its name tells: the reply-shape
-    /// check refuses it if it takes none of the script's replies
-    /// ([`RustType::Other`] takes any).
-    pub reply_type: RustType,
-    /// `#!lua flags=no-writes` ([`crate::analyze`] takes it from the shebang).
-    pub read_only: bool,
-    /// The findings not to report.
-    pub allowed: Allowed,
-    /// The servers the script must run on.
-    pub servers: Servers,
-    /// Who checks, which words the notes on allowing a finding.
-    pub checker: Checker,
-}
-
-impl Declared {
-    /// The first targeted server, to name where all of them agree.
-    fn first_target(&self) -> Server {
-        self.servers.iter().next().unwrap_or(Server::Redis7_0)
-    }
-}
-
-/// No keys, no arguments, a reply that is not checked, every server.
-impl Default for Declared {
-    fn default() -> Declared {
-        Declared {
-            keys: 0,
-            args: 0,
-            variadic: false,
-            variadic_keys: false,
-            reply: ReplyKind::Unknown,
-            reply_type: RustType::Other,
-            read_only: false,
-            allowed: Allowed::NONE,
-            servers: Servers::ALL,
-            checker: Checker::Attribute,
-        }
-    }
-}
-
-/// Whether the declared return type can receive what a Lua `nil` or `false` becomes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReplyKind {
-    /// `Option<_>`, `()`, `redis::Value`: any falsy value.
-    Nullable,
-    /// `bool`: a Lua `false`, but not a `nil` (which has no boolean meaning in the script).
-    Bool,
-    /// A scalar that a nil reply fails to convert into: `String`, integers, floats.
-    NonNull,
-    /// Anything else (collections, generics, user types): not checked.
-    Unknown,
-}
+#[cfg(test)]
+use crate::{
+    diagnostic::{Allowed, Checker},
+    reply_type::RustType,
+    servers::{Server, Servers},
+};
 
 /// Runs every check on `chunk`, and leaves out what `declared` allows.
 pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
     let (mut diagnostics, uses) = scope::walk(chunk, declared);
     arity::check(&uses, declared, &mut diagnostics);
-    nil_return::check(chunk, declared, &mut diagnostics);
-    nil_comparison::check(chunk, chunk, &mut diagnostics);
-    reply_shape::check(chunk, &[], declared, &mut diagnostics);
+    let model = Model::build(chunk, Environment::Script);
+    let context = rules::Context {
+        model: &model,
+        declared,
+        callback: None,
+    };
+    rules::run(&context, &mut diagnostics);
     allowed_out(diagnostics, declared)
 }
 
@@ -113,12 +53,17 @@ pub fn check_function(
     let (mut diagnostics, uses) = scope::walk_in(chunk, declared, Some(env));
     if let Some(callback) = callback {
         arity::check(&uses, declared, &mut diagnostics);
-        let body = Chunk {
-            block: callback.block.clone(),
-        };
-        nil_return::check(&body, declared, &mut diagnostics);
-        nil_comparison::check(&body, chunk, &mut diagnostics);
-        reply_shape::check(&body, &callback.params, declared, &mut diagnostics);
+        let mut model = Model::build(chunk, Environment::Library);
+        let function = model.function_of(callback);
+        if let Some(function) = function {
+            model.set_callback(function);
+            let context = rules::Context {
+                model: &model,
+                declared,
+                callback: Some(function),
+            };
+            rules::run(&context, &mut diagnostics);
+        }
     }
     allowed_out(diagnostics, declared)
 }
@@ -146,6 +91,7 @@ pub(super) mod test_support {
         allowed: Allowed::NONE,
         servers: Servers::ALL,
         checker: Checker::Attribute,
+        cluster: false,
     };
 
     /// Every finding on `source`: severity, target and message.

@@ -7,9 +7,13 @@
 //! first error is a syntax error gets that error, even if a malformed token
 //! follows it.
 //!
+//! The source is bytes, as the server reads it: strings and comments may
+//! hold any byte; anywhere else a non-ASCII byte is a token of its own.
 //! Positions are byte offsets into the whole source, shebang line included;
 //! line numbers count newlines as Lua does (`\n`, `\r`, `\r\n` and `\n\r`
 //! each end one line).
+
+use std::borrow::Cow;
 
 use crate::syntax::tree::Span;
 
@@ -84,7 +88,8 @@ pub enum TokenKind {
     Eof,
     /// Any other character, as a token of its own: `+`, `(`, `=`, but also
     /// `~` alone, `@`, or a non-ASCII character (which Lua sees byte by
-    /// byte: its first byte is the token).
+    /// byte: its first byte is the token), U+FFFD for a byte that starts
+    /// no UTF-8 character.
     Char(char),
 }
 
@@ -147,7 +152,6 @@ pub struct Token {
 
 /// Reads a script's tokens one by one.
 pub struct Lexer<'a> {
-    src: &'a str,
     bytes: &'a [u8],
     pos: usize,
     /// Lua's `linenumber`: the line the lexer is on, so after reading a
@@ -164,8 +168,7 @@ impl<'a> Lexer<'a> {
     /// gives Lua the rest (newline included, so line numbers still count it).
     /// A `#!` line with no newline (before any NUL byte, as Redis looks for
     /// it with `strchr`) is "Invalid script shebang".
-    pub fn new(src: &'a str) -> Result<Lexer<'a>, LexError> {
-        let bytes = src.as_bytes();
+    pub fn new(bytes: &'a [u8]) -> Result<Lexer<'a>, LexError> {
         let mut pos = 0;
         if bytes.starts_with(b"#!") {
             match bytes.iter().position(|&b| b == b'\n' || b == 0) {
@@ -181,7 +184,6 @@ impl<'a> Lexer<'a> {
             }
         }
         Ok(Lexer {
-            src,
             bytes,
             pos,
             line: 1,
@@ -192,7 +194,7 @@ impl<'a> Lexer<'a> {
     /// The line comments of `src`, `--` included, up to the first text the
     /// lexer cannot read: comments as Lua sees them, so `--` in a string or
     /// a long comment `--[[ ]]` is none.
-    pub fn line_comments(src: &'a str) -> Vec<Span> {
+    pub fn line_comments(src: &'a [u8]) -> Vec<Span> {
         let Ok(mut lexer) = Lexer::new(src) else {
             return Vec::new();
         };
@@ -202,11 +204,6 @@ impl<'a> Lexer<'a> {
             }
         }
         lexer.line_comments
-    }
-
-    /// The source being read.
-    pub fn source(&self) -> &'a str {
-        self.src
     }
 
     /// Lua's current line number: the line on which the last token read ends.
@@ -220,7 +217,7 @@ impl<'a> Lexer<'a> {
     /// `None` for a NUL character, which Lua takes for "no token".
     pub fn near(&self, token: &Token) -> Option<String> {
         match token.kind {
-            TokenKind::Name | TokenKind::Number => Some(cut_at_nul(self.text(token.span))),
+            TokenKind::Name | TokenKind::Number => Some(cut_at_nul(&self.text(token.span))),
             TokenKind::String => {
                 let Span { start, end } = token.span;
                 let open = self.bytes[start];
@@ -245,8 +242,9 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn text(&self, span: Span) -> &'a str {
-        &self.src[span.start..span.end]
+    /// The text of `span`: names, numerals and brackets, which are ASCII.
+    pub fn text(&self, span: Span) -> Cow<'a, str> {
+        String::from_utf8_lossy(&self.bytes[span.start..span.end])
     }
 
     fn cur(&self) -> Option<u8> {
@@ -337,7 +335,7 @@ impl<'a> Lexer<'a> {
                     } else if sep == -1 {
                         return Ok(self.token(TokenKind::Char('['), start));
                     } else {
-                        let near = self.text(Span::new(start, self.pos)).to_owned();
+                        let near = self.text(Span::new(start, self.pos)).into_owned();
                         return Err(self.error("invalid long string delimiter", Some(near), start));
                     }
                 }
@@ -380,14 +378,21 @@ impl<'a> Lexer<'a> {
                         self.pos += 1;
                     }
                     let kind =
-                        keyword(self.text(Span::new(start, self.pos))).unwrap_or(TokenKind::Name);
+                        keyword(&self.text(Span::new(start, self.pos))).unwrap_or(TokenKind::Name);
                     return Ok(self.token(kind, start));
                 }
                 _ => {
-                    // Tokens start on character boundaries: strings, comments
-                    // and the other tokens all end on an ASCII byte.
-                    let ch = self.src[start..].chars().next().unwrap_or('\u{fffd}');
-                    self.pos += ch.len_utf8();
+                    // Lua takes the first byte for the token; a UTF-8
+                    // character is kept whole to be quoted readably, and a
+                    // byte that starts none reads as U+FFFD, as the server's
+                    // message does when decoded.
+                    let ahead = &self.bytes[start..(start + 4).min(self.bytes.len())];
+                    let ch = ahead
+                        .utf8_chunks()
+                        .next()
+                        .and_then(|chunk| chunk.valid().chars().next());
+                    self.pos += ch.map_or(1, char::len_utf8);
+                    let ch = ch.unwrap_or(char::REPLACEMENT_CHARACTER);
                     return Ok(self.token(TokenKind::Char(ch), start));
                 }
             }
@@ -412,7 +417,7 @@ impl<'a> Lexer<'a> {
         while let Some(b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'_') = self.cur() {
             self.pos += 1;
         }
-        let text = cut_at_nul(self.text(Span::new(start, self.pos)));
+        let text = cut_at_nul(&self.text(Span::new(start, self.pos)));
         match str_to_number(&text) {
             Some(value) => {
                 let mut token = self.token(TokenKind::Number, start);
@@ -677,7 +682,7 @@ mod tests {
 
     /// All tokens of `src` as (kind, text), or the first error's message.
     fn lex(src: &str) -> Result<Vec<(TokenKind, &str)>, String> {
-        let mut lexer = Lexer::new(src).map_err(|e| e.message)?;
+        let mut lexer = Lexer::new(src.as_bytes()).map_err(|e| e.message)?;
         let mut out = Vec::new();
         loop {
             let token = lexer.next_token().map_err(|e| e.message)?;
@@ -697,7 +702,7 @@ mod tests {
     }
 
     fn single(src: &str) -> Token {
-        let mut lexer = Lexer::new(src).unwrap();
+        let mut lexer = Lexer::new(src.as_bytes()).unwrap();
         lexer.next_token().unwrap()
     }
 
@@ -714,7 +719,7 @@ mod tests {
     }
 
     fn error(src: &str) -> (String, Span) {
-        let mut lexer = match Lexer::new(src) {
+        let mut lexer = match Lexer::new(src.as_bytes()) {
             Ok(lexer) => lexer,
             Err(e) => return (e.message, e.span),
         };
@@ -730,7 +735,7 @@ mod tests {
     #[test]
     fn spans_are_byte_offsets() {
         let src = "local é = x..'y'";
-        let mut lexer = Lexer::new(src).unwrap();
+        let mut lexer = Lexer::new(src.as_bytes()).unwrap();
         let mut spans = Vec::new();
         loop {
             let token = lexer.next_token().unwrap();
@@ -956,7 +961,7 @@ mod tests {
 
     #[test]
     fn lines_count_like_lua() {
-        let mut lexer = Lexer::new("a\r\nb\n\rc\r\rd\n\ne").unwrap();
+        let mut lexer = Lexer::new(b"a\r\nb\n\rc\r\rd\n\ne").unwrap();
         let mut lines = Vec::new();
         loop {
             let token = lexer.next_token().unwrap();
@@ -967,7 +972,7 @@ mod tests {
         }
         assert_eq!(lines, vec![1, 2, 3, 5, 7]);
         // A multi-line token leaves the lexer on its last line.
-        let mut lexer = Lexer::new("x = [[\na\nb]] y").unwrap();
+        let mut lexer = Lexer::new(b"x = [[\na\nb]] y").unwrap();
         for _ in 0..3 {
             lexer.next_token().unwrap();
         }
@@ -977,7 +982,7 @@ mod tests {
     #[test]
     fn shebang_line_is_skipped() {
         let src = "#!lua flags=no-writes\nreturn 1";
-        let mut lexer = Lexer::new(src).unwrap();
+        let mut lexer = Lexer::new(src.as_bytes()).unwrap();
         let token = lexer.next_token().unwrap();
         assert_eq!(token.kind, TokenKind::Return);
         assert_eq!(token.span, Span::new(22, 28));
@@ -997,7 +1002,7 @@ mod tests {
     #[test]
     fn near_texts() {
         let src = "x [==[a\r\nb]==] 'c\\n\\0d' 12e3 \0 é ...";
-        let mut lexer = Lexer::new(src).unwrap();
+        let mut lexer = Lexer::new(src.as_bytes()).unwrap();
         let mut nears = Vec::new();
         loop {
             let token = lexer.next_token().unwrap();

@@ -21,6 +21,7 @@ use crate::syntax::tree::{
 
 /// Why a script does not compile, as Lua says it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SyntaxError {
     /// Lua's message, e.g. `'=' expected near 'x'`.
     pub message: String,
@@ -55,9 +56,10 @@ impl fmt::Display for SyntaxError {
 
 impl std::error::Error for SyntaxError {}
 
-/// Parses a whole script, its shebang line (if any) skipped.
-pub fn parse(source: &str) -> std::result::Result<Chunk, SyntaxError> {
-    let block = Parser::new(source).and_then(|mut parser| parser.main());
+/// Parses a whole script, its shebang line (if any) skipped: bytes, as the
+/// server reads them (text is bytes too).
+pub fn parse<S: AsRef<[u8]> + ?Sized>(source: &S) -> std::result::Result<Chunk, SyntaxError> {
+    let block = Parser::new(source.as_ref()).and_then(|mut parser| parser.main());
     match block {
         Ok(block) => Ok(Chunk { block }),
         Err(error) => Err(*error),
@@ -153,7 +155,7 @@ fn block_follow(kind: TokenKind) -> bool {
 type Result<T> = std::result::Result<T, Box<SyntaxError>>;
 
 impl<'a> Parser<'a> {
-    fn new(source: &'a str) -> Result<Parser<'a>> {
+    fn new(source: &'a [u8]) -> Result<Parser<'a>> {
         let mut lexer = Lexer::new(source)?;
         let first = lexer.next_token()?;
         let mut parser = Parser {
@@ -271,7 +273,7 @@ impl<'a> Parser<'a> {
         self.check(TokenKind::Name)?;
         let span = self.token.span;
         let name = Name {
-            text: self.lexer.source()[span.start..span.end].to_owned(),
+            text: self.lexer.text(span).into_owned(),
             span,
         };
         self.next()?;
@@ -1324,6 +1326,35 @@ mod tests {
         for (src, message) in SYNTAX_ERRORS {
             assert_eq!(err(src), *message, "{src:?}");
         }
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_belong_in_strings_and_comments() {
+        // As the server reads them: any byte in a string, short or long,
+        // and in a comment, line or long.
+        for src in [
+            &b"return '\xff\xfe'"[..],
+            b"return \"a\xc3(\"",
+            b"return [[\x80\n\xff]]",
+            b"-- \xff\nreturn 1",
+            b"--[[ \xfe\r\xff ]] return 1",
+            b"#!lua flags=no-writes \xff\nreturn 1",
+        ] {
+            if let Err(error) = parse(src) {
+                panic!("{}: {error}", String::from_utf8_lossy(src));
+            }
+        }
+        // Elsewhere Lua reads a byte as a token of its own, which no rule
+        // takes; it quotes the byte raw, which reads as U+FFFD.
+        let error = parse(b"return \xff").unwrap_err();
+        assert_eq!(error.message, "unexpected symbol near '\u{fffd}'");
+        assert_eq!(error.span, Span::new(7, 8));
+        let error = parse(b"local x = 1 \xc3( 2").unwrap_err();
+        assert_eq!(error.message, "unexpected symbol near '\u{fffd}'");
+        assert_eq!(error.span, Span::new(12, 13));
+        // A name ends at the first byte that is not ASCII.
+        let error = parse(b"local a\xe9 = 1").unwrap_err();
+        assert_eq!(error.message, "unexpected symbol near '\u{fffd}'");
     }
 
     #[test]

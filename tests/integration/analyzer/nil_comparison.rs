@@ -43,10 +43,7 @@ fn script(prelude: &str, call: &str) -> String {
 }
 
 fn nil_comparisons(source: &str) -> usize {
-    let declared = Declared {
-        keys: 1,
-        ..Declared::default()
-    };
+    let declared = Declared::default().keys(1);
     analyze(source, declared)
         .diagnostics
         .iter()

@@ -1,0 +1,12 @@
+//! `header`: a signature header (`---@key`, `---@param`, `---@return`) that does not parse.
+//!
+//! `crate::header` gives these findings while it reads the header. No setting can silence them: the server refuses the file.
+
+use super::{Allow, Meta};
+use crate::diagnostic::Severity;
+
+pub(super) const RULE: Meta = Meta {
+    severity: Severity::Error,
+    allow: Allow::Never,
+    check: None,
+};

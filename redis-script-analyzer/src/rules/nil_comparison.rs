@@ -1,0 +1,231 @@
+//! `nil_comparison`: a command's reply compared with `nil`.
+//!
+//! Redis's nil reply (GET of a missing key, HGET of a missing field, LPOP
+//! of an empty list, a missing field among HMGET's) arrives in Lua as
+//! `false`, never as `nil`: so after `local v = redis.call('GET', KEYS[1])`,
+//! `if v == nil then` never takes its branch and `v ~= nil` always holds.
+//! The rule flags a comparison with `nil` of a value that can only be such
+//! a reply ([`commands::may_reply_nil`]) or such an element
+//! ([`commands::elements_may_be_nil`]), followed through locals,
+//! parameters, `unpack` and `pcall` by the semantic model.
+//!
+//! Not after `redis.setresp(3)` anywhere in the file: replies then reach
+//! Lua in RESP3, where a null is `nil`.
+
+use super::{Allow, Context, Meta};
+use crate::commands;
+use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use crate::semantic::{Model, NilComparison, Value};
+use crate::syntax::tree::Expr;
+
+pub(super) const RULE: Meta = Meta {
+    severity: Severity::Error,
+    allow: Allow::Anywhere,
+    check: Some(check),
+};
+
+fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
+    let model = context.model;
+    if model.nil_comparisons.is_empty() || model.may_use_resp3() {
+        return;
+    }
+    for comparison in &model.nil_comparisons {
+        if !context.judges(comparison.function) {
+            continue;
+        }
+        if let Some((command, element)) = nil_reply(model, model.value(comparison.subject)) {
+            diagnostics.push(diagnostic(comparison, &command, element));
+        }
+    }
+}
+
+/// The command whose nil reply (or nil element, `true`) `value` can only
+/// be; `None` if it may be anything else.
+fn nil_reply(model: &Model, value: Value) -> Option<(String, bool)> {
+    let mut found = None;
+    for alternative in value.alternatives() {
+        let (call, element) = match alternative {
+            Value::Reply(call) => (*call, false),
+            Value::ReplyElement(call, _) => (*call, true),
+            _ => return None,
+        };
+        let command = model.command(call)?;
+        let literal_args = command.args.iter().filter_map(|arg| match arg {
+            Expr::String(text, _) => Some(&text[..]),
+            _ => None,
+        });
+        let nil_able = if element {
+            commands::elements_may_be_nil(&command.name)
+        } else {
+            commands::may_reply_nil(&command.name, literal_args)
+        };
+        if !nil_able {
+            return None;
+        }
+        found.get_or_insert((command.name, element));
+    }
+    found
+}
+
+fn diagnostic(comparison: &NilComparison, command: &str, element: bool) -> Diagnostic {
+    let command = command.to_ascii_uppercase();
+    let what = if element {
+        "an element of the reply"
+    } else {
+        "the reply"
+    };
+    let (subject, value) = match unparen(comparison.subject) {
+        Expr::Name(name) => (format!("`{}` holds {what}", name.text), name.text.as_str()),
+        _ => (format!("this compares {what}"), "reply"),
+    };
+    let (verdict, fix) = if comparison.equal {
+        (
+            "never true",
+            format!("test for the nil reply with `if not {value} then` (or `{value} == false`)"),
+        )
+    } else {
+        (
+            "always true",
+            format!("test for a value with `if {value} then` (or `{value} ~= false`)"),
+        )
+    };
+    Diagnostic::error(
+        Rule::NilComparison,
+        Target::File,
+        comparison.span,
+        format!(
+            "{subject} of `{command}`, whose nil arrives in Lua as `false`: \
+             the comparison with `nil` is {verdict}"
+        ),
+    )
+    .with_note(fix)
+}
+
+fn unparen(mut expr: &Expr) -> &Expr {
+    while let Expr::Paren(inner, _) = expr {
+        expr = inner;
+    }
+    expr
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::declared::Declared;
+    use crate::rules::Context;
+    use crate::semantic::{Environment, Model};
+    use crate::syntax::parser::parse;
+
+    fn messages(source: &str) -> Vec<String> {
+        let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
+        let model = Model::build(&chunk, Environment::Script);
+        let declared = Declared::default();
+        let context = Context {
+            model: &model,
+            declared: &declared,
+            callback: None,
+        };
+        let mut diagnostics = Vec::new();
+        super::check(&context, &mut diagnostics);
+        diagnostics.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn a_reply_compared_with_nil_is_flagged() {
+        let found = messages(
+            "local v = redis.call('GET', KEYS[1])\nif v == nil then return 0 end\nreturn v",
+        );
+        assert_eq!(
+            found,
+            [
+                "`v` holds the reply of `GET`, whose nil arrives in Lua as `false`: \
+              the comparison with `nil` is never true"
+            ]
+        );
+        let found = messages("local v = redis.call('HGET', KEYS[1], 'f')\nreturn nil ~= (v)");
+        assert_eq!(found.len(), 1);
+        assert!(found[0].ends_with("is always true"), "{}", found[0]);
+        let found = messages("if redis.call('LPOP', KEYS[1]) == nil then return 1 end");
+        assert!(
+            found[0].starts_with("this compares the reply of `LPOP`"),
+            "{found:?}"
+        );
+        // Inside a function, in a nested condition.
+        let found = messages(
+            "local v = redis.call('GET', KEYS[1])\n\
+             local function f() return v == nil and 1 or 2 end\nreturn f()",
+        );
+        assert_eq!(found.len(), 1);
+        // RESP2 said out loud keeps nil `false`.
+        let found = messages(
+            "redis.setresp(2) local v = redis.call('GET', KEYS[1]) if v == nil then return 0 end return v",
+        );
+        assert_eq!(found.len(), 1);
+    }
+
+    #[test]
+    fn the_value_is_followed_through_the_script() {
+        let flagged = [
+            // Another local of the same name elsewhere does not hide it.
+            "local function a() local queue = redis.call('HGET', KEYS[1], 'q') \
+             if queue == nil then return 0 end return queue end \
+             local function b() local queue = ARGV[1] return queue end return a() .. b()",
+            // Out of `unpack` of a reply whose elements may be nil.
+            "local state, owner = unpack(redis.call('HMGET', KEYS[1], 'state', 'owner')) \
+             if owner == nil then return 0 end return state",
+            // An element by index.
+            "local values = redis.call('MGET', KEYS[1], KEYS[2]) if values[2] == nil then return 0 end return 1",
+            // Through an alias of redis.call, and under pcall.
+            "local rcall = redis.call local v = rcall('GET', KEYS[1]) if v == nil then return 0 end return v",
+            "local ok, v = pcall(redis.call, 'GET', KEYS[1]) if v == nil then return 0 end return v",
+            // A local function's return, and a parameter every call fills with the reply.
+            "local function get(k) return redis.call('GET', k) end \
+             local v = get(KEYS[1]) if v == nil then return 0 end return v",
+            "local function missing(v) return v == nil end \
+             return missing(redis.call('GET', KEYS[1]))",
+            // Assigned again, the reply each time.
+            "local v = redis.call('GET', KEYS[1]) if ARGV[1] then v = redis.call('LPOP', KEYS[1]) end \
+             if v == nil then return 0 end return v",
+        ];
+        for source in flagged {
+            assert_eq!(messages(source).len(), 1, "{source}");
+        }
+    }
+
+    #[test]
+    fn values_that_may_not_be_the_reply_are_not() {
+        let clean = [
+            // No nil reply.
+            "local v = redis.call('INCR', KEYS[1]) if v == nil then return 0 end return v",
+            // SET replies nil only with NX, XX or GET.
+            "local v = redis.call('SET', KEYS[1], 'x') if v == nil then return 0 end return 1",
+            // A table lookup is nil for a missing key.
+            "local t = {} local v = t[ARGV[1]] if v == nil then return 0 end return v",
+            // Assigned again.
+            "local v = redis.call('GET', KEYS[1]) v = tonumber(v) if v == nil then return 0 end return v",
+            // A parameter some call fills with something else.
+            "local v = redis.call('GET', KEYS[1]) local function f(v) return v == nil end return f(v) or f(ARGV[1])",
+            // Shadowed by a second local.
+            "local v = redis.call('GET', KEYS[1]) do local v = ARGV[1] if v == nil then return 0 end end return v",
+            // Compared with false, as it should be.
+            "local v = redis.call('GET', KEYS[1]) if v == false then return 0 end return v",
+            // In RESP3 (after `redis.setresp(3)`) a null reply is nil.
+            "redis.setresp(3) local v = redis.call('GET', KEYS[1]) if v == nil then return 0 end return v",
+            // ... also when setresp is not called directly.
+            "pcall(redis.setresp, 3) local v = redis.call('GET', KEYS[1]) if v == nil then return 0 end return v",
+            "local resp = redis.setresp resp(3) local v = redis.call('GET', KEYS[1]) if v == nil then return 0 end return v",
+            // A name compared before the declaration is another variable.
+            "if x == nil then return 0 end local x = redis.call('GET', KEYS[1]) return x",
+            // Declared nil, then assigned: the model does not order
+            // assignments, so the declaration's nil stays possible.
+            "local v if ARGV[1] then v = redis.call('GET', KEYS[1]) else v = redis.call('LPOP', KEYS[1]) end \
+             if v == nil then return 0 end return v",
+            // HGETALL's elements are never nil.
+            "local a, b = unpack(redis.call('HGETALL', KEYS[1])) if b == nil then return 0 end return a",
+            // A shadowed `redis`.
+            "local redis = {call = function() return nil end} local v = redis.call('GET', 'k') if v == nil then return 0 end return 1",
+        ];
+        for source in clean {
+            assert_eq!(messages(source), Vec::<String>::new(), "{source}");
+        }
+    }
+}

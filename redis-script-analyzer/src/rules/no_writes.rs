@@ -1,0 +1,12 @@
+//! `no_writes`: a write in a script or function flagged `no-writes`.
+//!
+//! Its findings still come from the walks in `crate::check`.
+
+use super::{Allow, Meta};
+use crate::diagnostic::Severity;
+
+pub(super) const RULE: Meta = Meta {
+    severity: Severity::Error,
+    allow: Allow::CommandLine,
+    check: None,
+};

@@ -1,0 +1,64 @@
+//! The command calls of a script: `redis.call('GET', k)`, through an alias
+//! (`local rcall = redis.call`), or under `pcall(redis.call, ...)`.
+
+use super::{Builtin, Model, Value};
+use crate::syntax::tree::Expr;
+
+/// A call of `redis.call` or `redis.pcall` with a literal command name.
+#[derive(Debug, Clone)]
+pub(crate) struct CommandCall<'t> {
+    /// Its index in [`Model::calls`].
+    pub(crate) call: usize,
+    /// The command name, lower case.
+    pub(crate) name: String,
+    /// The command's arguments after its name.
+    pub(crate) args: &'t [Expr],
+}
+
+impl<'t> Model<'t> {
+    /// The command call `self.calls[call]` makes, if it calls one by a literal name.
+    pub(crate) fn command(&self, call: usize) -> Option<CommandCall<'t>> {
+        let site = &self.calls[call];
+        let words = match self.value(site.func) {
+            Value::Builtin(Builtin::Call | Builtin::PCall) => site.args,
+            Value::Builtin(Builtin::Pcall) => {
+                let (func, rest) = site.args.split_first()?;
+                match self.value(func) {
+                    Value::Builtin(Builtin::Call | Builtin::PCall) => rest,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        let (Expr::String(name, _), args) = words.split_first()? else {
+            return None;
+        };
+        Some(CommandCall {
+            call,
+            name: String::from_utf8_lossy(name).to_ascii_lowercase(),
+            args,
+        })
+    }
+
+    /// Every command call with a literal name, in the order of the text.
+    pub(crate) fn commands(&self) -> impl Iterator<Item = CommandCall<'t>> + '_ {
+        (0..self.calls.len()).filter_map(|call| self.command(call))
+    }
+
+    /// Whether the script may switch its replies to RESP3, where a null
+    /// reaches Lua as `nil`: `redis.setresp` called with anything but a
+    /// literal 2, directly, through an alias or under `pcall`.
+    pub(crate) fn may_use_resp3(&self) -> bool {
+        self.calls.iter().any(|site| {
+            let (callee, args) = match self.value(site.func) {
+                Value::Builtin(Builtin::Pcall) => match site.args.split_first() {
+                    Some((func, rest)) => (self.value(func), rest),
+                    None => return false,
+                },
+                callee => (callee, site.args),
+            };
+            callee == Value::Builtin(Builtin::SetResp)
+                && !matches!(args.first(), Some(Expr::Number(version, _)) if *version == 2.0)
+        })
+    }
+}

@@ -1,0 +1,768 @@
+//! The semantic model of a script: built in one walk of its tree
+//! ([`Model::build`]) and read by the rules.
+//!
+//! It resolves every name to its binding (a local, a parameter, a loop
+//! variable) or to a global, lists the functions with their returns and the
+//! places they are called from, and records what each binding is given
+//! (its declaration and every later assignment). From that, [`value`] says
+//! for each expression what it can be: an element of KEYS or ARGV, a
+//! literal, text built from parts, the reply of a command call, a table,
+//! a call of a local function, or several of these ([`Value`]).
+//!
+//! Building it is linear in the size of the tree: each node is visited
+//! once, each name is looked up in a map of the names in scope, and a
+//! binding's value is computed once and kept.
+
+pub(crate) mod command;
+pub(crate) mod flow;
+pub(crate) mod value;
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use crate::syntax::tree::{
+    BinOp, Block, Chunk, Expr, Field, FuncBody, FuncName, Name, Span, Stat, UnOp,
+};
+pub(crate) use command::CommandCall;
+pub(crate) use value::{Builtin, Value};
+
+/// A binding's index in [`Model::bindings`].
+pub(crate) type BindingId = usize;
+/// A function's index in [`Model::functions`]; the main chunk is 0.
+pub(crate) type FunctionId = usize;
+
+/// What a binding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BindingKind {
+    /// `local x`.
+    Local,
+    /// `local function f`.
+    LocalFunction,
+    /// A function's parameter, by position; `arg` and `self` are implicit.
+    Parameter(FunctionId, usize),
+    /// Redis builds Lua with 5.0 vararg compatibility: a vararg function
+    /// has a hidden local `arg`; a method has `self`.
+    Implicit,
+    /// A `for` loop's variable.
+    LoopVariable,
+}
+
+/// One value a binding is given: at its declaration or by an assignment.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Given<'t> {
+    /// The first value of this expression.
+    Expr(&'t Expr),
+    /// The `index`-th value (0-based) of a multi-value expression (`local
+    /// a, b = unpack(t)`).
+    Nth(&'t Expr, usize),
+    /// Nothing: `local x` alone, or past the values of a list.
+    Nil,
+    /// What the text does not settle: a parameter, `...`.
+    Unknown,
+    /// The `index`-th value of a generic `for` over these expressions.
+    Loop(&'t [Expr], usize),
+    /// A numeric `for` variable.
+    Number,
+    /// This function (`local function f`, `function t.f`).
+    Function(FunctionId),
+}
+
+/// The key of a write into a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FieldKey<'t> {
+    /// `t.name`, `t['name']`.
+    Name(&'t [u8]),
+    /// `t[1]`, `t[#t + 1]`: a position of the array part.
+    Position,
+    /// A key the text does not settle.
+    Other,
+}
+
+impl<'t> FieldKey<'t> {
+    fn of(key: &'t Expr) -> FieldKey<'t> {
+        match key {
+            Expr::String(text, _) => FieldKey::Name(text),
+            Expr::Number(..) | Expr::Unary { op: UnOp::Len, .. } => FieldKey::Position,
+            Expr::Binary {
+                op: BinOp::Add | BinOp::Sub,
+                lhs,
+                ..
+            } if matches!(&**lhs, Expr::Unary { op: UnOp::Len, .. } | Expr::Number(..)) => {
+                FieldKey::Position
+            }
+            _ => FieldKey::Other,
+        }
+    }
+}
+
+/// A name a script binds.
+#[derive(Debug)]
+pub(crate) struct Binding<'t> {
+    pub(crate) kind: BindingKind,
+    /// Its declaration's value, then every assignment's, in the order of the text.
+    pub(crate) given: Vec<Given<'t>>,
+    /// `t.k = v` and `t[k] = v` with this binding as `t`: the key and the value.
+    pub(crate) fields: Vec<(FieldKey<'t>, Given<'t>)>,
+    /// Whether its value is read other than as a called function's name.
+    pub(crate) escapes: bool,
+}
+
+/// A function: the main chunk (0) or a function expression.
+#[derive(Debug)]
+pub(crate) struct Function<'t> {
+    /// Its block.
+    pub(crate) block: &'t Block,
+    /// Its parameters' bindings.
+    pub(crate) params: Vec<BindingId>,
+    /// Every `return` of its own (not of nested functions): the expressions.
+    pub(crate) returns: Vec<&'t [Expr]>,
+    /// The span of each `return` statement, in the order of `returns`
+    /// (a bare `return` has no expression to point at).
+    pub(crate) return_spans: Vec<Span>,
+    /// The function around it (the main chunk around itself).
+    pub(crate) parent: FunctionId,
+    /// The argument lists it is called with, where a call names it directly.
+    pub(crate) calls: Vec<&'t [Expr]>,
+    /// Whether a local names it (`local function f`, `local f = function`).
+    pub(crate) named: bool,
+}
+
+/// A comparison with `nil`: `x == nil`, `nil ~= x`.
+#[derive(Debug)]
+pub(crate) struct NilComparison<'t> {
+    /// What is compared with nil.
+    pub(crate) subject: &'t Expr,
+    /// `==` (true) or `~=`.
+    pub(crate) equal: bool,
+    pub(crate) span: Span,
+    /// The function whose body holds it.
+    pub(crate) function: FunctionId,
+}
+
+/// How a name is used.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Access<'t> {
+    /// Its value is read (passed, called, compared...).
+    Read,
+    /// `name[key]` or `name.key` is read; `dot` is the member's name as
+    /// written after a dot; `whole` spans the indexing.
+    Index {
+        key: &'t Expr,
+        dot: Option<&'t Name>,
+        whole: Span,
+    },
+    /// `name = ...`.
+    Assign,
+    /// `name[key] = ...` or `name.key = ...`.
+    AssignIndex,
+    /// `function name()` (`plain`) or `function name.a:b()`.
+    FunctionStatement { plain: bool },
+}
+
+/// A use of a name: a local's (`binding`) or a global's.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NameUse<'t> {
+    pub(crate) name: &'t Name,
+    pub(crate) binding: Option<BindingId>,
+    pub(crate) access: Access<'t>,
+    /// The function whose body holds it.
+    pub(crate) function: FunctionId,
+    /// Inside an operand of `or`: a value the script has a fallback for
+    /// (`local unpack = unpack or table.unpack`).
+    pub(crate) optional: bool,
+}
+
+/// A call site: `f(args)`, in the function whose body holds it.
+#[derive(Debug)]
+pub(crate) struct CallSite<'t> {
+    pub(crate) func: &'t Expr,
+    pub(crate) args: &'t [Expr],
+    pub(crate) span: Span,
+    pub(crate) function: FunctionId,
+}
+
+/// The environment a script runs in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Environment {
+    /// `EVAL`: KEYS and ARGV are globals.
+    Script,
+    /// A Functions library: the callbacks get them as parameters.
+    Library,
+}
+
+/// The semantic model of one script or library.
+pub(crate) struct Model<'t> {
+    pub(crate) environment: Environment,
+    pub(crate) bindings: Vec<Binding<'t>>,
+    pub(crate) functions: Vec<Function<'t>>,
+    /// Every call, in the order of the text.
+    pub(crate) calls: Vec<CallSite<'t>>,
+    pub(crate) nil_comparisons: Vec<NilComparison<'t>>,
+    /// Every use of a name, in the order of the walk.
+    pub(crate) names: Vec<NameUse<'t>>,
+    /// Every local declared, in the order of the text (for suggestions).
+    pub(crate) declared_names: Vec<&'t str>,
+    /// Which functions may run ([`Model::is_live`]), computed once.
+    live: std::sync::OnceLock<Vec<bool>>,
+    /// Each name expression that reads or writes a local: its binding, by
+    /// the name's first byte (unique among names).
+    resolved: HashMap<usize, BindingId>,
+    /// Each function expression's id, by its body's first byte.
+    function_ids: HashMap<usize, FunctionId>,
+    /// The parameters of callbacks that hold KEYS (first) and ARGV (second).
+    roles: HashMap<BindingId, Builtin>,
+    /// Each call's index in [`Model::calls`], by its first byte.
+    pub(crate) call_index: HashMap<usize, Vec<usize>>,
+    /// Memoized values of bindings ([`value`]).
+    pub(crate) memo: value::Memo<'t>,
+}
+
+impl<'t> Model<'t> {
+    /// The model of `chunk`, run in `environment`.
+    pub(crate) fn build(chunk: &'t Chunk, environment: Environment) -> Model<'t> {
+        let mut builder = Builder {
+            model: Model {
+                environment,
+                bindings: Vec::new(),
+                functions: vec![Function {
+                    block: &chunk.block,
+                    params: Vec::new(),
+                    returns: Vec::new(),
+                    return_spans: Vec::new(),
+                    parent: 0,
+                    calls: Vec::new(),
+                    named: false,
+                }],
+                calls: Vec::new(),
+                nil_comparisons: Vec::new(),
+                names: Vec::new(),
+                declared_names: Vec::new(),
+                live: std::sync::OnceLock::new(),
+                resolved: HashMap::new(),
+                function_ids: HashMap::new(),
+                roles: HashMap::new(),
+                call_index: HashMap::new(),
+                memo: value::Memo::default(),
+            },
+            in_scope: HashMap::new(),
+            scopes: vec![Vec::new()],
+            function: 0,
+            optional: false,
+        };
+        builder.block(&chunk.block);
+        builder.model.memo = value::Memo::new(builder.model.bindings.len());
+        builder.model
+    }
+
+    /// The binding `name` (a name expression of this tree) refers to; `None` for a global.
+    pub(crate) fn binding_of(&self, name: &Name) -> Option<BindingId> {
+        self.resolved.get(&name.span.start).copied()
+    }
+
+    /// The function a function expression of this tree creates.
+    pub(crate) fn function_of(&self, body: &FuncBody) -> Option<FunctionId> {
+        self.function_ids.get(&body.span.start).copied()
+    }
+
+    /// Takes the first two parameters of `function` as a Functions callback's
+    /// KEYS and ARGV.
+    pub(crate) fn set_callback(&mut self, function: FunctionId) {
+        let params = &self.functions[function].params;
+        for (param, role) in params.iter().zip([Builtin::Keys, Builtin::Argv]) {
+            self.roles.insert(*param, role);
+        }
+        self.memo.clear();
+    }
+
+    /// The table KEYS or ARGV a binding stands for, as a callback's parameter.
+    pub(crate) fn role(&self, binding: BindingId) -> Option<Builtin> {
+        self.roles.get(&binding).copied()
+    }
+
+    /// The function a binding is declared as (`local function f`, `local f
+    /// = function`), whatever it is assigned later.
+    pub(crate) fn declared_function(&self, binding: BindingId) -> Option<FunctionId> {
+        match self.bindings[binding].given.first()? {
+            Given::Function(function) => Some(*function),
+            Given::Expr(Expr::Function(body)) => self.function_of(body),
+            _ => None,
+        }
+    }
+
+    /// Whether `function` may run: it is the main chunk, an anonymous
+    /// function inside one that may run, or a local function named by code
+    /// that may run. A local function nothing running names never runs, so
+    /// the globals it reads are never looked up.
+    pub(crate) fn is_live(&self, function: FunctionId) -> bool {
+        let live = self.live.get_or_init(|| self.live_functions());
+        live[self.owner(function)]
+    }
+
+    /// The local function `function` belongs to: itself if a local names
+    /// it, else the function around it.
+    fn owner(&self, mut function: FunctionId) -> FunctionId {
+        while function != 0 && !self.functions[function].named {
+            function = self.functions[function].parent;
+        }
+        function
+    }
+
+    fn live_functions(&self) -> Vec<bool> {
+        // Which local functions each owner's code names.
+        let mut names: Vec<Vec<FunctionId>> = vec![Vec::new(); self.functions.len()];
+        for used in &self.names {
+            if let Some(named) = used.binding.and_then(|id| self.declared_function(id)) {
+                names[self.owner(used.function)].push(named);
+            }
+        }
+        let mut live = vec![false; self.functions.len()];
+        let mut pending = vec![0];
+        live[0] = true;
+        while let Some(owner) = pending.pop() {
+            for &named in &names[owner] {
+                if !live[named] {
+                    live[named] = true;
+                    pending.push(named);
+                }
+            }
+        }
+        live
+    }
+
+    /// The functions `function` is inside, itself first, out to the main chunk.
+    pub(crate) fn enclosing(&self, mut function: FunctionId) -> impl Iterator<Item = FunctionId> {
+        let mut done = false;
+        std::iter::from_fn(move || {
+            if done {
+                return None;
+            }
+            let current = function;
+            done = current == 0;
+            function = self.functions[current].parent;
+            Some(current)
+        })
+    }
+}
+
+/// The names Lua declares without the script writing them.
+static IMPLICIT_SELF: LazyLock<Name> = LazyLock::new(|| Name {
+    text: "self".to_owned(),
+    span: Span::default(),
+});
+static IMPLICIT_ARG: LazyLock<Name> = LazyLock::new(|| Name {
+    text: "arg".to_owned(),
+    span: Span::default(),
+});
+
+/// What `local a, b, c = e1, e2` gives the name at `index`: the value of
+/// its expression, the rest of a last multi-value expression, or nil.
+fn given_at(exprs: &[Expr], index: usize) -> Given<'_> {
+    match exprs.get(index) {
+        Some(expr) if index + 1 < exprs.len() => Given::Expr(expr),
+        Some(expr) => Given::Nth(expr, 0),
+        None => match exprs.last() {
+            Some(last) if value::is_multi(last) => Given::Nth(last, index + 1 - exprs.len()),
+            _ => Given::Nil,
+        },
+    }
+}
+
+/// The one walk that builds the model.
+struct Builder<'t> {
+    model: Model<'t>,
+    /// The bindings each name has in scope, innermost last.
+    in_scope: HashMap<&'t str, Vec<BindingId>>,
+    /// The names each open block declared, innermost last.
+    scopes: Vec<Vec<&'t str>>,
+    /// The function being walked.
+    function: FunctionId,
+    /// Inside an operand of `or`.
+    optional: bool,
+}
+
+impl<'t> Builder<'t> {
+    fn declare(&mut self, name: &'t Name, kind: BindingKind, given: Given<'t>) -> BindingId {
+        let id = self.model.bindings.len();
+        self.model.bindings.push(Binding {
+            kind,
+            given: vec![given],
+            fields: Vec::new(),
+            escapes: false,
+        });
+        self.in_scope.entry(&name.text).or_default().push(id);
+        if kind != BindingKind::Implicit {
+            self.model.declared_names.push(&name.text);
+        }
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(&name.text);
+        }
+        id
+    }
+
+    /// Records a use of `name`, resolved in the scope of the walk.
+    fn use_name(&mut self, name: &'t Name, access: Access<'t>) -> Option<BindingId> {
+        let binding = self.lookup(&name.text);
+        if let Some(id) = binding {
+            self.model.resolved.insert(name.span.start, id);
+        }
+        self.model.names.push(NameUse {
+            name,
+            binding,
+            access,
+            function: self.function,
+            optional: self.optional,
+        });
+        binding
+    }
+
+    fn lookup(&self, name: &str) -> Option<BindingId> {
+        self.in_scope.get(name).and_then(|ids| ids.last()).copied()
+    }
+
+    fn open(&mut self) {
+        self.scopes.push(Vec::new());
+    }
+
+    fn close(&mut self) {
+        for name in self.scopes.pop().unwrap_or_default() {
+            if let Some(ids) = self.in_scope.get_mut(name) {
+                ids.pop();
+            }
+        }
+    }
+
+    fn block(&mut self, block: &'t Block) {
+        self.open();
+        self.block_in_scope(block);
+        self.close();
+    }
+
+    fn block_in_scope(&mut self, block: &'t Block) {
+        for stat in &block.stats {
+            self.stat(stat);
+        }
+        if let Some(ret) = &block.ret {
+            self.exprs(&ret.exprs);
+            let function = &mut self.model.functions[self.function];
+            function.returns.push(&ret.exprs);
+            function.return_spans.push(ret.span);
+        }
+    }
+
+    fn stat(&mut self, stat: &'t Stat) {
+        match stat {
+            Stat::Local { names, exprs, .. } => {
+                self.exprs(exprs);
+                for (index, name) in names.iter().enumerate() {
+                    let given = given_at(exprs, index);
+                    self.declare(name, BindingKind::Local, given);
+                    if let Some(Expr::Function(body)) = exprs.get(index)
+                        && let Some(function) = self.model.function_of(body)
+                    {
+                        self.model.functions[function].named = true;
+                    }
+                }
+            }
+            Stat::LocalFunction { name, func, .. } => {
+                // The function sees its own name.
+                // The function sees its own name: declared first, given
+                // its value once the body has an id.
+                let id = self.declare(name, BindingKind::LocalFunction, Given::Unknown);
+                let function = self.function(func, false);
+                self.model.bindings[id].given[0] = Given::Function(function);
+                self.model.functions[function].named = true;
+            }
+            Stat::Function { name, func, .. } => {
+                let function = self.function(func, name.method.is_some());
+                self.function_name(name, function);
+            }
+            Stat::Assign { targets, exprs, .. } => {
+                self.exprs(exprs);
+                for (index, target) in targets.iter().enumerate() {
+                    self.assign(target, given_at(exprs, index));
+                }
+            }
+            Stat::Call(call) => self.expr(call),
+            Stat::Do(block) => self.block(block),
+            Stat::While { cond, block, .. } => {
+                self.expr(cond);
+                self.block(block);
+            }
+            Stat::Repeat { block, cond, .. } => {
+                // `until` sees the body's locals.
+                self.open();
+                self.block_in_scope(block);
+                self.expr(cond);
+                self.close();
+            }
+            Stat::If {
+                arms, otherwise, ..
+            } => {
+                for (cond, block) in arms {
+                    self.expr(cond);
+                    self.block(block);
+                }
+                if let Some(block) = otherwise {
+                    self.block(block);
+                }
+            }
+            Stat::NumericFor {
+                var,
+                start,
+                stop,
+                step,
+                block,
+                ..
+            } => {
+                self.expr(start);
+                self.expr(stop);
+                if let Some(step) = step {
+                    self.expr(step);
+                }
+                self.open();
+                self.declare(var, BindingKind::LoopVariable, Given::Number);
+                self.block(block);
+                self.close();
+            }
+            Stat::GenericFor {
+                names,
+                exprs,
+                block,
+                ..
+            } => {
+                self.exprs(exprs);
+                self.open();
+                for (index, name) in names.iter().enumerate() {
+                    self.declare(name, BindingKind::LoopVariable, Given::Loop(exprs, index));
+                }
+                self.block(block);
+                self.close();
+            }
+            Stat::Break(_) => {}
+        }
+    }
+
+    /// `function a.b:c()`: an assignment to a field of a local, or to a global.
+    fn function_name(&mut self, name: &'t FuncName, function: FunctionId) {
+        let Some(first) = name.path.first() else {
+            return;
+        };
+        let plain = name.path.len() == 1 && name.method.is_none();
+        let Some(id) = self.use_name(first, Access::FunctionStatement { plain }) else {
+            return;
+        };
+        match (&name.path[1..], &name.method) {
+            // `function f()` with a local `f`: a new value for it.
+            ([], None) => self.model.bindings[id]
+                .given
+                .push(Given::Function(function)),
+            ([field], None) | ([], Some(field)) => self.model.bindings[id].fields.push((
+                FieldKey::Name(field.text.as_bytes()),
+                Given::Function(function),
+            )),
+            _ => {}
+        }
+    }
+
+    fn assign(&mut self, target: &'t Expr, given: Given<'t>) {
+        match target {
+            Expr::Name(name) => {
+                if let Some(id) = self.use_name(name, Access::Assign) {
+                    self.model.bindings[id].given.push(given);
+                }
+            }
+            Expr::Index { obj, key, .. } => {
+                if let Expr::Name(table) = &**obj {
+                    if let Some(id) = self.use_name(table, Access::AssignIndex) {
+                        self.model.bindings[id]
+                            .fields
+                            .push((FieldKey::of(key), given));
+                    }
+                } else {
+                    self.expr(obj);
+                }
+                self.expr(key);
+            }
+            other => self.expr(other),
+        }
+    }
+
+    /// A function's body: a new function of the model.
+    fn function(&mut self, func: &'t FuncBody, is_method: bool) -> FunctionId {
+        let id = self.model.functions.len();
+        self.model.functions.push(Function {
+            block: &func.block,
+            params: Vec::new(),
+            returns: Vec::new(),
+            return_spans: Vec::new(),
+            parent: self.function,
+            calls: Vec::new(),
+            named: false,
+        });
+        self.model.function_ids.insert(func.span.start, id);
+        let outer = std::mem::replace(&mut self.function, id);
+        // A function body runs on its own, whatever expression created it.
+        let outer_optional = std::mem::replace(&mut self.optional, false);
+        self.open();
+        if is_method {
+            self.declare(&IMPLICIT_SELF, BindingKind::Implicit, Given::Unknown);
+        }
+        for (index, param) in func.params.iter().enumerate() {
+            let binding = self.declare(param, BindingKind::Parameter(id, index), Given::Unknown);
+            self.model.functions[id].params.push(binding);
+        }
+        if func.is_vararg {
+            self.declare(&IMPLICIT_ARG, BindingKind::Implicit, Given::Unknown);
+        }
+        self.block(&func.block);
+        self.close();
+        self.function = outer;
+        self.optional = outer_optional;
+        id
+    }
+
+    fn exprs(&mut self, exprs: &'t [Expr]) {
+        for expr in exprs {
+            self.expr(expr);
+        }
+    }
+
+    fn expr(&mut self, expr: &'t Expr) {
+        match expr {
+            Expr::Nil(_)
+            | Expr::True(_)
+            | Expr::False(_)
+            | Expr::Number(..)
+            | Expr::String(..)
+            | Expr::Vararg(_) => {}
+            Expr::Function(func) => {
+                self.function(func, false);
+            }
+            Expr::Table(fields, _) => {
+                for field in fields {
+                    match field {
+                        Field::Positional(value) | Field::Named(_, value) => self.expr(value),
+                        Field::Keyed(key, value) => {
+                            self.expr(key);
+                            self.expr(value);
+                        }
+                    }
+                }
+            }
+            Expr::Binary { .. } => self.binary_chain(expr),
+            Expr::Unary { expr, .. } | Expr::Paren(expr, _) => self.expr(expr),
+            Expr::Name(name) => self.read(name, true),
+            Expr::Index { .. } | Expr::Call { .. } | Expr::Method { .. } => self.suffix_chain(expr),
+        }
+    }
+
+    fn read(&mut self, name: &'t Name, escapes: bool) {
+        if let Some(id) = self.use_name(name, Access::Read)
+            && escapes
+        {
+            self.model.bindings[id].escapes = true;
+        }
+    }
+
+    /// `a op b op c ...`: a left-associative chain as deep as it is long,
+    /// walked in a loop.
+    fn binary_chain(&mut self, expr: &'t Expr) {
+        let outer = self.optional;
+        let mut optional = outer;
+        let mut rights = Vec::new();
+        let mut node = expr;
+        while let Expr::Binary { op, lhs, rhs, span } = node {
+            optional |= *op == BinOp::Or;
+            if matches!(op, BinOp::Eq | BinOp::Ne) {
+                let subject = match (&**lhs, &**rhs) {
+                    (subject, Expr::Nil(_)) | (Expr::Nil(_), subject) => Some(subject),
+                    _ => None,
+                };
+                if let Some(subject) = subject {
+                    self.model.nil_comparisons.push(NilComparison {
+                        subject,
+                        equal: *op == BinOp::Eq,
+                        span: *span,
+                        function: self.function,
+                    });
+                }
+            }
+            rights.push((&**rhs, optional));
+            node = lhs;
+        }
+        self.optional = optional;
+        self.expr(node);
+        for (rhs, optional) in rights.into_iter().rev() {
+            self.optional = optional;
+            self.expr(rhs);
+        }
+        self.optional = outer;
+    }
+
+    /// `a.b[c]:m(d)(e)...`: a chain of suffixes as deep as it is long,
+    /// walked in a loop down to its start, then each suffix in order.
+    fn suffix_chain(&mut self, expr: &'t Expr) {
+        let mut rest: Vec<&'t [Expr]> = Vec::new();
+        let mut node = expr;
+        loop {
+            match node {
+                Expr::Index {
+                    obj,
+                    key,
+                    dot,
+                    span,
+                } => {
+                    rest.push(std::slice::from_ref(&**key));
+                    if let Expr::Name(name) = &**obj {
+                        let access = Access::Index {
+                            key,
+                            dot: dot.as_ref(),
+                            whole: *span,
+                        };
+                        self.use_name(name, access);
+                        break;
+                    }
+                    node = obj;
+                }
+                Expr::Call { func, args, span } => {
+                    let index = self.model.calls.len();
+                    self.model
+                        .call_index
+                        .entry(span.start)
+                        .or_default()
+                        .push(index);
+                    self.model.calls.push(CallSite {
+                        func,
+                        args,
+                        span: *span,
+                        function: self.function,
+                    });
+                    if let Expr::Name(name) = &**func {
+                        // Calling a local function by its name: its
+                        // arguments flow into its parameters.
+                        if let Some(id) = self.use_name(name, Access::Read)
+                            && let Some(function) = self.model.declared_function(id)
+                        {
+                            self.model.functions[function].calls.push(args);
+                        }
+                        rest.push(args);
+                        break;
+                    }
+                    rest.push(args);
+                    node = func;
+                }
+                Expr::Method { obj, args, .. } => {
+                    rest.push(args);
+                    node = obj;
+                }
+                _ => {
+                    self.expr(node);
+                    break;
+                }
+            }
+        }
+        for exprs in rest.into_iter().rev() {
+            self.exprs(exprs);
+        }
+    }
+}
