@@ -25,6 +25,7 @@ mod observe;
 mod options;
 mod pipelines;
 mod report;
+mod scale;
 mod sequential;
 mod server;
 mod stats;
@@ -88,10 +89,24 @@ fn main() -> ExitCode {
         eprintln!("lint");
         lint::run(&options)
     });
+    // Also pinned, with no server; an input that does not analyse as it
+    // must is a failure of the run, not a figure.
+    let scale = if options.runs(Section::Scale) {
+        eprintln!("scale");
+        match scale::run(&options) {
+            Ok(results) => Some(results),
+            Err(message) => {
+                eprintln!("{message}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        None
+    };
     let needs_server = options
         .sections
         .iter()
-        .any(|s| !matches!(s, Section::Build | Section::Lint));
+        .any(|s| !matches!(s, Section::Build | Section::Lint | Section::Scale));
     let server = needs_server.then(|| Server::start(options.server_cpu));
     let server_cpus = server
         .as_ref()
@@ -105,7 +120,12 @@ fn main() -> ExitCode {
             load_start,
             load_end: String::new(),
             rustc: sys::first_line("rustc", &["--version"]),
-            redis_server: server_version(),
+            // Only a run that starts a server needs one installed.
+            redis_server: if needs_server {
+                server_version()
+            } else {
+                "(no server started)".into()
+            },
             redis_rs: redis_rs_version(),
             server_cpus,
             client_cpus,
@@ -122,6 +142,7 @@ fn main() -> ExitCode {
         observe: None,
         lock: None,
         lint,
+        scale,
     };
     if let Some(server) = &server {
         if options.runs(Section::Sequential) {

@@ -13,7 +13,9 @@ usage: cargo run --release -p redis-script-benches -- [options]
   --slice-seconds S   the time of one variant in one round, other sections (default 1)
   --build-runs N      runs of each build timing (default 3)
   --only LIST         sections to run, comma-separated, of: sequential, allocations,
-                      pipelines, async, observe, noscript, lock, build, lint (default: all)
+                      pipelines, async, observe, noscript, lock, build, lint, scale
+                      (default: all); `--only scale` alone replaces that section
+                      of the existing report and leaves the rest as it is
   --lint-path DIR     the `lint` section checks the Lua files under DIR instead of
                       BullMQ's commands (fetched with `npm pack bullmq`)
   --skip-build-cost   leave out the build timings (the `build` section)
@@ -43,10 +45,11 @@ pub enum Section {
     Observe,
     Lock,
     Lint,
+    Scale,
 }
 
 impl Section {
-    pub const ALL: [Section; 9] = [
+    pub const ALL: [Section; 10] = [
         Section::Build,
         Section::Sequential,
         Section::Allocations,
@@ -56,6 +59,7 @@ impl Section {
         Section::Observe,
         Section::Lock,
         Section::Lint,
+        Section::Scale,
     ];
 
     pub fn name(self) -> &'static str {
@@ -69,6 +73,7 @@ impl Section {
             Section::Observe => "observe",
             Section::Lock => "lock",
             Section::Lint => "lint",
+            Section::Scale => "scale",
         }
     }
 }
@@ -174,6 +179,12 @@ impl Options {
         self.sections.contains(&section)
     }
 
+    /// Whether the run is `--only scale`: its section replaces the one in
+    /// the existing report, which keeps every other figure it has.
+    pub fn scale_alone(&self) -> bool {
+        self.sections == [Section::Scale]
+    }
+
     /// The command that reruns this run, as the report shows it.
     pub fn command_line(&self) -> String {
         let mut line = String::from("cargo run --release -p redis-script-benches");
@@ -271,6 +282,15 @@ mod tests {
         let options = parse(&["--only", "sequential,observe"]).unwrap();
         assert_eq!(options.sections, [Section::Sequential, Section::Observe]);
         assert!(parse(&["--observe-worker", "6379"]).is_err());
+    }
+
+    #[test]
+    fn the_scale_section_alone_replaces_its_part_of_the_report() {
+        let options = parse(&["--only", "scale"]).unwrap();
+        assert_eq!(options.sections, [Section::Scale]);
+        assert!(options.scale_alone());
+        assert!(!parse(&["--only", "scale,lint"]).unwrap().scale_alone());
+        assert!(!parse(&[]).unwrap().scale_alone());
     }
 
     #[test]

@@ -9,7 +9,8 @@ use crate::options::{Options, Section};
 use crate::stats::{Summary, number, ratios};
 use crate::svg::{Chart, Series, line_chart};
 use crate::{
-    allocations, build_cost, concurrent, lint, lock, noscript, observe, pipelines, sequential,
+    allocations, build_cost, concurrent, lint, lock, noscript, observe, pipelines, scale,
+    sequential,
 };
 
 /// The seed's Table 11.2 (10 s windows): clients, then attempts and
@@ -53,6 +54,8 @@ pub struct Run<'a> {
     pub lock: Option<lock::Results>,
     /// The `lint` section, or why it could not run.
     pub lint: Option<Result<lint::Results, String>>,
+    /// The `scale` section.
+    pub scale: Option<scale::Results>,
 }
 
 /// Met or not, by the median; says so when the range crosses the target.
@@ -106,7 +109,40 @@ pub fn write(run: &Run, markdown: &Path, plots: &Path, plots_link: &str) -> std:
     if let Some(parent) = markdown.parent() {
         std::fs::create_dir_all(parent)?;
     }
+    if run.options.scale_alone()
+        && let Ok(existing) = std::fs::read_to_string(markdown)
+        && existing.starts_with("# Benchmarks")
+    {
+        let mut section = String::new();
+        scale_section(&mut section, run);
+        return std::fs::write(markdown, splice(&existing, SCALE_HEADING, &section));
+    }
     std::fs::write(markdown, markdown_text(run, plots_link))
+}
+
+/// `report` with the section that starts with the line `heading` replaced
+/// by `section` (which starts with it too); a report without it gets it
+/// before its last section, the method.
+fn splice(report: &str, heading: &str, section: &str) -> String {
+    let starts = |at: usize| report[at..].starts_with(heading) && report[..at].ends_with('\n');
+    let start = report
+        .match_indices(heading)
+        .map(|(at, _)| at)
+        .find(|&at| starts(at));
+    let (start, end) = match start {
+        Some(start) => {
+            let after = start + heading.len();
+            let end = report[after..]
+                .find("\n## ")
+                .map_or(report.len(), |at| after + at + 1);
+            (start, end)
+        }
+        None => {
+            let at = report.rfind("\n## ").map_or(report.len(), |at| at + 1);
+            (at, at)
+        }
+    };
+    format!("{}{section}{}", &report[..start], &report[end..])
 }
 
 fn lock_chart(lock: &lock::Results, run: &Run) -> Chart {
@@ -244,6 +280,7 @@ fn markdown_text(run: &Run, plots: &str) -> String {
     lock_section(&mut md, run, plots);
     build_section(&mut md, run);
     lint_section(&mut md, run);
+    scale_section(&mut md, run);
     method(&mut md);
     md
 }
@@ -831,6 +868,149 @@ fn lint_section(md: &mut String, run: &Run) {
     let _ = writeln!(md);
 }
 
+/// The heading of the `scale` section, which a run of it alone replaces.
+const SCALE_HEADING: &str = "## Analysis at scale\n";
+
+/// The longest a family may take at ten times its first measured size.
+const SCALE_TARGET_SECONDS: f64 = 1.0;
+
+/// The longest `redis-lua check` may take on BullMQ's commands.
+const BULLMQ_TARGET_MS: f64 = 50.0;
+
+fn scale_section(md: &mut String, run: &Run) {
+    let _ = writeln!(md, "{SCALE_HEADING}");
+    if not_run(md, run, Section::Scale) {
+        return;
+    }
+    let Some(results) = &run.scale else {
+        return;
+    };
+    let m = &run.machine;
+    let sizes = if run.options.quick {
+        "a twentieth and a tenth of the size it was first measured at (`--quick`: the \
+         target, at ten times that size, is not measured)"
+    } else {
+        "the size it was first measured at, three times it and ten times it"
+    };
+    let _ = writeln!(
+        md,
+        "The analyzer's public API on generated inputs far larger than real scripts, to \
+         show how its time grows with their size: the macro runs it on every build. Each \
+         family runs at {sizes}; the target is under {SCALE_TARGET_SECONDS:.0} s at ten \
+         times. Every input is checked for the findings it must give (none, one per \
+         comparison with `nil`, one per key never read) before its figures count. A size \
+         that takes over {:.0} s is run once, and the family stops growing there. Run {} \
+         at commit {}, {} ({} logical CPUs), load average {} at the start, in this build, \
+         pinned to the clients' CPU.\n",
+        results.budget_seconds, run.started, run.commit, m.cpu_model, m.cpus, m.load_start
+    );
+    for family in &results.families {
+        let _ = writeln!(md, "- {}: {}.", family.kind.unit(), family.kind.describe());
+    }
+    let _ = writeln!(md);
+    table_head(
+        md,
+        [
+            "family",
+            "size",
+            "ms per run",
+            "µs per element",
+            "per element vs the first size",
+            "target",
+        ],
+    );
+    for family in &results.families {
+        let per_element = |row: &scale::Row| -> Vec<f64> {
+            row.seconds
+                .iter()
+                .map(|s| s * 1e6 / row.size as f64)
+                .collect()
+        };
+        let first = family
+            .rows
+            .first()
+            .and_then(|row| Summary::of(&per_element(row)));
+        let ten_times = family.kind.quoted() * 10;
+        for row in &family.rows {
+            let ms: Vec<f64> = row.seconds.iter().map(|s| s * 1000.0).collect();
+            let each = Summary::of(&per_element(row));
+            let growth = match (each, first) {
+                (Some(each), Some(first)) => format!("{:.2}x", each.median / first.median),
+                _ => "–".into(),
+            };
+            let target = if row.size == ten_times {
+                let median = Summary::of(&row.seconds).map_or(f64::INFINITY, |s| s.median);
+                let met = if median < SCALE_TARGET_SECONDS {
+                    "met"
+                } else {
+                    "**not met**"
+                };
+                format!("< {SCALE_TARGET_SECONDS:.0} s: {met}")
+            } else {
+                String::new()
+            };
+            table_row(
+                md,
+                [
+                    family.kind.unit().to_string(),
+                    number(row.size as f64, 0),
+                    summary_of(&ms),
+                    Summary::of(&per_element(row)).map_or("–".into(), |s| s.show(2)),
+                    growth,
+                    target,
+                ],
+            );
+        }
+        for size in &family.skipped {
+            let target = if *size == ten_times {
+                format!("< {SCALE_TARGET_SECONDS:.0} s: **not met**")
+            } else {
+                String::new()
+            };
+            table_row(
+                md,
+                [
+                    family.kind.unit().to_string(),
+                    number(*size as f64, 0),
+                    format!(
+                        "not run: a smaller size took over {:.0} s",
+                        results.budget_seconds
+                    ),
+                    "–".into(),
+                    "–".into(),
+                    target,
+                ],
+            );
+        }
+    }
+    let _ = writeln!(md);
+    match &run.lint {
+        Some(Ok(l)) => {
+            let ms: Vec<f64> = l.seconds.iter().map(|s| s * 1000.0).collect();
+            let median = Summary::of(&ms).map_or(f64::INFINITY, |s| s.median);
+            let met = if median < BULLMQ_TARGET_MS {
+                "met"
+            } else {
+                "**not met**"
+            };
+            let _ = writeln!(
+                md,
+                "Beside them, real scripts: `redis-lua check` on BullMQ's {} commands takes {} ms \
+                 (the section above); target under {BULLMQ_TARGET_MS:.0} ms: {met}.\n",
+                l.scripts,
+                summary_of(&ms)
+            );
+        }
+        _ => {
+            let _ = writeln!(
+                md,
+                "Beside them, real scripts: `redis-lua check` on BullMQ's commands, timed in \
+                 the section above, has a target of under {BULLMQ_TARGET_MS:.0} ms.\n"
+            );
+        }
+    }
+}
+
 fn build_section(md: &mut String, run: &Run) {
     let _ = writeln!(md, "## What the macro costs at build time\n");
     if not_run(md, run, Section::Build) {
@@ -994,6 +1174,30 @@ mod tests {
         assert_eq!(
             verdict(&summary(0.94, 0.9, 0.99), 0.95, false),
             "**not met** (median; the range crosses the target)"
+        );
+    }
+
+    #[test]
+    fn a_section_replaces_its_own_text_or_comes_before_the_method() {
+        let report = "# Benchmarks\n\n## A\n\na\n\n## Analysis at scale\n\nold\n\n\
+                      ## How it is measured\n\nm\n";
+        let section = "## Analysis at scale\n\nnew\n\n";
+        assert_eq!(
+            splice(report, SCALE_HEADING, section),
+            "# Benchmarks\n\n## A\n\na\n\n## Analysis at scale\n\nnew\n\n\
+             ## How it is measured\n\nm\n"
+        );
+        let without = "# Benchmarks\n\n## A\n\na\n\n## How it is measured\n\nm\n";
+        assert_eq!(
+            splice(without, SCALE_HEADING, section),
+            "# Benchmarks\n\n## A\n\na\n\n## Analysis at scale\n\nnew\n\n\
+             ## How it is measured\n\nm\n"
+        );
+        // The last section replaced runs to the end of the report.
+        let last = "# Benchmarks\n\n## Analysis at scale\n\nold\n";
+        assert_eq!(
+            splice(last, SCALE_HEADING, section),
+            "# Benchmarks\n\n## Analysis at scale\n\nnew\n\n"
         );
     }
 

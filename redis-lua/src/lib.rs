@@ -15,6 +15,7 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use redis_script_analyzer::compose;
 use redis_script_analyzer::lint::{self, FileKind, FileOptions, FileReport};
 use redis_script_analyzer::servers::Servers;
 use redis_script_analyzer::{Allowed, Severity};
@@ -182,17 +183,56 @@ fn walk(
 /// finding in it is reported once, however many scripts include it. A file
 /// is a fragment too when the script including it fails to compose (the
 /// files reached before the error) or is excluded by the config.
+///
+/// Files that no other file includes are composed first, and a file that
+/// a script composed whole already reached is not composed again on its
+/// own: it is a fragment, and what it includes was reached with it. So a
+/// chain of includes is composed once, not once from each of its files.
 pub fn check_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
     let mut run = Run::default();
+    let canonicals: Vec<PathBuf> = files.iter().map(|(_, path)| canonical(path)).collect();
+    let mut targets = HashSet::new();
+    for (_, path) in files {
+        if let Ok(source) = read_source(path) {
+            let named = compose::direct_includes(path, &source);
+            targets.extend(named.iter().map(|target| canonical(target)));
+        }
+    }
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by_key(|&index| targets.contains(&canonicals[index]));
+    drop(targets);
+    // Every file reached by some file's includes: a fragment.
     let mut included = HashSet::new();
-    for (display, path) in files {
+    // The files reached by compositions that succeeded: each one's own
+    // composition would reach nothing more.
+    let mut covered = HashSet::new();
+    let mut checked = Vec::new();
+    let mut unreadable = Vec::new();
+    // Fragments not checked on their own: covered by a script before them.
+    let mut skipped = 0;
+    for index in order {
+        let (display, path) = &files[index];
         let per_file = settings.config.as_ref().map(|config| config.for_file(path));
-        if per_file.is_some_and(|file| file.excluded) {
+        let excluded = per_file.is_some_and(|file| file.excluded);
+        if excluded {
             run.excluded += 1;
+        }
+        if covered.contains(&canonicals[index]) {
+            skipped += usize::from(!excluded);
+            continue;
+        }
+        if excluded {
             // Not checked, but what it includes is a fragment all the same.
             if let Ok(source) = read_source(path) {
-                let reached = lint::included_files(path, source, &mut |p| std::fs::read(p));
-                included.extend(reached.iter().map(|p| canonical(p)));
+                let composed = compose::compose(display, path, source, &mut |p| std::fs::read(p));
+                let (reached, whole) = match &composed {
+                    Ok(composed) => (
+                        composed.files[1..].iter().map(|f| f.path.clone()).collect(),
+                        true,
+                    ),
+                    Err(error) => (error.reached.clone(), false),
+                };
+                reach(&reached, whole, &mut included, &mut covered);
             }
             continue;
         }
@@ -216,22 +256,33 @@ pub fn check_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
         let source = match read_source(path) {
             Ok(source) => source,
             Err(why) => {
-                run.unreadable.push(Trouble::new(display.as_str(), why));
+                unreadable.push((index, Trouble::new(display.as_str(), why)));
                 continue;
             }
         };
         let report = lint::check_file(display, path, source, &mut |p| std::fs::read(p), &options);
-        included.extend(report.included.iter().map(|p| canonical(p)));
-        run.checked.push(Checked {
-            display: display.clone(),
-            path: path.clone(),
-            report,
-        });
+        let whole = report.kind != FileKind::Uncomposed;
+        reach(&report.included, whole, &mut included, &mut covered);
+        checked.push((
+            index,
+            Checked {
+                display: display.clone(),
+                path: path.clone(),
+                report,
+            },
+        ));
     }
-    let before = run.checked.len();
-    run.checked
-        .retain(|checked| !included.contains(&canonical(&checked.path)));
-    run.included = before - run.checked.len();
+    // In the order found, whatever order they were checked in.
+    checked.sort_by_key(|(index, _)| *index);
+    unreadable.sort_by_key(|(index, _)| *index);
+    run.unreadable = unreadable.into_iter().map(|(_, trouble)| trouble).collect();
+    let before = checked.len();
+    run.checked = checked
+        .into_iter()
+        .filter(|(index, _)| !included.contains(&canonicals[*index]))
+        .map(|(_, checked)| checked)
+        .collect();
+    run.included = skipped + before - run.checked.len();
     // A mistake in a file several scripts include is shown once.
     let mut seen = HashSet::new();
     for checked in &mut run.checked {
@@ -246,6 +297,23 @@ pub fn check_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
         });
     }
     run
+}
+
+/// Adds the files a composition reached to the fragments, and to the files
+/// covered when it composed `whole`.
+fn reach(
+    reached: &[PathBuf],
+    whole: bool,
+    included: &mut HashSet<PathBuf>,
+    covered: &mut HashSet<PathBuf>,
+) {
+    for path in reached {
+        let path = canonical(path);
+        if whole {
+            covered.insert(path.clone());
+        }
+        included.insert(path);
+    }
 }
 
 fn canonical(path: &Path) -> PathBuf {

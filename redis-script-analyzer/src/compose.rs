@@ -24,8 +24,10 @@
 //! so that findings on the composed text are shown in the file, and at the
 //! line, where the text really is.
 
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
+use crate::report::Lines;
 use crate::syntax::tree::Span;
 use crate::text;
 
@@ -55,6 +57,9 @@ pub struct Composed {
     pub files: Vec<SourceFile>,
     /// Where each run of the text comes from, in order of the text.
     pieces: Vec<Piece>,
+    /// The lines of each file, by index: a finding is placed in its file
+    /// without a search of the file's text.
+    lines: Vec<Lines>,
 }
 
 /// A run of the composed text copied from one file.
@@ -140,13 +145,16 @@ impl Composed {
     /// brought the file in (`= included from scripts/x.lua:3`).
     pub fn render(&self, span: Span, message: &str, note: Option<&str>) -> String {
         let (file, file_span) = self.locate(span);
-        let mut rendered =
-            crate::report::render(&file.display, &file.source, file_span, message, note);
+        let index = self.index_of(file);
+        let lines = self.lines(index);
+        let mut rendered = lines.render(&file.display, &file.source, file_span, message, note);
         // Aligned with the note `render` writes under the quoted line.
-        let (line, ..) = crate::report::locate(&file.source, file_span.start);
+        let (line, ..) = lines.locate(&file.source, file_span.start);
         let gutter = " ".repeat(line.to_string().len());
-        for (includer, directive) in self.include_chain(self.index_of(file)) {
-            let (line, ..) = crate::report::locate(&includer.source, directive.start);
+        for (includer, directive) in self.include_chain(index) {
+            let (line, ..) = self
+                .lines(self.index_of(includer))
+                .locate(&includer.source, directive.start);
             rendered.push_str(&format!(
                 "\n{gutter} = included from {}:{line}",
                 includer.display
@@ -155,17 +163,37 @@ impl Composed {
         rendered
     }
 
-    /// The index of `file` in [`files`](Self::files).
+    /// The lines of file `index` of [`files`](Self::files), to place
+    /// findings in it ([`Lines::locate`]).
+    pub fn lines(&self, index: usize) -> &Lines {
+        &self.lines[index.min(self.lines.len() - 1)]
+    }
+
+    /// The index of `file` in [`files`](Self::files) (0 for a file that is
+    /// not one of them).
     pub fn index_of(&self, file: &SourceFile) -> usize {
-        self.files
-            .iter()
-            .position(|candidate| std::ptr::eq(candidate, file))
-            .unwrap_or(0)
+        // By address, not by a search: a finding in a script of many files
+        // is placed in constant time.
+        let size = std::mem::size_of::<SourceFile>();
+        let offset =
+            (file as *const SourceFile as usize).wrapping_sub(self.files.as_ptr() as usize);
+        let index = offset / size;
+        if offset.is_multiple_of(size) && index < self.files.len() {
+            index
+        } else {
+            0
+        }
     }
 }
 
 /// Composes the script `display` (read from `path`, whose text is
 /// `source`: a `String` or bytes), reading included files with `read`.
+///
+/// Linear in the composed text: each file is scanned once, and a path is
+/// looked up among the files read and the files open in a map, not a list,
+/// so a long chain of includes costs no more per file than a short one.
+/// The expansion keeps its own stack rather than recursing, so a chain of
+/// any depth composes on any thread's stack.
 pub fn compose(
     display: &str,
     path: &Path,
@@ -173,54 +201,111 @@ pub fn compose(
     read: &mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
 ) -> Result<Composed, Box<ComposeError>> {
     let source = source.into();
+    // Lexically, as included files' paths are: an include back to the
+    // script is then a cycle, whatever `..` its path took.
+    let path = normalize(path);
+    let lines = vec![Lines::new(&source)];
     let mut composer = Composer {
         composed: Composed {
             text: Vec::with_capacity(source.len()),
             files: vec![SourceFile {
                 display: display.to_owned(),
-                // Lexically, as included files' paths are: an include back
-                // to the script is then a cycle, whatever `..` its path took.
-                path: normalize(path),
+                path: path.clone(),
                 source,
                 included_from: None,
             }],
             pieces: Vec::new(),
+            lines,
         },
         stack: Vec::new(),
+        known: HashMap::from([(path.clone(), 0)]),
+        open: HashMap::new(),
         read,
     };
-    composer.expand(0)?;
+    composer.open(0);
+    composer.run()?;
     Ok(composer.composed)
 }
 
 struct Composer<'r> {
     composed: Composed,
     /// The files being expanded, outermost first: a cycle is an include of one of them.
-    stack: Vec<usize>,
+    stack: Vec<Frame>,
+    /// Every file read, by path: its index in `composed.files`.
+    known: HashMap<PathBuf, usize>,
+    /// The files on `stack`, by path: their depth in it.
+    open: HashMap<PathBuf, usize>,
     read: &'r mut dyn FnMut(&Path) -> std::io::Result<Vec<u8>>,
 }
 
+/// A file being expanded.
+struct Frame {
+    file: usize,
+    /// Where the next line to read starts in the file.
+    at: usize,
+    /// How much of the file is in the text (up to the last directive).
+    copied_to: usize,
+    /// The length of the text when the file started: whether it added any.
+    text_before: usize,
+}
+
+/// A directive line found in a file.
+struct Found {
+    /// The line, without its line ending.
+    span: Span,
+    /// Where the next line starts.
+    next: usize,
+    /// The path it names, or why it does not parse.
+    target: Result<String, (String, Option<String>)>,
+}
+
 impl Composer<'_> {
-    /// Appends file `index` to the text, expanding its directives.
-    fn expand(&mut self, index: usize) -> Result<(), Box<ComposeError>> {
-        self.stack.push(index);
-        let source = self.composed.files[index].source.clone();
-        let mut copied_to = 0;
-        for line in text::lines(&source) {
-            let text = text::same_offsets(&source[line.start..line.end]);
-            let Some(directive) = directive(&text) else {
+    /// Starts expanding file `index`.
+    fn open(&mut self, index: usize) {
+        let path = self.composed.files[index].path.clone();
+        self.open.insert(path, self.stack.len());
+        self.stack.push(Frame {
+            file: index,
+            at: 0,
+            copied_to: 0,
+            text_before: self.composed.text.len(),
+        });
+    }
+
+    /// Expands the files on the stack until none is left.
+    fn run(&mut self) -> Result<(), Box<ComposeError>> {
+        while let Some(frame) = self.stack.last() {
+            let (index, at) = (frame.file, frame.at);
+            let Some(found) = next_directive(&self.composed.files[index].source, at) else {
+                self.close();
                 continue;
             };
-            let span = Span::new(line.start, line.end);
-            let target =
-                directive.map_err(|(message, note)| self.error(index, span, message, note))?;
-            self.copy(index, copied_to, line.start);
-            copied_to = line.end;
-            self.include(index, span, target)?;
+            let frame = self.stack.last_mut().expect("the frame just read");
+            frame.at = found.next;
+            let copied_to = std::mem::replace(&mut frame.copied_to, found.span.end);
+            let target = found
+                .target
+                .map_err(|(message, note)| self.error(index, found.span, message, note))?;
+            self.copy(index, copied_to, found.span.start);
+            if let Some(included) = self.include(index, found.span, &target)? {
+                self.open(included);
+            }
         }
-        self.copy(index, copied_to, source.len());
-        self.stack.pop();
         Ok(())
+    }
+
+    /// Copies the rest of the innermost file, and closes it.
+    fn close(&mut self) {
+        let frame = self.stack.pop().expect("a file is open");
+        let file = &self.composed.files[frame.file];
+        let (len, path) = (file.source.len(), file.path.clone());
+        self.copy(frame.file, frame.copied_to, len);
+        self.open.remove(&path);
+        // The directive's line break follows: an included file's last one
+        // would leave an empty line.
+        if !self.stack.is_empty() && self.composed.text.len() > frame.text_before {
+            self.drop_final_line_break();
+        }
     }
 
     /// Appends `from..to` of file `index` to the text.
@@ -238,13 +323,15 @@ impl Composer<'_> {
         self.composed.text.extend_from_slice(text);
     }
 
-    /// Expands the directive at `span` of file `includer`, naming `target`.
+    /// Reads the file the directive at `span` of file `includer` names
+    /// (`target`): the index of the file to expand there, or `None` for a
+    /// file already included.
     fn include(
         &mut self,
         includer: usize,
         span: Span,
         target: &str,
-    ) -> Result<(), Box<ComposeError>> {
+    ) -> Result<Option<usize>, Box<ComposeError>> {
         let including = &self.composed.files[includer];
         if Path::new(target).is_absolute() {
             return Err(self.error(
@@ -254,24 +341,14 @@ impl Composer<'_> {
                 Some("write it relative to the including file's folder".to_owned()),
             ));
         }
-        let with_extension = if Path::new(target).extension().is_some() {
-            target.to_owned()
-        } else {
-            format!("{target}.lua")
-        };
-        let folder = |path: &Path| path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let path = normalize(&folder(&including.path).join(&with_extension));
-        let display = normalize(&folder(Path::new(&including.display)).join(&with_extension))
+        let path = resolve(&including.path, target);
+        let display = resolve(Path::new(&including.display), target)
             .to_string_lossy()
             .replace('\\', "/");
-        if let Some(open) = self
-            .stack
-            .iter()
-            .position(|&file| self.composed.files[file].path == path)
-        {
+        if let Some(&open) = self.open.get(&path) {
             let mut chain: Vec<&str> = self.stack[open..]
                 .iter()
-                .map(|&file| self.composed.files[file].display.as_str())
+                .map(|frame| self.composed.files[frame.file].display.as_str())
                 .collect();
             chain.push(&display);
             return Err(self.error(
@@ -281,9 +358,9 @@ impl Composer<'_> {
                 Some("a file cannot include itself, directly or through others: move what both need into a third file".to_owned()),
             ));
         }
-        if self.composed.files.iter().any(|file| file.path == path) {
+        if self.known.contains_key(&path) {
             // Included once per script: a later include adds nothing.
-            return Ok(());
+            return Ok(None);
         }
         let bytes = (self.read)(&path).map_err(|error| {
             let reason = match error.kind() {
@@ -313,20 +390,15 @@ impl Composer<'_> {
             ));
         }
         let index = self.composed.files.len();
+        self.known.insert(path.clone(), index);
+        self.composed.lines.push(Lines::new(&source));
         self.composed.files.push(SourceFile {
             display,
             path,
             source,
             included_from: Some((includer, span)),
         });
-        let before = self.composed.text.len();
-        self.expand(index)?;
-        // The directive's line break follows: an included file's last one
-        // would leave an empty line.
-        if self.composed.text.len() > before {
-            self.drop_final_line_break();
-        }
-        Ok(())
+        Ok(Some(index))
     }
 
     /// Removes a line ending (as Lua reads them) that ends the text, when
@@ -336,7 +408,15 @@ impl Composer<'_> {
             return;
         };
         let text = &self.composed.text[piece.at..];
-        let width = text::lines(text)
+        // Only the trailing run of `\n` and `\r` decides the last line
+        // ending (a line ending starts where the run does): the piece is
+        // not read again each time a file closes on it.
+        let run = text
+            .iter()
+            .rev()
+            .take_while(|&&byte| byte == b'\n' || byte == b'\r')
+            .count();
+        let width = text::lines(&text[text.len() - run..])
             .last()
             .map_or(0, |line| (line.next - line.end).min(piece.len));
         piece.len -= width;
@@ -368,6 +448,57 @@ impl Composer<'_> {
             reached,
         })
     }
+}
+
+/// The path the include `target` in the file at `includer` names: relative
+/// to the includer's folder, `.lua` added when it has no extension.
+fn resolve(includer: &Path, target: &str) -> PathBuf {
+    let folder = includer.parent().map(Path::to_path_buf).unwrap_or_default();
+    if Path::new(target).extension().is_some() {
+        normalize(&folder.join(target))
+    } else {
+        normalize(&folder.join(format!("{target}.lua")))
+    }
+}
+
+/// The paths the well-formed include directives of the file at `path`
+/// (whose bytes are `source`) name, in order, without reading them: what
+/// a caller checking many files needs to know which of them are included
+/// before composing any. Absolute paths, which [`compose`] refuses, are
+/// left out.
+pub fn direct_includes<S: AsRef<[u8]> + ?Sized>(path: &Path, source: &S) -> Vec<PathBuf> {
+    let source = source.as_ref();
+    let path = normalize(path);
+    let mut at = 0;
+    let mut targets = Vec::new();
+    while let Some(found) = next_directive(source, at) {
+        at = found.next;
+        if let Ok(target) = found.target
+            && !Path::new(&target).is_absolute()
+        {
+            targets.push(resolve(&path, &target));
+        }
+    }
+    targets
+}
+
+/// The first directive line of `source` at or after `from` (a line start),
+/// its lines as Lua ends them.
+fn next_directive(source: &[u8], from: usize) -> Option<Found> {
+    // From a line start, the lines are those of the whole source.
+    text::lines(&source[from..]).find_map(|line| {
+        let (start, end) = (from + line.start, from + line.end);
+        // Every directive starts with `--`: other lines are not read as text.
+        if !source[start..end].starts_with(b"--") {
+            return None;
+        }
+        let text = text::same_offsets(&source[start..end]);
+        directive(&text).map(|directive| Found {
+            span: Span::new(start, end),
+            next: from + line.next,
+            target: directive.map(str::to_owned),
+        })
+    })
 }
 
 /// `Some(Ok(path))` for a directive line, `Some(Err(..))` for a line that
@@ -548,6 +679,102 @@ mod tests {
             &chain[0].0.source[chain[0].1.start..chain[0].1.end],
             b"--- @include \"lib\""
         );
+    }
+
+    /// `count` files, `c0.lua` to `c{count-1}.lua`, each including the next
+    /// and then declaring its own line.
+    fn chain(count: usize) -> Vec<(String, String)> {
+        (0..count)
+            .map(|i| {
+                let include = if i + 1 < count {
+                    format!("--- @include \"c{}\"\n", i + 1)
+                } else {
+                    String::new()
+                };
+                (format!("c{i}.lua"), format!("{include}n = n + {i}\n"))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_long_chain_of_includes_maps_each_line_back_to_its_file() {
+        let list = chain(1_000);
+        let borrowed: Vec<(&str, &str)> = list
+            .iter()
+            .map(|(path, text)| (path.as_str(), text.as_str()))
+            .collect();
+        let composed = run("c0.lua", &borrowed).unwrap();
+        assert_eq!(composed.files.len(), 1_000);
+        // The innermost file comes first, each includer's line after it.
+        let lines: Vec<text::Line> = text::lines(&composed.text).collect();
+        assert_eq!(lines.len(), 1_000);
+        for (number, line) in lines.iter().enumerate() {
+            let i = 999 - number;
+            let own = &composed.text[line.start..line.end];
+            assert_eq!(own, format!("n = n + {i}").as_bytes());
+            let (file, span) = composed.locate(Span::new(line.start, line.end));
+            assert_eq!(file.display, format!("c{i}.lua"));
+            assert_eq!(&file.source[span.start..span.end], own);
+            assert_eq!(composed.index_of(file), i);
+            assert_eq!(composed.include_chain(i).len(), i);
+        }
+        let rendered = composed.render(Span::new(0, 1), "here", None);
+        assert!(rendered.contains("--> c999.lua:1:1"), "{rendered}");
+        assert_eq!(rendered.matches("= included from").count(), 999);
+    }
+
+    #[test]
+    fn a_chain_deeper_than_a_threads_stack_would_recurse_composes() {
+        let list = chain(50_000);
+        let disk: HashMap<PathBuf, Vec<u8>> = list
+            .iter()
+            .map(|(path, text)| (PathBuf::from(path), text.clone().into_bytes()))
+            .collect();
+        let mut read = move |path: &Path| {
+            disk.get(path)
+                .cloned()
+                .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+        };
+        // On a thread with a small stack: the expansion keeps its own.
+        let composed = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                compose("c0.lua", Path::new("c0.lua"), list[0].1.clone(), &mut read)
+                    .map(|composed| (composed.files.len(), text::lines(&composed.text).count()))
+            })
+            .unwrap()
+            .join()
+            .unwrap()
+            .unwrap();
+        assert_eq!(composed, (50_000, 50_000));
+    }
+
+    #[test]
+    fn a_cycle_at_the_end_of_a_long_chain_names_the_files_in_it() {
+        let mut list = chain(500);
+        list[499].1 = "--- @include \"c497\"\n".to_owned();
+        let borrowed: Vec<(&str, &str)> = list
+            .iter()
+            .map(|(path, text)| (path.as_str(), text.as_str()))
+            .collect();
+        let error = run("c0.lua", &borrowed).unwrap_err();
+        assert_eq!(error.display, "c499.lua");
+        assert_eq!(
+            error.message,
+            "include cycle: c497.lua -> c498.lua -> c499.lua -> c497.lua"
+        );
+        assert_eq!(error.reached.len(), 499);
+    }
+
+    #[test]
+    fn direct_includes_are_the_paths_a_file_names_itself() {
+        let source = "--- @include \"../lib/a\"\n-- @include 'b.lua';\n\
+                      --- @include \"/abs\"\n--- @include bad\nreturn 1\n";
+        assert_eq!(
+            direct_includes(Path::new("s/x/./main.lua"), source),
+            [PathBuf::from("s/lib/a.lua"), PathBuf::from("s/x/b.lua")]
+        );
+        assert!(direct_includes(Path::new("x.lua"), "return 1\n").is_empty());
     }
 
     #[test]

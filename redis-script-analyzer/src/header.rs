@@ -32,6 +32,8 @@
 //! that do not parse as one is the language server's annotations, not a
 //! signature.
 
+use std::collections::HashSet;
+
 use crate::suggest::suggest;
 use crate::syntax::tree::Span;
 
@@ -226,6 +228,9 @@ fn parse_tags(source: &str) -> (Result<Option<Header>, Vec<HeaderError>>, Intent
         span: Span::new(0, 0),
     };
     let mut errors = Vec::new();
+    // Every name declared so far: a set, so that a header of many keys
+    // checks each new name in constant time.
+    let mut names = HashSet::new();
     let mut tagged = false;
     let mut intent = Intent::Unclear;
     let mut first = None;
@@ -261,7 +266,7 @@ fn parse_tags(source: &str) -> (Result<Option<Header>, Vec<HeaderError>>, Intent
             intent = Intent::Signature;
         }
         tagged = true;
-        if let Err(error) = header.add(tag, rest, span) {
+        if let Err(error) = header.add(tag, rest, span, &mut names) {
             errors.push(error);
         }
     }
@@ -286,8 +291,15 @@ fn parse_tags(source: &str) -> (Result<Option<Header>, Vec<HeaderError>>, Intent
 }
 
 impl Header {
-    /// Adds the declaration of one tag line.
-    fn add(&mut self, tag: &str, rest: &str, span: Span) -> Result<(), HeaderError> {
+    /// Adds the declaration of one tag line; `names` holds the names of
+    /// every value declared so far, and gets this one's.
+    fn add(
+        &mut self,
+        tag: &str,
+        rest: &str,
+        span: Span,
+        names: &mut HashSet<String>,
+    ) -> Result<(), HeaderError> {
         let error = |message: String, note: Option<&str>| HeaderError {
             span,
             message,
@@ -363,14 +375,7 @@ impl Header {
                 }),
             ));
         }
-        let taken = self
-            .keys
-            .iter()
-            .chain(&self.variadic_keys)
-            .chain(&self.args)
-            .chain(&self.variadic)
-            .any(|value| value.name == name);
-        if taken && !variadic {
+        if !variadic && names.contains(name) {
             return Err(error(
                 format!("`{name}` is declared twice"),
                 Some("give each key and argument its own name"),
@@ -391,9 +396,9 @@ impl Header {
             ),
         ];
         for (listed, parameter, list) in list_names {
-            let named = |value: &Value| value.name == parameter;
+            // A list's own name is `...`, never a parameter's.
             let clash = if variadic {
-                self.keys.iter().chain(&self.args).any(named)
+                names.contains(parameter)
             } else {
                 name == parameter
             };
@@ -427,13 +432,14 @@ impl Header {
             description: description.to_owned(),
             span,
         };
+        if tag == "key" && !self.args.is_empty() {
+            return Err(error(
+                format!("`@key {name}` follows an `@param`: KEYS come before ARGV"),
+                Some("list every `---@key` before the first `---@param`"),
+            ));
+        }
+        names.insert(name.to_owned());
         match (tag, variadic) {
-            ("key", _) if !self.args.is_empty() => {
-                return Err(error(
-                    format!("`@key {name}` follows an `@param`: KEYS come before ARGV"),
-                    Some("list every `---@key` before the first `---@param`"),
-                ));
-            }
             ("key", true) => self.variadic_keys = Some(value),
             ("key", false) => self.keys.push(value),
             (_, true) => self.variadic = Some(value),
@@ -636,6 +642,28 @@ mod tests {
         assert!(errors[0].message.contains("did you mean `@key`"));
         assert!(errors[2].message.contains("unknown type `table`"));
         assert!(errors[4].message.contains("KEYS come before ARGV"));
+    }
+
+    #[test]
+    fn a_header_of_many_keys_declares_each_in_order() {
+        let mut source = String::new();
+        for i in 0..20_000 {
+            source.push_str(&format!("---@key k{i} string\n"));
+        }
+        source.push_str("---@param ... string\n---@return integer\nreturn 1\n");
+        let header = parse(&source).unwrap().unwrap();
+        assert_eq!(header.keys.len(), 20_000);
+        assert_eq!(header.keys[12_345].name, "k12345");
+        assert!(header.variadic.is_some());
+        // A name taken thousands of lines before is still taken.
+        let twice = source.replacen("---@param ...", "---@key k7 string\n---@param ...", 1);
+        let errors = parse(&twice).unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].message.contains("`k7` is declared twice"));
+        assert_eq!(
+            &twice[errors[0].span.start..errors[0].span.end],
+            "---@key k7 string"
+        );
     }
 
     #[test]

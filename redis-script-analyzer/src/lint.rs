@@ -186,11 +186,13 @@ pub fn check_file(
         Ok(composed) => composed,
         Err(error) => {
             let rendered = error.render();
+            let lines = report::Lines::new(&error.source);
             let finding = Unplaced {
                 rule: Rule::Include,
                 severity: Severity::Error,
                 file: &error.display,
                 source: &error.source,
+                lines: &lines,
                 span: error.span,
                 message: error.message,
                 note: error.note,
@@ -256,14 +258,20 @@ pub fn check_file(
                 header_ok = false;
                 for error in errors {
                     let message = format!("in the script's header: {}", error.message);
-                    let rendered =
-                        report::render(display, own, error.span, &message, error.note.as_deref());
+                    let rendered = composed.lines(0).render(
+                        display,
+                        own,
+                        error.span,
+                        &message,
+                        error.note.as_deref(),
+                    );
                     findings_before.push(
                         Unplaced {
                             rule: Rule::Header,
                             severity: Severity::Error,
                             file: display,
                             source: own,
+                            lines: composed.lines(0),
                             span: error.span,
                             message,
                             note: error.note,
@@ -373,6 +381,7 @@ fn findings(
                 severity: diagnostic.severity,
                 file: &file.display,
                 source: &file.source,
+                lines: composed.lines(composed.index_of(file)),
                 span: file_span,
                 message,
                 note: diagnostic.note.clone(),
@@ -392,6 +401,8 @@ struct Unplaced<'a> {
     file: &'a str,
     /// That file's bytes.
     source: &'a [u8],
+    /// Its lines.
+    lines: &'a report::Lines,
     span: Span,
     message: String,
     note: Option<String>,
@@ -401,9 +412,10 @@ struct Unplaced<'a> {
 impl Unplaced<'_> {
     /// The finding, with the lines and columns of its span.
     fn place(self) -> Finding {
-        let (line, column, _) = report::locate(self.source, self.span.start);
-        let (end_line, end_column, _) =
-            report::locate(self.source, self.span.end.max(self.span.start));
+        let (line, column, _) = self.lines.locate(self.source, self.span.start);
+        let (end_line, end_column, _) = self
+            .lines
+            .locate(self.source, self.span.end.max(self.span.start));
         Finding {
             rule: self.rule,
             severity: self.severity,
@@ -575,6 +587,32 @@ mod tests {
         assert_eq!(rules(&report), [Rule::Unread, Rule::NilReply], "{report:?}");
         assert!(report.findings[0].message.contains("`ttl`"));
         assert_eq!(report.findings[0].line, 2);
+    }
+
+    #[test]
+    fn each_of_many_findings_is_placed_at_its_own_line() {
+        let mut script = String::new();
+        for i in 0..2_000 {
+            script.push_str(&format!("---@key k{i} string\n"));
+        }
+        script.push_str("---@return integer\nredis.call('GET', KEYS[1])\nreturn 1\n");
+        let report = check("keys.lua", &script, &FileOptions::default());
+        assert_eq!(report.kind, FileKind::Headed(2_000));
+        assert_eq!(report.findings.len(), 1_999);
+        for (i, finding) in (1..2_000).zip(&report.findings) {
+            assert_eq!(finding.rule, Rule::Unread);
+            assert!(finding.message.contains(&format!("`k{i}`")), "{finding:?}");
+            assert_eq!((finding.line, finding.column), (i + 1, 1));
+            assert_eq!(
+                (finding.end_line, finding.end_column),
+                (i + 1, 17 + i.to_string().len())
+            );
+            assert!(
+                finding
+                    .rendered
+                    .contains(&format!("--> keys.lua:{}:1", i + 1))
+            );
+        }
     }
 
     #[test]

@@ -26,11 +26,77 @@ pub fn locate<S: AsRef<[u8]> + ?Sized>(source: &S, offset: usize) -> (usize, usi
         line_number += 1;
         line_start = line.next;
     }
+    line_at(source, offset, line_start, line_number)
+}
+
+/// The line and column of `offset` on the line `line_number` that starts
+/// at `line_start`, and the line's text (lossy, without its line ending).
+fn line_at(
+    source: &[u8],
+    offset: usize,
+    line_start: usize,
+    line_number: usize,
+) -> (usize, usize, Cow<'_, str>) {
     let line_end = text::line_end(source, line_start);
     let before = &source[line_start..offset.min(line_end)];
     let column = String::from_utf8_lossy(before).chars().count() + 1;
     let text = String::from_utf8_lossy(&source[line_start..line_end]);
     (line_number, column, text)
+}
+
+/// Where each line of a source starts, as Lua counts lines: [`locate`] by
+/// a binary search, for a caller that places many findings in one source
+/// (a search of the source for each would take time in the number of
+/// findings times its length).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lines {
+    starts: Vec<usize>,
+}
+
+impl Lines {
+    /// The lines of `source`: one starts at 0, and one after each line
+    /// ending (`\n`, `\r`, `\r\n` or `\n\r`, each one ending).
+    pub fn new<S: AsRef<[u8]> + ?Sized>(source: &S) -> Lines {
+        let breaks = text::lines(source.as_ref())
+            .filter(|line| line.next != line.end)
+            .map(|line| line.next);
+        Lines {
+            starts: std::iter::once(0).chain(breaks).collect(),
+        }
+    }
+
+    /// As [`locate`], in `source`, the source these are the lines of.
+    pub fn locate<'s, S: AsRef<[u8]> + ?Sized>(
+        &self,
+        source: &'s S,
+        offset: usize,
+    ) -> (usize, usize, Cow<'s, str>) {
+        let source = source.as_ref();
+        let offset = offset.min(source.len());
+        // The line holds the offset when the next line starts after it.
+        let line = self.starts.partition_point(|&start| start <= offset).max(1);
+        line_at(source, offset, self.starts[line - 1], line)
+    }
+
+    /// As [`render`], in `source`, the source these are the lines of.
+    pub fn render<S: AsRef<[u8]> + ?Sized>(
+        &self,
+        file: &str,
+        source: &S,
+        span: Span,
+        message: &str,
+        note: Option<&str>,
+    ) -> String {
+        let source = source.as_ref();
+        render_at(
+            self.locate(source, span.start),
+            file,
+            source,
+            span,
+            message,
+            note,
+        )
+    }
 }
 
 /// `message`, then where in `file` it is, the line and a caret; then the note.
@@ -44,7 +110,25 @@ pub fn render<S: AsRef<[u8]> + ?Sized>(
     note: Option<&str>,
 ) -> String {
     let source = source.as_ref();
-    let (line, column, text) = locate(source, span.start);
+    render_at(
+        locate(source, span.start),
+        file,
+        source,
+        span,
+        message,
+        note,
+    )
+}
+
+/// [`render`], with where `span` starts already located.
+fn render_at(
+    (line, column, text): (usize, usize, Cow<'_, str>),
+    file: &str,
+    source: &[u8],
+    span: Span,
+    message: &str,
+    note: Option<&str>,
+) -> String {
     let width = source
         .get(span.start..span.end.max(span.start))
         .map_or(1, |covered| {
@@ -116,6 +200,68 @@ mod tests {
             rendered,
             "unknown\n --> x.lua:2:11\n  |\n2 | local b = keys[1]\n  |           ^^^^\n  = note: did you mean `KEYS`?"
         );
+    }
+
+    #[test]
+    fn lines_locate_as_a_search_of_the_text_does() {
+        for source in ["", "a", "\n", "ab\ncd\r\n\nxé\n", "one\ntwo"] {
+            let lines = Lines::new(source);
+            for offset in (0..=source.len() + 2)
+                .filter(|&at| at >= source.len() || source.is_char_boundary(at))
+            {
+                assert_eq!(
+                    lines.locate(source, offset),
+                    locate(source, offset),
+                    "{source:?} at {offset}"
+                );
+            }
+            let span = Span::new(0, source.len().min(1));
+            assert_eq!(
+                lines.render("x.lua", source, span, "m", Some("n")),
+                render("x.lua", source, span, "m", Some("n"))
+            );
+        }
+    }
+
+    #[test]
+    fn lines_locate_as_locate_does_for_every_line_ending_and_invalid_utf8() {
+        let sources: [&[u8]; 12] = [
+            b"",
+            b"\n",
+            b"\r",
+            b"\r\n",
+            b"\n\r",
+            b"a\r\rb\n\nc",
+            b"a\r\n\rb\n\r\nc\r",
+            b"x = 1\nlocal s = '\xff\xfe' .. keys\n",
+            b"\xff\r\xc3\xa9\n\r\xe2\x82\r\nend",
+            b"one\rtwo\r\nthree\n\rfour\nfive",
+            b"-- \xc3\n\xa9 \x80\x80\r\r\n\n\r\r",
+            b"\xf0\x9f\x98\x80 keys\r\n\xf0\x9f\x98",
+        ];
+        for source in sources {
+            let lines = Lines::new(source);
+            for offset in 0..=source.len() + 2 {
+                assert_eq!(
+                    lines.locate(source, offset),
+                    locate(source, offset),
+                    "{source:?} at {offset}"
+                );
+                for width in [0, 1, 3, source.len()] {
+                    let span = Span::new(offset, offset + width);
+                    assert_eq!(
+                        lines.render("x.lua", source, span, "m", Some("n")),
+                        render("x.lua", source, span, "m", Some("n")),
+                        "{source:?} at {offset}, {width} wide"
+                    );
+                }
+            }
+        }
+        // The lines as Lua counts them: one after each ending of any kind.
+        let lines = Lines::new(b"one\rtwo\r\nthree\n\rfour\nfive");
+        assert_eq!(lines.starts, [0, 4, 9, 16, 21]);
+        assert_eq!(Lines::new(b"a\n").starts, [0, 2]);
+        assert_eq!(Lines::new(b"").starts, [0]);
     }
 
     #[test]
