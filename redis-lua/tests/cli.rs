@@ -616,3 +616,44 @@ fn files_that_are_not_utf8_or_end_lines_in_cr_are_checked_as_the_server_reads_th
         .collect();
     assert_eq!(lines, [("latin1.lua", 3), ("cr.lua", 3)]);
 }
+
+#[test]
+fn keys_not_from_keys_are_errors_on_a_cluster() {
+    let rule = |text: &str, severity: &str| {
+        text.lines()
+            .filter(|line| line.starts_with(&format!("{severity}[undeclared_key]")))
+            .count()
+    };
+    // Said in the config file.
+    let output = redis_lua("cluster", &["check", "keys.lua"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    let text = stdout(&output);
+    assert_eq!(
+        (rule(&text, "error"), rule(&text, "warning")),
+        (1, 1),
+        "{text}"
+    );
+    assert!(text.contains("comes from ARGV"), "{text}");
+    assert!(text.contains("built from the KEYS element") || text.contains("built from KEYS[1]"));
+    // On the command line, without the config.
+    let output = redis_lua(
+        "cluster",
+        &["check", "--no-config", "--cluster", "keys.lua"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), text);
+    // For one server: the key from ARGV is a warning, the key built on KEYS fine.
+    let output = redis_lua("cluster", &["check", "--no-config", "keys.lua"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    assert_eq!(
+        (rule(&text, "error"), rule(&text, "warning")),
+        (0, 1),
+        "{text}"
+    );
+    let output = redis_lua(
+        "cluster",
+        &["check", "--no-config", "--deny-warnings", "keys.lua"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+}

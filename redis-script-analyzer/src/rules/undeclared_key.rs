@@ -188,9 +188,11 @@ fn diagnostic(
                     "this key of `{command}` {source}, not from KEYS: Redis Cluster and proxies \
                      route a script by its KEYS, so there the key may live on another node"
                 ),
-                "pass the key in KEYS, or build it from a KEYS element with a hash tag; if the \
-                 script runs on one server only, allow `undeclared_key`"
-                    .to_owned(),
+                format!(
+                    "pass the key in KEYS, or build it from a KEYS element with a hash tag; if \
+                     the script runs on one server only, {}",
+                    Rule::UndeclaredKey.hint(declared.checker)
+                ),
             )
         }
     };
