@@ -260,7 +260,8 @@ mod tests {
                 "command_arity",
                 "unread",
                 "nil_comparison",
-                "undeclared_key"
+                "undeclared_key",
+                "value_in_keys"
             ]
         );
     }

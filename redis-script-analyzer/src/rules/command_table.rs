@@ -125,3 +125,50 @@ pub(super) fn counted(call: &CommandCall) -> bool {
 pub(super) fn read_only_at(context: &Context, call: &CommandCall) -> bool {
     context.declared.read_only && context.judges(context.model.calls[call.call].function)
 }
+
+/// Where a call's keys are, from `COMMAND`'s first key, last key and step
+/// for the command (or subcommand) it runs on the first targeted server
+/// that has it.
+pub(super) struct KeyPositions {
+    /// The indexes in the call's arguments (after the command's name).
+    pub(super) positions: Vec<usize>,
+    /// Whether they are all its keys: a command flagged `movablekeys`
+    /// (`ZUNIONSTORE`, `XREAD`, `EVAL`) finds some of its keys otherwise.
+    pub(super) complete: bool,
+}
+
+/// Where `call`'s keys are; `None` for a command no table knows.
+pub(super) fn key_positions(call: &CommandCall, servers: Servers) -> Option<KeyPositions> {
+    let first_arg = match call.args.first() {
+        Some(Expr::String(text, _)) => Some(String::from_utf8_lossy(text).into_owned()),
+        _ => None,
+    };
+    let command = servers
+        .iter()
+        .chain(Servers::ALL.iter())
+        .find_map(|server| commands::resolve(server, &call.name, first_arg.as_deref()))?;
+    let args = call.args.len();
+    // Words count the command's name (and a subcommand's container).
+    let words = args + 1;
+    let first = command.first_key;
+    let last = match command.last_key {
+        last if last < 0 => words as i32 + last,
+        last => last,
+    };
+    let step = command.key_step.max(1);
+    let range = if first <= 0 || last < first {
+        0..0
+    } else {
+        first..last + 1
+    };
+    let positions = range
+        .step_by(step as usize)
+        .map(|word| word as usize - 1)
+        .filter(|&index| index < args)
+        .collect();
+    let complete = !command.flags.contains(commands::flag::MOVABLEKEYS) && counted(call);
+    Some(KeyPositions {
+        positions,
+        complete,
+    })
+}

@@ -219,6 +219,9 @@ rules! {
     /// A command's key that does not come from KEYS (from ARGV, a literal, a reply), which a
     /// cluster or a proxy routing by KEYS cannot place.
     UndeclaredKey => undeclared_key,
+    /// A KEYS element a command takes as a value, never as a key (a TTL, a token), which a cluster
+    /// or a proxy routing by KEYS hashes like a key.
+    ValueInKeys => value_in_keys,
 }
 
 impl Rule {

@@ -24,13 +24,11 @@
 //! A key the text does not settle (a loop over a computed list, a
 //! parameter of a function called from several places) is not judged.
 
-use crate::commands::{self, Command};
 use crate::declared::Declared;
 use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
 use crate::semantic::{CommandCall, Value};
-use crate::servers::Servers;
 use crate::syntax::tree::Expr;
-use super::{Allow, Context, Judges, Meta};
+use super::{Allow, Context, Judges, Meta, command_table};
 
 pub(super) const RULE: Meta = Meta {
     severity: Severity::Warning,
@@ -56,10 +54,10 @@ enum Origin {
 fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
     let (model, declared) = (context.model, context.declared);
     for call in context.calls().filter_map(|call| model.command(call)) {
-        let Some(command) = known_command(&call, declared.servers) else {
+        let Some(keys) = command_table::key_positions(&call, declared.servers) else {
             continue;
         };
-        for position in key_positions(command, call.args.len()) {
+        for position in keys.positions {
             let arg = &call.args[position];
             if let Some(origin) = origin(model.value(arg))
                 && let Some(diagnostic) = diagnostic(&call, arg, origin, declared)
@@ -68,41 +66,6 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
             }
         }
     }
-}
-
-/// The command (or subcommand) a call runs on the first targeted server
-/// that has it.
-fn known_command(call: &CommandCall, servers: Servers) -> Option<&'static Command> {
-    let first_arg = match call.args.first() {
-        Some(Expr::String(text, _)) => Some(String::from_utf8_lossy(text).into_owned()),
-        _ => None,
-    };
-    servers
-        .iter()
-        .chain(Servers::ALL.iter())
-        .find_map(|server| commands::resolve(server, &call.name, first_arg.as_deref()))
-}
-
-/// The indexes in a call's arguments (after the command's name) that hold
-/// keys, from `COMMAND`'s first key, last key and step. A subcommand's
-/// positions count its container's name as a word.
-fn key_positions(command: &Command, args: usize) -> impl Iterator<Item = usize> {
-    let words = args + 1;
-    let first = command.first_key;
-    let last = match command.last_key {
-        last if last < 0 => words as i32 + last,
-        last => last,
-    };
-    let step = command.key_step.max(1);
-    let positions = if first <= 0 || last < first {
-        0..0
-    } else {
-        first..last + 1
-    };
-    positions
-        .step_by(step as usize)
-        .map(|word| word as usize - 1)
-        .filter(move |&index| index < args)
 }
 
 /// Where `value` comes from, if the text settles it for every alternative.
