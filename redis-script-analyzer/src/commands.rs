@@ -437,10 +437,16 @@ pub fn may_reply_nil<'a>(name: &str, mut literal_args: impl Iterator<Item = &'a 
     NIL_REPLY_COMMANDS.contains(&name)
 }
 
-/// Commands whose reply is an array with a nil (Lua `false`) for each
-/// missing key, field or member: `HMGET`, `MGET`, `ZMSCORE`.
-pub(crate) fn elements_may_be_nil(name: &str) -> bool {
-    matches!(name, "hmget" | "mget" | "zmscore")
+/// How many elements the reply has of a command whose reply is an array
+/// with a nil (Lua `false`) for each missing key, field or member (`HMGET`,
+/// `MGET`, `ZMSCORE`), called with `args` (after its name) whose number is
+/// settled; `None` for other commands.
+pub(crate) fn nil_able_elements(name: &str, args: usize) -> Option<usize> {
+    match name {
+        "mget" => Some(args),
+        "hmget" | "zmscore" => Some(args.saturating_sub(1)),
+        _ => None,
+    }
 }
 
 /// One row of a generated table.

@@ -483,3 +483,63 @@ mod tests {
         assert_eq!(found.len(), 2, "{found:?}");
     }
 }
+
+#[cfg(test)]
+mod model_tests {
+    use super::*;
+    use crate::diagnostic::Severity;
+
+    fn findings(source: &str, function: &str, declared: Declared) -> Vec<(Rule, Severity)> {
+        analyze_function(source, function, declared)
+            .diagnostics
+            .into_iter()
+            .map(|d| (d.rule, d.severity))
+            .collect()
+    }
+
+    #[test]
+    fn a_helper_outside_the_callbacks_has_its_keys_judged() {
+        let source = "#!lua name=l\n\
+            local function bump(key) return redis.call('INCR', 'stats:' .. key) end\n\
+            redis.register_function('a', function(keys, args) bump(args[1]) \
+            return redis.call('GET', keys[1]) end)";
+        let declared = Declared::default().keys(1).args(1);
+        assert_eq!(
+            findings(source, "a", declared.clone()),
+            [(Rule::UndeclaredKey, Severity::Warning)]
+        );
+        assert_eq!(
+            findings(source, "a", declared.cluster(true)),
+            [(Rule::UndeclaredKey, Severity::Error)]
+        );
+    }
+
+    #[test]
+    fn a_callback_that_replaces_its_keys_reads_them_at_no_fixed_index() {
+        let source = "#!lua name=l\n\
+            redis.register_function('a', function(keys, args) \
+            keys = {keys[1], keys[1] .. ':a', keys[1] .. ':b'} \
+            return redis.call('GET', keys[3]) end)";
+        let found = findings(source, "a", Declared::default().keys(1));
+        assert!(
+            !found.iter().any(|(rule, _)| *rule == Rule::OutOfRange),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn each_callback_counts_its_own_keys() {
+        // `inner` is registered from inside `outer`'s body: its reads of
+        // its own KEYS are not `outer`'s.
+        let source = "#!lua name=l\n\
+            local function outer(keys, args) \
+            return function(k, a) return redis.call('GET', k[1]) end end\n\
+            redis.register_function('outer', outer)\n\
+            redis.register_function('inner', outer())";
+        let found = findings(source, "outer", Declared::default().keys(1));
+        assert!(
+            found.contains(&(Rule::Unread, Severity::Warning)),
+            "{found:?}"
+        );
+    }
+}

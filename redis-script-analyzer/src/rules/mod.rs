@@ -1,4 +1,4 @@
-//! The rules: one file each, listed once below ([`rules!`]). The list
+//! The rules: one file each, listed once below (`rules!`). The list
 //! makes the [`Rule`] enum (each variant's documentation is the rule's
 //! one-line summary, its stable name the file's), and each file's
 //! [`Meta`] says how severe its findings are by default, who may allow
@@ -65,12 +65,13 @@ pub(crate) struct Context<'m, 't> {
 }
 
 impl<'m, 't> Context<'m, 't> {
-    /// Whether code of `function` is judged: anywhere in a script, inside
-    /// the callback in a library (nowhere when the text does not settle it).
+    /// Whether code of `function` is judged: anywhere when no callback is
+    /// checked (a script, or a library's file as a whole), inside the
+    /// callback when one is.
     pub(crate) fn judges(&self, function: FunctionId) -> bool {
         match self.callback {
             Some(callback) => self.model.within(function, callback),
-            None => self.model.environment == Environment::Script,
+            None => true,
         }
     }
 

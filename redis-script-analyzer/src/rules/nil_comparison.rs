@@ -22,7 +22,7 @@ pub(super) const RULE: Meta = Meta {
     severity: Severity::Error,
     allow: Allow::Anywhere,
     check: Some(check),
-    judges: Judges::Code,
+    judges: Judges::File,
 };
 
 fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
@@ -44,8 +44,9 @@ fn nil_reply(model: &Model, value: Value) -> Option<(String, bool)> {
     let mut found = None;
     for alternative in value.alternatives() {
         let (call, element) = match alternative {
-            Value::Reply(call) => (*call, false),
-            Value::ReplyElement(call, _) => (*call, true),
+            Value::Reply(call) => (*call, None),
+            // Only an element the reply has: past its end, Lua reads nil.
+            Value::ReplyElement(call, Some(index)) => (*call, Some(*index)),
             _ => return None,
         };
         let command = model.command(call)?;
@@ -53,15 +54,19 @@ fn nil_reply(model: &Model, value: Value) -> Option<(String, bool)> {
             Expr::String(text, _) => Some(&text[..]),
             _ => None,
         });
-        let nil_able = if element {
-            commands::elements_may_be_nil(&command.name)
-        } else {
-            commands::may_reply_nil(&command.name, literal_args)
+        let nil_able = match element {
+            Some(index) => {
+                let spread = command.args.last().is_some_and(crate::semantic::is_multi);
+                !spread
+                    && commands::nil_able_elements(&command.name, command.args.len())
+                        .is_some_and(|elements| index < elements)
+            }
+            None => commands::may_reply_nil(&command.name, literal_args),
         };
         if !nil_able {
             return None;
         }
-        found.get_or_insert((command.name, element));
+        found.get_or_insert((command.name, element.is_some()));
     }
     found
 }
@@ -73,9 +78,11 @@ fn diagnostic(comparison: &NilComparison, command: &str, element: bool) -> Diagn
     } else {
         "the reply"
     };
-    let (subject, value) = match unparen(comparison.subject) {
-        Expr::Name(name) => (format!("`{}` holds {what}", name.text), name.text.as_str()),
-        _ => (format!("this compares {what}"), "reply"),
+    let subject = unparen(comparison.subject);
+    let (subject, value) = match (subject, written(subject)) {
+        (Expr::Name(_), Some(text)) => (format!("`{text}` holds {what}"), text),
+        (_, Some(text)) => (format!("`{text}` is {what}"), text),
+        (_, None) => (format!("this compares {what}"), "reply".to_owned()),
     };
     let (verdict, fix) = if comparison.equal {
         (
@@ -98,6 +105,26 @@ fn diagnostic(comparison: &NilComparison, command: &str, element: bool) -> Diagn
         ),
     )
     .with_note(fix)
+}
+
+/// How the script writes a name, a field or an element by a literal
+/// index (`v`, `cache.v`, `vals[2]`), for a note to quote; `None` for other
+/// expressions.
+fn written(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Name(name) => Some(name.text.clone()),
+        Expr::Index { obj, key, dot, .. } => {
+            let obj = written(obj)?;
+            match (dot, &**key) {
+                (Some(field), _) => Some(format!("{obj}.{}", field.text)),
+                (None, Expr::Number(index, _)) if index.fract() == 0.0 => {
+                    Some(format!("{obj}[{index}]"))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 fn unparen(mut expr: &Expr) -> &Expr {
@@ -218,6 +245,17 @@ mod tests {
             // assignments, so the declaration's nil stays possible.
             "local v if ARGV[1] then v = redis.call('GET', KEYS[1]) else v = redis.call('LPOP', KEYS[1]) end \
              if v == nil then return 0 end return v",
+            // A field the constructor lacks is nil until it is written.
+            "local cache = {} if cache.v == nil then cache.v = redis.call('GET', KEYS[1]) end \
+             return cache.v",
+            // A table passed to a function may be written there.
+            "local state = {v = redis.call('GET', KEYS[1])} local function clear(s) s.v = nil end \
+             if ARGV[1] == 'x' then clear(state) end if state.v == nil then return 0 end return 1",
+            // Past the fields asked for, unpack gives nil; an index the
+            // text does not settle may be past them too.
+            "local a, b = unpack(redis.call('HMGET', KEYS[1], 'only')) if b == nil then return 0 end return a",
+            "local vals = redis.call('HMGET', KEYS[1], 'a', 'b') local i, n = 1, 0 \
+             while vals[i] ~= nil do n = n + 1 i = i + 1 end return n",
             // HGETALL's elements are never nil.
             "local a, b = unpack(redis.call('HGETALL', KEYS[1])) if b == nil then return 0 end return a",
             // A shadowed `redis`.

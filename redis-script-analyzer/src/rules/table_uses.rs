@@ -87,7 +87,13 @@ pub(super) fn uses(context: &Context) -> Uses {
             Access::Index { key, whole, .. } => uses.of(table).record(key, whole, used.optional),
             // Writing a callback's parameter's element goes through its
             // value; writing the global's is allowed and reads nothing.
-            Access::AssignIndex if used.binding.is_some() => uses.of(table).dynamic = true,
+            // A callback's parameter written (an element, or the whole
+            // table replaced): its reads are no longer the keys' or
+            // arguments' indexes. Writing the global's element is allowed
+            // and reads nothing.
+            Access::AssignIndex | Access::Assign if used.binding.is_some() => {
+                uses.of(table).dynamic = true
+            }
             Access::AssignIndex | Access::Assign | Access::FunctionStatement { .. } => {}
         }
     }
@@ -98,6 +104,8 @@ pub(super) fn uses(context: &Context) -> Uses {
 /// callback's parameter in a library.
 fn table(context: &Context, used: &NameUse) -> Option<Table> {
     match used.binding {
+        // The checked callback's own parameters, not another callback's.
+        Some(binding) if !is_callback_parameter(context, binding) => None,
         Some(binding) => match context.model.role(binding)? {
             Builtin::Keys => Some(Table::Keys),
             Builtin::Argv => Some(Table::Argv),
@@ -110,4 +118,15 @@ fn table(context: &Context, used: &NameUse) -> Option<Table> {
         },
         None => None,
     }
+}
+
+/// Whether `binding` is one of the checked callback's first two parameters.
+fn is_callback_parameter(context: &Context, binding: crate::semantic::BindingId) -> bool {
+    context.callback.is_some_and(|callback| {
+        context.model.functions[callback]
+            .params
+            .iter()
+            .take(2)
+            .any(|param| *param == binding)
+    })
 }

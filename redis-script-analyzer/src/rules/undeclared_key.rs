@@ -34,7 +34,7 @@ pub(super) const RULE: Meta = Meta {
     severity: Severity::Warning,
     allow: Allow::Anywhere,
     check: Some(check),
-    judges: Judges::Code,
+    judges: Judges::File,
 };
 
 /// Where a key comes from, worst last.
@@ -117,21 +117,19 @@ fn diagnostic(
             "pass the key in KEYS, or build it from a KEYS element with a hash tag".to_owned(),
         ),
         Origin::DerivedFromKeys(index) => {
-            let element = if index == 0 {
-                "the KEYS element".to_owned()
-            } else {
-                format!("KEYS[{index}]")
+            let element = match index {
+                0 => "a KEYS element".to_owned(),
+                index => format!("KEYS[{index}]"),
             };
             (
                 Severity::Warning,
                 format!(
                     "this key of `{command}` is built from {element}, so on a cluster it is in \
-                     {element}'s slot only if {element} carries a hash tag"
+                     that element's slot only if the element carries a hash tag"
                 ),
-                format!(
-                    "give {element} a hash tag (`{{order:42}}:lines`) so every key built from it \
-                     shares its slot, or pass this key in KEYS"
-                ),
+                "give the KEYS element a hash tag (`{order:42}:lines`) so every key built from it \
+                 shares its slot, or pass this key in KEYS"
+                    .to_owned(),
             )
         }
         Origin::Argv | Origin::Literal | Origin::Reply => {
@@ -204,6 +202,11 @@ mod tests {
             // Values in non-key positions are no keys.
             "return redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])",
             "return redis.call('PUBLISH', ARGV[1], ARGV[2])",
+            // A table written through another name; `unpack` from its second element.
+            "local t = {ARGV[1]} local u = t u[1] = KEYS[1] return redis.call('GET', t[1])",
+            "local t = {ARGV[1], KEYS[1]} return redis.call('GET', unpack(t, 2))",
+            // Held in a table and walked with ipairs.
+            "local keys = {KEYS[1], KEYS[2]} for _, key in ipairs(keys) do redis.call('DEL', key) end",
             // Not settled: a parameter of a function that escapes.
             "local function get(k) return redis.call('GET', k) end return pcall(get, ARGV[1])",
         ] {

@@ -25,7 +25,7 @@ use crate::syntax::tree::{
     BinOp, Block, Chunk, Expr, Field, FuncBody, FuncName, Name, Span, Stat, UnOp,
 };
 pub(crate) use command::CommandCall;
-pub(crate) use value::{Builtin, Value};
+pub(crate) use value::{Builtin, Value, is_multi};
 
 /// A binding's index in [`Model::bindings`].
 pub(crate) type BindingId = usize;
@@ -770,7 +770,9 @@ impl<'t> Builder<'t> {
     /// `a.b[c]:m(d)(e)...`: a chain of suffixes as deep as it is long,
     /// walked in a loop down to its start, then each suffix in order.
     fn suffix_chain(&mut self, expr: &'t Expr) {
-        let mut rest: Vec<&'t [Expr]> = Vec::new();
+        // Each suffix's expressions, and whether a table named among them
+        // stays where it is (an argument of `ipairs`, `unpack`...).
+        let mut rest: Vec<(&'t [Expr], bool)> = Vec::new();
         let mut node = expr;
         loop {
             match node {
@@ -780,7 +782,7 @@ impl<'t> Builder<'t> {
                     dot,
                     span,
                 } => {
-                    rest.push(std::slice::from_ref(&**key));
+                    rest.push((std::slice::from_ref(&**key), false));
                     if let Expr::Name(name) = &**obj {
                         let access = Access::Index {
                             key,
@@ -808,19 +810,21 @@ impl<'t> Builder<'t> {
                     if let Expr::Name(name) = &**func {
                         // Calling a local function by its name: its
                         // arguments flow into its parameters.
-                        if let Some(id) = self.use_name(name, Access::Read)
-                            && let Some(function) = self.model.declared_function(id)
+                        let binding = self.use_name(name, Access::Read);
+                        if let Some(function) =
+                            binding.and_then(|id| self.model.declared_function(id))
                         {
                             self.model.functions[function].calls.push(args);
                         }
-                        rest.push(args);
+                        let reads_only = binding.is_none() && READS_ONLY.contains(&&*name.text);
+                        rest.push((args, reads_only));
                         break;
                     }
-                    rest.push(args);
+                    rest.push((args, false));
                     node = func;
                 }
                 Expr::Method { obj, args, .. } => {
-                    rest.push(args);
+                    rest.push((args, false));
                     node = obj;
                 }
                 _ => {
@@ -829,11 +833,22 @@ impl<'t> Builder<'t> {
                 }
             }
         }
-        for exprs in rest.into_iter().rev() {
-            self.exprs(exprs);
+        for (exprs, reads_only) in rest.into_iter().rev() {
+            for expr in exprs {
+                match expr {
+                    Expr::Name(name) if reads_only => self.read(name, false),
+                    _ => self.expr(expr),
+                }
+            }
         }
     }
 }
+
+/// Globals of the sandbox that read the tables they are given and keep no
+/// hold of them: a table passed to one still holds what the script put there.
+const READS_ONLY: &[&str] = &[
+    "ipairs", "pairs", "unpack", "next", "select", "type", "tostring", "tonumber",
+];
 
 #[cfg(test)]
 mod tests {

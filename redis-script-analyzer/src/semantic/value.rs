@@ -10,6 +10,8 @@
 //! once in all.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::{BindingId, Environment, FieldKey, FunctionId, Given, Model};
 use crate::syntax::tree::{BinOp, Expr, Field, UnOp};
@@ -100,9 +102,18 @@ pub(crate) struct Memo<'t> {
     /// [`Model::may_use_resp3`]: asked by each callback of a library, a
     /// scan of every call computed once.
     pub(super) resp3: std::cell::OnceCell<bool>,
-    /// The first binding declared as each function: found once for all
-    /// parameters, not by a scan of the bindings per parameter.
-    named_by: std::cell::OnceCell<Vec<Option<BindingId>>>,
+    /// Each table binding's writes by field name, and what each field read
+    /// holds: a read costs its field's writes, not the table's.
+    fields: RefCell<HashMap<BindingId, Rc<FieldWrites<'t>>>>,
+    field_values: RefCell<HashMap<(BindingId, &'t [u8]), Value<'t>>>,
+}
+
+/// The writes into a table binding, by field name.
+#[derive(Default)]
+struct FieldWrites<'t> {
+    /// Some write's key is not settled (`t[k] = v`): any field may hold anything.
+    unsettled: bool,
+    by_name: HashMap<&'t [u8], Vec<Given<'t>>>,
 }
 
 #[derive(Clone)]
@@ -119,7 +130,8 @@ impl<'t> Memo<'t> {
             bindings: RefCell::new(vec![Slot::Empty; bindings]),
             returns: RefCell::new(Vec::new()),
             resp3: std::cell::OnceCell::new(),
-            named_by: std::cell::OnceCell::new(),
+            fields: RefCell::default(),
+            field_values: RefCell::default(),
         }
     }
 
@@ -129,7 +141,8 @@ impl<'t> Memo<'t> {
         }
         self.returns.get_mut().clear();
         self.resp3.take();
-        self.named_by.take();
+        self.fields.get_mut().clear();
+        self.field_values.get_mut().clear();
     }
 }
 
@@ -146,22 +159,24 @@ impl<'t> Value<'t> {
     pub(crate) fn one_of(values: Vec<Value<'t>>) -> Value<'t> {
         let mut flat: Vec<Value<'t>> = Vec::new();
         for value in values {
-            match value {
-                Value::OneOf(inner) => {
-                    for value in inner {
-                        if !flat.contains(&value) {
-                            flat.push(value);
-                        }
-                    }
+            let alternatives = match value {
+                Value::OneOf(inner) => inner,
+                other => vec![other],
+            };
+            for value in alternatives {
+                if !flat.contains(&value) {
+                    flat.push(value);
                 }
-                value if !flat.contains(&value) => flat.push(value),
-                _ => {}
+                // Checked as it grows, so a dedupe costs a bounded number
+                // of comparisons.
+                if flat.len() > MAX_ALTERNATIVES {
+                    return Value::Unknown;
+                }
             }
         }
         match flat.len() {
             0 => Value::Unknown,
             1 => flat.pop().unwrap_or(Value::Unknown),
-            n if n > MAX_ALTERNATIVES => Value::Unknown,
             _ => Value::OneOf(flat),
         }
     }
@@ -183,7 +198,12 @@ impl<'t> Model<'t> {
 
     fn binding_value_at(&self, id: BindingId, depth: usize) -> Value<'t> {
         if let Some(role) = self.role(id) {
-            return Value::Builtin(role);
+            // A callback's KEYS or ARGV, unless the callback gives the
+            // parameter another value.
+            return match self.bindings[id].given.len() {
+                1 => Value::Builtin(role),
+                _ => Value::Unknown,
+            };
         }
         if let Some(Slot::Done(value)) = self.memo.bindings.borrow().get(id) {
             return value.clone();
@@ -302,8 +322,10 @@ impl<'t> Model<'t> {
         let Expr::Table(fields, _) = constructor else {
             return Value::Unknown;
         };
-        let written = binding.map_or(&[][..], |id| &self.bindings[id].fields[..]);
-        if !written.is_empty() || fields.len() > MAX_ALTERNATIVES {
+        // Written into after its construction, or passed where it may be.
+        let changed = binding
+            .is_some_and(|id| !self.bindings[id].fields.is_empty() || self.bindings[id].escapes);
+        if changed || fields.len() > MAX_ALTERNATIVES {
             return Value::Unknown;
         }
         let positional = fields.iter().filter_map(|field| match field {
@@ -324,37 +346,88 @@ impl<'t> Model<'t> {
     }
 
     /// `t.name` of a table: what the constructor and every assignment put
-    /// under that name, unless some assignment's key is not settled.
-    fn field(&self, table: Value<'t>, key: &[u8], depth: usize) -> Value<'t> {
+    /// under that name, nil where the constructor has none (the field may
+    /// be read before it is written); not settled when some assignment's
+    /// key is not, or when the table escapes (passed to a function, held by
+    /// another name), which may write into it.
+    fn field(&self, table: Value<'t>, key: &'t [u8], depth: usize) -> Value<'t> {
         let Value::Table(Expr::Table(fields, _), binding) = table else {
             return Value::Unknown;
         };
-        let written = binding.map_or(&[][..], |id| &self.bindings[id].fields[..]);
-        if written.iter().any(|(name, _)| *name == FieldKey::Other) {
+        if fields.len() > MAX_ALTERNATIVES {
             return Value::Unknown;
         }
-        let mut values = Vec::new();
+        let Some(id) = binding else {
+            return self
+                .constructor_field(fields, key, depth)
+                .unwrap_or(Value::Nil);
+        };
+        if let Some(value) = self.memo.field_values.borrow().get(&(id, key)) {
+            return value.clone();
+        }
+        let writes = self.field_writes(id);
+        let value = if writes.unsettled || self.bindings[id].escapes {
+            Value::Unknown
+        } else {
+            let mut values = vec![
+                self.constructor_field(fields, key, depth)
+                    .unwrap_or(Value::Nil),
+            ];
+            for given in writes.by_name.get(key).into_iter().flatten() {
+                values.push(self.given_value(*given, None, depth));
+            }
+            Value::one_of(values)
+        };
+        self.memo
+            .field_values
+            .borrow_mut()
+            .insert((id, key), value.clone());
+        value
+    }
+
+    /// What a constructor puts under `key`: `None` if nothing; unknown if a
+    /// computed key might.
+    fn constructor_field(
+        &self,
+        fields: &'t [Field],
+        key: &[u8],
+        depth: usize,
+    ) -> Option<Value<'t>> {
+        let mut found = None;
         for field in fields {
             match field {
                 Field::Named(name, value) if name.text.as_bytes() == key => {
-                    values.push(self.value_at(value, depth + 1));
+                    found = Some(self.value_at(value, depth + 1));
                 }
                 Field::Keyed(Expr::String(name, _), value) if name[..] == *key => {
-                    values.push(self.value_at(value, depth + 1));
+                    found = Some(self.value_at(value, depth + 1));
                 }
-                Field::Keyed(..) => return Value::Unknown,
+                Field::Keyed(..) => return Some(Value::Unknown),
                 _ => {}
             }
         }
-        for (name, given) in written {
-            if *name == FieldKey::Name(key) {
-                values.push(self.given_value(*given, None, depth));
+        found
+    }
+
+    /// The writes into the table `binding` holds, by field name, indexed once.
+    fn field_writes(&self, binding: BindingId) -> Rc<FieldWrites<'t>> {
+        if let Some(writes) = self.memo.fields.borrow().get(&binding) {
+            return Rc::clone(writes);
+        }
+        let mut writes = FieldWrites::default();
+        for (key, given) in &self.bindings[binding].fields {
+            match key {
+                FieldKey::Name(name) => writes.by_name.entry(name).or_default().push(*given),
+                FieldKey::Position => {}
+                FieldKey::Other => writes.unsettled = true,
             }
         }
-        if values.is_empty() {
-            values.push(Value::Nil);
-        }
-        Value::one_of(values)
+        let writes = Rc::new(writes);
+        self.memo
+            .fields
+            .borrow_mut()
+            .insert(binding, Rc::clone(&writes));
+        writes
     }
 
     fn value_at(&self, expr: &'t Expr, depth: usize) -> Value<'t> {
@@ -464,13 +537,23 @@ impl<'t> Model<'t> {
                 Some(_) => Value::Nil,
                 None => Value::Unknown,
             },
-            Value::Builtin(Builtin::Unpack) => match args.first() {
-                Some(table) => {
-                    let table = self.value_at(table, depth + 1);
-                    self.element(table, Some(index + 1), depth)
+            // `unpack(t)`, `unpack(t, i)`: from element 1 or `i`.
+            Value::Builtin(Builtin::Unpack) => {
+                let first = match args.get(1) {
+                    None => Some(1),
+                    Some(Expr::Number(first, _)) if first.fract() == 0.0 && *first >= 1.0 => {
+                        Some(*first as usize)
+                    }
+                    Some(_) => None,
+                };
+                match (args.first(), first) {
+                    (Some(table), Some(first)) => {
+                        let table = self.value_at(table, depth + 1);
+                        self.element(table, Some(first + index), depth)
+                    }
+                    _ => Value::Unknown,
                 }
-                None => Value::Unknown,
-            },
+            }
             // `pcall(f, ...)`: whether it ran, then what `f(...)` gives.
             Value::Builtin(Builtin::Pcall) => match (index, args.split_first()) {
                 (0, _) => Value::Boolean(None),
