@@ -26,7 +26,7 @@
 
 use crate::declared::Declared;
 use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
-use crate::semantic::{CommandCall, Value};
+use crate::semantic::{CommandCall, Environment, Value};
 use crate::syntax::tree::Expr;
 use super::{Allow, Context, Judges, Meta, command_table};
 
@@ -53,7 +53,13 @@ enum Origin {
 
 fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
     let (model, declared) = (context.model, context.declared);
-    for call in context.calls().filter_map(|call| model.command(call)) {
+    // A library's top level runs while it loads, where no command can be
+    // called (the `library` rule says so): only its functions are judged.
+    let load_time = |call: usize| {
+        model.environment == Environment::Library && model.calls[call].function == 0
+    };
+    let calls = context.calls().filter(|&call| !load_time(call));
+    for call in calls.filter_map(|call| model.command(call)) {
         let Some(keys) = command_table::key_positions(&call, declared.servers) else {
             continue;
         };
