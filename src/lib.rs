@@ -233,6 +233,24 @@
 //!    nil compared with `nil` (`==` or `~=`, either side) is an error whose
 //!    note says to write `if not v then`. Silent after `redis.setresp(3)`,
 //!    where nil stays nil, and for values that do not come from a command.
+//!    The value is followed through locals, `unpack` (HMGET's missing
+//!    fields arrive as `false` too), `pcall`, aliases of `redis.call` and
+//!    local functions.
+//! 10. **Keys that do not come from KEYS** (`undeclared_key`, a warning):
+//!    `redis.call('HGET', 'job:' .. ARGV[1], 'state')` works on one server,
+//!    but Redis Cluster and proxies route a script by its KEYS, so there
+//!    the key may live on another node. A key built on a KEYS element
+//!    (`KEYS[1] .. ':meta'`) or on a namespace passed in ARGV is in the
+//!    declared keys' slot when that part carries their hash tag, and is
+//!    said only for a crate whose scripts run on a cluster:
+//!    ```toml
+//!    [package.metadata.redis-script]
+//!    cluster = true
+//!    ```
+//!    which also makes the first kind an error.
+//! 11. **Values passed in KEYS** (`value_in_keys`, a warning; an error with
+//!    `cluster = true`): a `KEYS[n]` that a command takes as a value (a TTL,
+//!    a token) and never as a key is hashed like a key by a cluster.
 //!
 //! The sandbox and command tables come from redis-server 7.0.15,
 //! valkey-server 8.1.8 and valkey-server 9.1.2, and the test suite checks
@@ -925,8 +943,10 @@ pub use redis_script_macros::redis_function;
 ///   warning for parameters the script never reads, or accept what the
 ///   command and library tables may get wrong for a newer server or a
 ///   module: `unknown_commands`, `unknown_subcommand`, `command_arity`,
-///   `unknown_member`; or a comparison of a reply with nil that you keep on
-///   purpose: `nil_comparison`. Nothing else can be allowed on a binding: a reply
+///   `unknown_member`; a comparison of a reply with nil that you keep on
+///   purpose: `nil_comparison`; or, for a script that runs on one server or
+///   reaches keys that share a hash tag, `undeclared_key` and
+///   `value_in_keys`. Nothing else can be allowed on a binding: a reply
 ///   its Rust type cannot hold (`nil_reply`, `reply_shape`) or a call the
 ///   server refuses (`out_of_range`, `no_writes`, ...) would compile and
 ///   then fail (the `redis-lua` tool, where no Rust type is involved, may
