@@ -8,8 +8,10 @@
 //!
 //! Valkey 8.1 and 9.1 read it the same way but take the engine name in any
 //! case (`#!LUA`, `#!Lua`), so those are accepted only when Valkey is the
-//! only target. (Checked on valkey-server 9.1.2: the same grammar, flags and
-//! messages as 8.1.8.)
+//! only target. Valkey 9.1 also lets a part go on after a closing quote, as
+//! a shell does (`'flags='no-writes` is `flags=no-writes`), where Redis 7.0
+//! and Valkey 8.1 refuse the line. (Checked on valkey-server 9.1.2 and
+//! 8.1.8: otherwise the same grammar, flags and messages.)
 
 use crate::servers::{Server, Servers, only_on_note};
 use crate::suggest::{did_you_mean, suggest};
@@ -79,13 +81,21 @@ pub fn parse(source: &str, targets: Servers) -> Result<Option<Shebang>, ShebangE
             Span::new(0, source.len()),
         ));
     };
-    let Some(parts) = split_args(&source[..len]) else {
-        return Err(ShebangError::new(
+    let line = &source[..len];
+    // A target that ends a part at its closing quote splits it as every
+    // server does when it splits at all; Valkey 9.1 alone splits more.
+    let strict = targets.iter().any(|server| !continues_after_quote(server));
+    let Some(parts) = split_args(line, !strict) else {
+        let mut error = ShebangError::new(
             "Invalid engine in script shebang: the `#!lua` line has a quote left open, or a \
              closing quote not followed by a space"
                 .into(),
             Span::new(0, len),
-        ));
+        );
+        if split_args(line, true).is_some() {
+            error.note = Some(only_on_note(Servers::ALL.filter(continues_after_quote)));
+        }
+        return Err(error);
     };
     let mut parts = parts.into_iter();
     let first = parts.next();
@@ -139,6 +149,12 @@ pub fn parse(source: &str, targets: Servers) -> Result<Option<Shebang>, ShebangE
     Ok(Some(Shebang { len, flags }))
 }
 
+/// Whether `server` goes on with a part after its closing quote
+/// (`'a'b` is `ab`) rather than refusing the line.
+fn continues_after_quote(server: Server) -> bool {
+    matches!(server, Server::Valkey9_1)
+}
+
 /// Whether `server` runs a script whose shebang names `engine` (`#!lua`).
 fn accepts_engine(server: Server, engine: &str) -> bool {
     match server {
@@ -152,9 +168,9 @@ fn accepts_engine(server: Server, engine: &str) -> bool {
 /// double-quoted text (with the escapes `\\n \\r \\t \\b \\a \\xHH`, and `\\`
 /// before any other character for that character) or single-quoted text
 /// (where only `\\'` is an escape), quotes removed. `None` where the server
-/// fails to split: a quote left open, or a closing quote followed by
-/// anything but whitespace.
-fn split_args(line: &str) -> Option<Vec<(String, Span)>> {
+/// fails to split: a quote left open, or (unless `continues`, as Valkey 9.1
+/// splits) a closing quote followed by anything but whitespace.
+fn split_args(line: &str, continues: bool) -> Option<Vec<(String, Span)>> {
     let bytes = line.as_bytes();
     // C reads past the end as the terminating NUL.
     let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
@@ -189,6 +205,8 @@ fn split_args(line: &str) -> Option<Vec<(String, Span)>> {
                         b'a' => 0x07,
                         other => other,
                     });
+                } else if c == b'"' && continues {
+                    in_double = false;
                 } else if c == b'"' {
                     if at(i + 1) != 0 && !is_c_space(at(i + 1)) {
                         return None;
@@ -203,6 +221,8 @@ fn split_args(line: &str) -> Option<Vec<(String, Span)>> {
                 if c == b'\\' && at(i + 1) == b'\'' {
                     i += 1;
                     text.push(b'\'');
+                } else if c == b'\'' && continues {
+                    in_single = false;
                 } else if c == b'\'' {
                     if at(i + 1) != 0 && !is_c_space(at(i + 1)) {
                         return None;
@@ -260,6 +280,35 @@ mod tests {
 
     fn error(source: &str) -> String {
         parse(source).unwrap_err().message
+    }
+
+    #[test]
+    fn valkey_9_1_goes_on_after_a_closing_quote() {
+        let valkey_9_1 = Servers::only(Server::Valkey9_1);
+        for (line, flags) in [
+            ("#!lua 'flags='no-writes\nreturn 1", vec!["no-writes"]),
+            ("#!lua \"flags=no-\"'writes'\nreturn 1", vec!["no-writes"]),
+            ("#!lua \"flags=no-writes\"\"\"\nreturn 1", vec!["no-writes"]),
+        ] {
+            let shebang = super::parse(line, valkey_9_1).unwrap().unwrap();
+            assert_eq!(shebang.flags, flags, "{line}");
+            // Redis 7.0 and Valkey 8.1 refuse the line; the note names 9.1.
+            let error = parse(line).unwrap_err();
+            assert!(error.message.starts_with("Invalid engine"), "{line}");
+            assert!(
+                error
+                    .note
+                    .as_deref()
+                    .is_some_and(|note| note.contains("Valkey 9.1")),
+                "{line}: {:?}",
+                error.note
+            );
+        }
+        // Still a part: a flag glued to the quote's end is one word.
+        let error = super::parse("#!lua 'flags=no-writes'x\nreturn 1", valkey_9_1).unwrap_err();
+        assert!(error.message.contains("`no-writesx`"), "{}", error.message);
+        // A quote left open is refused everywhere.
+        assert!(super::parse("#!lua 'flags=no-writes\nreturn 1", valkey_9_1).is_err());
     }
 
     #[test]
