@@ -81,6 +81,24 @@ pub(crate) mod test_support {
     use crate::diagnostic::{Severity, Target};
     use crate::syntax::parser::parse;
 
+    /// The findings of one rule's `check` on the script `source`.
+    pub(crate) fn run_rule(
+        source: &str,
+        declared: &Declared,
+        check: fn(&rules::Context, &mut Vec<Diagnostic>),
+    ) -> Vec<Diagnostic> {
+        let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
+        let model = Model::build(&chunk, Environment::Script);
+        let context = rules::Context {
+            model: &model,
+            declared,
+            callback: None,
+        };
+        let mut diagnostics = Vec::new();
+        check(&context, &mut diagnostics);
+        diagnostics
+    }
+
     pub(crate) const ONE_KEY_TWO_ARGS: Declared = Declared {
         keys: 1,
         args: 2,

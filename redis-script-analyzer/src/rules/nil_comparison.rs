@@ -137,22 +137,12 @@ fn unparen(mut expr: &Expr) -> &Expr {
 #[cfg(test)]
 mod tests {
     use crate::declared::Declared;
-    use crate::rules::Context;
-    use crate::semantic::{Environment, Model};
-    use crate::syntax::parser::parse;
 
     fn messages(source: &str) -> Vec<String> {
-        let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
-        let model = Model::build(&chunk, Environment::Script);
-        let declared = Declared::default();
-        let context = Context {
-            model: &model,
-            declared: &declared,
-            callback: None,
-        };
-        let mut diagnostics = Vec::new();
-        super::check(&context, &mut diagnostics);
-        diagnostics.into_iter().map(|d| d.message).collect()
+        crate::check::test_support::run_rule(source, &Declared::default(), super::check)
+            .into_iter()
+            .map(|d| d.message)
+            .collect()
     }
 
     #[test]

@@ -204,21 +204,8 @@ fn function_replies(function: FunctionId, model: &Model, depth: usize) -> Vec<Re
 /// The text of `a .. b .. c` when every part is a literal (a string, or a
 /// number Lua writes the same way): `None` otherwise.
 fn literal_text(expr: &Expr) -> Option<Vec<u8>> {
-    let mut parts = Vec::new();
-    let mut node = expr;
-    while let Expr::Binary {
-        op: BinOp::Concat,
-        lhs,
-        rhs,
-        ..
-    } = node
-    {
-        parts.push(&**rhs);
-        node = lhs;
-    }
-    parts.push(node);
     let mut text = Vec::new();
-    for part in parts.into_iter().rev() {
+    for part in expr.concat_parts() {
         match part {
             Expr::String(bytes, _) => text.extend_from_slice(bytes),
             Expr::Number(number, _) if number.fract() == 0.0 && number.abs() < 1e15 => {

@@ -172,24 +172,10 @@ fn diagnostic(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::semantic::{Environment, Model};
-    use crate::syntax::parser::parse;
 
     fn findings(source: &str, cluster: bool) -> Vec<(Severity, String)> {
-        let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
-        let model = Model::build(&chunk, Environment::Script);
-        let declared = Declared {
-            cluster,
-            ..Declared::default()
-        };
-        let context = Context {
-            model: &model,
-            declared: &declared,
-            callback: None,
-        };
-        let mut diagnostics = Vec::new();
-        check(&context, &mut diagnostics);
-        diagnostics
+        let declared = Declared::default().cluster(cluster);
+        crate::check::test_support::run_rule(source, &declared, check)
             .into_iter()
             .map(|d| (d.severity, d.message))
             .collect()

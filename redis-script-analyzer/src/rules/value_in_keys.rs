@@ -128,21 +128,10 @@ fn uses_keys_dynamically(context: &Context) -> bool {
 mod tests {
     use super::*;
     use crate::declared::Declared;
-    use crate::semantic::{Environment, Model};
-    use crate::syntax::parser::parse;
 
     fn findings(source: &str, cluster: bool) -> Vec<(Severity, String)> {
-        let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
-        let model = Model::build(&chunk, Environment::Script);
         let declared = Declared::default().cluster(cluster);
-        let context = Context {
-            model: &model,
-            declared: &declared,
-            callback: None,
-        };
-        let mut diagnostics = Vec::new();
-        check(&context, &mut diagnostics);
-        diagnostics
+        crate::check::test_support::run_rule(source, &declared, check)
             .into_iter()
             .map(|d| (d.severity, d.message))
             .collect()

@@ -625,23 +625,10 @@ impl<'t> Model<'t> {
 
     /// `a .. b .. c`, a left-deep chain, walked in a loop.
     fn built(&self, expr: &'t Expr, depth: usize) -> Value<'t> {
-        let mut rights = Vec::new();
-        let mut node = expr;
-        while let Expr::Binary {
-            op: BinOp::Concat,
-            lhs,
-            rhs,
-            ..
-        } = node
-        {
-            rights.push(&**rhs);
-            node = lhs;
-        }
-        rights.push(node);
-        let more = rights.len() > MAX_PARTS;
-        let parts = rights
-            .iter()
-            .rev()
+        let all = expr.concat_parts();
+        let more = all.len() > MAX_PARTS;
+        let parts = all
+            .into_iter()
             .take(MAX_PARTS)
             .map(|part| self.value_at(part, depth + 1))
             .flat_map(|part| match part {

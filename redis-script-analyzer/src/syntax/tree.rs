@@ -236,6 +236,26 @@ impl Drop for Expr {
 }
 
 impl Expr {
+    /// The parts of `a .. b .. c` in order (a left-deep chain, walked in a
+    /// loop); the expression itself when it is no concatenation.
+    pub fn concat_parts(&self) -> Vec<&Expr> {
+        let mut parts = Vec::new();
+        let mut node = self;
+        while let Expr::Binary {
+            op: BinOp::Concat,
+            lhs,
+            rhs,
+            ..
+        } = node
+        {
+            parts.push(&**rhs);
+            node = lhs;
+        }
+        parts.push(node);
+        parts.reverse();
+        parts
+    }
+
     /// The next link of a chain that `self` continues (its left operand,
     /// object or function) if that is a link too, moved out and replaced
     /// by a leaf; `None` otherwise.
