@@ -13,10 +13,6 @@ use crate::Run;
 /// Where the rules are documented, for SARIF's `helpUri`.
 const DOCS: &str = "https://github.com/redis-script/redis-script#the-command-line-tool-redis-lua";
 
-fn severity(severity: Severity) -> &'static str {
-    severity.name()
-}
-
 fn findings(run: &Run) -> impl Iterator<Item = &Finding> {
     run.checked
         .iter()
@@ -33,7 +29,7 @@ pub fn human(run: &Run, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
             "{}[{}]: {}\n",
-            severity(finding.severity),
+            finding.severity.name(),
             finding.rule,
             finding.rendered
         )?;
@@ -86,7 +82,7 @@ pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
                 "end_line": finding.end_line,
                 "end_column": finding.end_column,
                 "rule": finding.rule.name(),
-                "severity": severity(finding.severity),
+                "severity": finding.severity.name(),
                 "message": finding.message,
                 "note": finding.note,
             })
@@ -155,7 +151,7 @@ pub fn sarif(run: &Run, out: &mut dyn Write) -> io::Result<()> {
             json!({
                 "ruleId": finding.rule.name(),
                 "ruleIndex": Rule::ALL.iter().position(|rule| *rule == finding.rule),
-                "level": severity(finding.severity),
+                "level": finding.severity.name(),
                 "message": { "text": text },
                 "locations": [{
                     "physicalLocation": {

@@ -29,6 +29,9 @@ pub(super) const RULE: Meta = Meta {
 };
 
 fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
+    if uses_keys_dynamically(context) {
+        return;
+    }
     let model = context.model;
     // Each KEYS element taken as a key, and the first place each is taken
     // as a value: the command, the argument's span.
@@ -75,9 +78,6 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
                 }
             }
         }
-    }
-    if uses_keys_dynamically(context) {
-        return;
     }
     for (index, (command, span)) in as_value {
         if as_key.contains(&index) {
