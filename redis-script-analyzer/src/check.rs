@@ -237,17 +237,10 @@ mod tests {
         ..ONE_KEY_TWO_ARGS
     };
 
-    #[test]
-    fn valkey_names_are_errors_unless_valkey_is_the_only_target() {
-        let scripts = [
-            "return server.call('GET', KEYS[1])",
-            "return os.clock()",
-            "return redis.VALKEY_VERSION",
-            "return redis.call('WAITAOF', 0, 0, 0)",
-            "return redis.call('BLPOP', KEYS[1], 1)",
-            "return redis.call('ZRANK', KEYS[1], ARGV[1], 'WITHSCORE')",
-            "return redis.call('CLUSTER', 'MYSHARDID')",
-        ];
+    /// Every script of `scripts` is refused by default (every server) and
+    /// on Redis 7.0 alone, with a note naming exactly `having` and the
+    /// setting that targets them, and passes when the targets are `having`.
+    fn refused_unless_targeted(scripts: &[&str], having: Servers) {
         for script in scripts {
             let found = errors(script, ONE_KEY_TWO_ARGS);
             assert_eq!(found.len(), 1, "{script}: {found:?}");
@@ -256,17 +249,28 @@ mod tests {
                 .note
                 .clone()
                 .unwrap_or_default();
+            let expected = format!("it exists on {} only", having.names());
             assert!(
-                note.contains("on Valkey 8.1 and Valkey 9.1 only")
-                    && note.contains("servers = [\"valkey-8.1\", \"valkey-9.1\"]"),
+                note.contains(&expected) && note.contains(&having.cargo_toml()),
                 "{script}: {note}"
             );
-            assert_eq!(
-                errors(script, VALKEY_ONLY),
-                Vec::<String>::new(),
-                "{script}"
-            );
+            let targeted = Declared {
+                servers: having,
+                ..ONE_KEY_TWO_ARGS
+            };
+            assert_eq!(errors(script, targeted), Vec::<String>::new(), "{script}");
         }
+    }
+
+    #[test]
+    fn valkey_names_are_errors_unless_valkey_is_the_only_target() {
+        refused_unless_targeted(
+            &[
+                "return server.call('GET', KEYS[1])",
+                "return redis.VALKEY_VERSION",
+            ],
+            Servers::VALKEY,
+        );
         let found = errors("return server.call('GET', KEYS[1])", ONE_KEY_TWO_ARGS);
         assert!(found[0].contains("not a global of the script sandbox of Redis 7.0.15"));
         // A Valkey script is checked as a Redis one: the command table too.
@@ -280,27 +284,47 @@ mod tests {
     }
 
     #[test]
-    fn valkey_9_1_commands_are_errors_unless_it_is_the_only_target() {
+    fn what_redis_7_0_lacks_is_an_error_unless_every_target_has_it() {
+        let since_7_2 = Servers::ALL.filter(|server| server != Server::Redis7_0);
+        refused_unless_targeted(
+            &[
+                "return redis.call('WAITAOF', 0, 0, 0)",
+                "return redis.call('BLPOP', KEYS[1], 1)",
+                "return redis.call('ZRANK', KEYS[1], ARGV[1], 'WITHSCORE')",
+                "return redis.call('CLUSTER', 'MYSHARDID')",
+            ],
+            since_7_2,
+        );
+        let since_7_4 = since_7_2.filter(|server| server != Server::Redis7_2);
+        refused_unless_targeted(&["return os.clock()"], since_7_4);
+    }
+
+    #[test]
+    fn newer_commands_are_errors_unless_every_target_has_them() {
         const VALKEY_9_1: Declared = Declared {
             servers: Servers::only(Server::Valkey9_1),
             ..ONE_KEY_TWO_ARGS
         };
-        for script in [
-            "return redis.call('HEXPIRE', KEYS[1], ARGV[2], 'FIELDS', 1, ARGV[1])",
-            "return redis.call('DELIFEQ', KEYS[1], ARGV[1] .. ARGV[2])",
-        ] {
-            for targets in [ONE_KEY_TWO_ARGS, VALKEY_ONLY] {
-                let found = check(&parse(script).unwrap(), &targets);
-                assert_eq!(found.len(), 1, "{script}: {found:?}");
-                let note = found[0].note.clone().unwrap_or_default();
-                assert!(
-                    note.contains("on Valkey 9.1 only")
-                        && note.contains("servers = [\"valkey-9.1\"]"),
-                    "{script}: {note}"
-                );
-            }
-            assert_eq!(errors(script, VALKEY_9_1), Vec::<String>::new(), "{script}");
-        }
+        let hash_field_expiry = Servers::only(Server::Redis7_4)
+            .with(Server::Redis8_0)
+            .with(Server::Redis8_2)
+            .with(Server::Valkey9_1);
+        refused_unless_targeted(
+            &["return redis.call('HEXPIRE', KEYS[1], ARGV[2], 'FIELDS', 1, ARGV[1])"],
+            hash_field_expiry,
+        );
+        refused_unless_targeted(
+            &["return redis.call('HGETEX', KEYS[1], 'EX', ARGV[2], 'FIELDS', 1, ARGV[1])"],
+            hash_field_expiry.filter(|server| server != Server::Redis7_4),
+        );
+        refused_unless_targeted(
+            &["return redis.call('DELIFEQ', KEYS[1], ARGV[1] .. ARGV[2])"],
+            Servers::only(Server::Valkey9_1),
+        );
+        refused_unless_targeted(
+            &["return redis.call('VADD', KEYS[1], 'VALUES', 1, ARGV[1], ARGV[2])"],
+            Servers::only(Server::Redis8_0).with(Server::Redis8_2),
+        );
         // Refusals quote the refusing server's words.
         let found = errors("return redis.call('CONFIG', 'GET', ARGV[1])", VALKEY_9_1);
         assert!(
@@ -316,12 +340,17 @@ mod tests {
 
     #[test]
     fn an_older_server_alone_accepts_nothing_a_newer_one_refuses() {
-        // Valkey 8.1 has every name and command of Redis 7.0, and Valkey 9.1
-        // every one of Valkey 8.1, with arities at least as wide and no more
-        // `noscript` flags: what passes for the older alone passes for the
-        // newer too.
+        // Each release has every name and command of the one before (Valkey
+        // 8.0 every one of Redis 7.2, which it forked from), with arities at
+        // least as wide and no more `noscript` flags: what passes for the
+        // older alone passes for the newer too.
         let pairs = [
-            (Server::Redis7_0, Server::Valkey8_1),
+            (Server::Redis7_0, Server::Redis7_2),
+            (Server::Redis7_2, Server::Redis7_4),
+            (Server::Redis7_4, Server::Redis8_0),
+            (Server::Redis8_0, Server::Redis8_2),
+            (Server::Redis7_2, Server::Valkey8_0),
+            (Server::Valkey8_0, Server::Valkey8_1),
             (Server::Valkey8_1, Server::Valkey9_1),
         ];
         for (older, newer) in pairs {

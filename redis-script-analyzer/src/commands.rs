@@ -2,18 +2,25 @@
 //! command, subcommands included, as each server's `COMMAND` reports them.
 //!
 //! The tables themselves are generated, one file per server
-//! (`commands/redis_7_0.rs`, `commands/valkey_8_1.rs`,
-//! `commands/valkey_9_1.rs`), by the `#[ignore]`d
-//! test `regenerate` in the repository's `tests/integration/analyzer/tables.rs`
+//! (`commands/redis_7_0.rs`, ..., `commands/valkey_9_1.rs`), by the
+//! `#[ignore]`d test `regenerate` in the repository's
+//! `tests/integration/analyzer/tables.rs`
 //! (`REDIS_SCRIPT_REGENERATE=1 cargo test --test integration
 //! analyzer::tables::regenerate -- --ignored`), which reads `COMMAND` from the
-//! server that `REDIS_SCRIPT_SERVER` names; the test
-//! `table_matches_installed_server` there compares the table of whichever
-//! server runs with that server on every `cargo test --workspace`. This file
-//! is hand-written: the types, lookups in the table of one [`Server`], and the
-//! facts about commands that `COMMAND` does not report ([`may_replicate`],
-//! [`NIL_REPLY_COMMANDS`], each server's words for a refused call:
-//! [`call_refusals`]).
+//! server that `REDIS_SCRIPT_SERVER` names. Servers with a binary at hand
+//! (Redis 7.0 and 8.2, Valkey 8.1 and 9.1) have their table read from it;
+//! the releases between (Redis 7.2, 7.4 and 8.0, Valkey 8.0) are derived
+//! from the newest one's `COMMAND` and `COMMAND DOCS`: a command is there if
+//! its `since` is, an argument added later leaves the arity it changed, and
+//! the few changes the documentation does not record are listed there. The
+//! derivation is checked where a binary exists: Redis 7.0 derived from 8.2's
+//! data equals the table read from 7.0, Valkey 8.1 derived from 9.1's equals
+//! 8.1's. The test `table_matches_installed_server` compares the table of
+//! whichever server runs with that server on every `cargo test --workspace`.
+//! This file is hand-written: the types, lookups in the table of one
+//! [`Server`], and the facts about commands that `COMMAND` does not report.
+//! The facts each server adds (its words for a refused call, what it refuses
+//! in a read-only script) are in its [`Profile`](crate::servers::Profile).
 //!
 //! # How a script's `redis.call(name, arg1, ...)` is checked (Redis 7.0)
 //!
@@ -45,11 +52,17 @@
 //! commands (`WAITAOF`, `CLIENT SETINFO`, ...), arities (`ZRANK` takes
 //! `WITHSCORE`) and flags (blocking commands are not `noscript`).
 //!
+//! Redis 8.2 checks in the same order and words as Redis 7.0; its table
+//! adds hash field expiry (`HEXPIRE`, ... since 7.4; `HGETEX`, `HSETEX`,
+//! `HGETDEL` since 8.0), the vector sets of its built-in module (`VADD`,
+//! `VSIM`, ...: flagged `module`), `WAITAOF`, and runs blocking commands
+//! in scripts (without blocking) like Valkey.
+//!
 //! Valkey 9.1 checks in the same order, with 8.1's words but for two: a
 //! known container with no such subcommand fails with "unknown subcommand
 //! 'nosuch'. Try CONFIG HELP.", as outside a script, and a `noscript`
 //! command with "This Valkey command
-//! is not allowed from script" ([`call_refusals`]). Its table has every
+//! is not allowed from script" ([`CallRefusals`](crate::servers::CallRefusals)). Its table has every
 //! command of 8.1's, with the same or wider arities (`SCRIPT DEBUG`,
 //! `CLUSTER REPLICATE`) and the same `noscript` flags, and adds commands:
 //! hash field expiry (`HEXPIRE`, `HGETEX`, `HSETEX`, `HGETDEL`, ...),
@@ -64,8 +77,14 @@ use std::fmt;
 
 use crate::servers::Server;
 
-// The generated tables, one file per server; `Server::commands` picks one.
+// The generated tables, one file per server; each server's profile
+// (`servers::PROFILES`) names its own.
 pub(crate) mod redis_7_0;
+pub(crate) mod redis_7_2;
+pub(crate) mod redis_7_4;
+pub(crate) mod redis_8_0;
+pub(crate) mod redis_8_2;
+pub(crate) mod valkey_8_0;
 pub(crate) mod valkey_8_1;
 pub(crate) mod valkey_9_1;
 
@@ -114,6 +133,9 @@ pub mod flag {
     pub const ALLOW_BUSY: u32 = 1 << 18;
     /// Valkey's name for `skip_slowlog`.
     pub const SKIP_COMMANDLOG: u32 = 1 << 19;
+    /// `module`: a command of a module, such as Redis 8's vector sets,
+    /// which are built into its binary.
+    pub const MODULE: u32 = 1 << 20;
 }
 
 /// Each flag bit with the name `COMMAND` gives it, in bit order.
@@ -138,6 +160,7 @@ pub static FLAG_NAMES: &[(u32, &str)] = &[
     (MOVABLEKEYS, "movablekeys"),
     (ALLOW_BUSY, "allow_busy"),
     (SKIP_COMMANDLOG, "skip_commandlog"),
+    (MODULE, "module"),
 ];
 
 /// A set of [`flag`]s.
@@ -212,12 +235,12 @@ impl Command {
     }
 
     /// Refused by `server` in a read-only script like a write (see
-    /// [`may_replicate`]).
+    /// [`Profile::may_replicate`](crate::servers::Profile::may_replicate)).
     pub fn may_replicate(&self, server: Server) -> bool {
-        may_replicate(server).contains(&self.name)
+        server.profile().may_replicate.contains(&self.name)
     }
 
-    /// Refused inside a script ([`CallRefusals::noscript`]).
+    /// Refused inside a script ([`CallRefusals::noscript`](crate::servers::CallRefusals::noscript)).
     pub const fn is_noscript(&self) -> bool {
         self.flags.contains(NOSCRIPT)
     }
@@ -317,88 +340,6 @@ pub fn resolve(server: Server, name: &str, first_arg: Option<&str>) -> Option<&'
 }
 
 // Facts `COMMAND` does not report.
-
-/// The commands (not flagged `write` nor `noscript`) that `server` flags
-/// `may-replicate`, which it refuses in read-only scripts like writes;
-/// `COMMAND` does not report that flag, so the command table cannot carry
-/// it. Found by calling every such command in a `no-writes` script
-/// (`read_only_scripts_refuse_what_the_table_says` in the repository's
-/// `tests/integration/analyzer/tables.rs`, which checks this list).
-pub fn may_replicate(server: Server) -> &'static [&'static str] {
-    match server {
-        Server::Redis7_0 => &["pfcount", "publish", "spublish"],
-        Server::Valkey8_1 => &["cluster|setslot", "pfcount", "publish", "spublish"],
-        Server::Valkey9_1 => &[
-            "cluster|setslot",
-            "cluster|syncslots",
-            "pfcount",
-            "publish",
-            "spublish",
-        ],
-    }
-}
-
-/// How a server words its refusal of a `redis.call` (see the module docs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CallRefusals {
-    /// No such command: "Unknown Redis command called from script".
-    pub unknown: &'static str,
-    /// Whether a known container with no such subcommand gets words of its
-    /// own ([`CallRefusals::unknown_subcommand`]) rather than [`unknown`](Self::unknown).
-    pub names_unknown_subcommand: bool,
-    /// The arity check: "Wrong number of args calling Redis command from script".
-    pub arity: &'static str,
-    /// A `noscript` command: "This Redis command is not allowed from script".
-    pub noscript: &'static str,
-    /// A write (or [`may_replicate`]) command in a read-only script.
-    pub write_in_read_only: &'static str,
-}
-
-impl CallRefusals {
-    /// The words for `redis.call(container, sub, ...)` when `container` (as
-    /// the script wrote it) has no subcommand `sub`: [`unknown`](Self::unknown),
-    /// or on Valkey 9.1 "unknown subcommand 'nosuch'. Try CONFIG HELP.".
-    pub fn unknown_subcommand(&self, container: &str, sub: &str) -> String {
-        if self.names_unknown_subcommand {
-            format!(
-                "unknown subcommand '{sub}'. Try {} HELP.",
-                container.to_ascii_uppercase()
-            )
-        } else {
-            self.unknown.to_owned()
-        }
-    }
-}
-
-/// `server`'s words for a refused call, as `EVAL` replies them (after `ERR `,
-/// before ` script: ...`); checked by `script_errors_follow_the_table` in the
-/// repository's `tests/integration/analyzer/tables.rs`.
-pub const fn call_refusals(server: Server) -> CallRefusals {
-    const WRITE_IN_READ_ONLY: &str = "Write commands are not allowed from read-only scripts";
-    match server {
-        Server::Redis7_0 => CallRefusals {
-            unknown: "Unknown Redis command called from script",
-            names_unknown_subcommand: false,
-            arity: "Wrong number of args calling Redis command from script",
-            noscript: "This Redis command is not allowed from script",
-            write_in_read_only: WRITE_IN_READ_ONLY,
-        },
-        Server::Valkey8_1 => CallRefusals {
-            unknown: "Unknown command called from script",
-            names_unknown_subcommand: false,
-            arity: "Wrong number of args calling command from script",
-            noscript: "This Redis command is not allowed from script",
-            write_in_read_only: WRITE_IN_READ_ONLY,
-        },
-        Server::Valkey9_1 => CallRefusals {
-            unknown: "Unknown command called from script",
-            names_unknown_subcommand: true,
-            arity: "Wrong number of args calling command from script",
-            noscript: "This Valkey command is not allowed from script",
-            write_in_read_only: WRITE_IN_READ_ONLY,
-        },
-    }
-}
 
 /// Commands whose reply is a nil bulk string (Lua `false`) when a key,
 /// member or element is missing. Not exhaustive: a command missing here is
@@ -558,29 +499,9 @@ mod tests {
     }
 
     #[test]
-    fn each_server_words_its_refusals() {
-        let [redis_words, valkey_words, valkey_9_1_words] = Server::ALL.map(call_refusals);
-        assert_eq!(
-            redis_words.unknown_subcommand("config", "x"),
-            redis_words.unknown
-        );
-        assert_eq!(
-            valkey_words.unknown_subcommand("config", "x"),
-            valkey_words.unknown
-        );
-        assert_eq!(
-            valkey_9_1_words.unknown_subcommand("Config", "NoSuch"),
-            "unknown subcommand 'NoSuch'. Try CONFIG HELP."
-        );
-        assert_eq!(redis_words.noscript, valkey_words.noscript);
-        assert_eq!(
-            valkey_9_1_words.noscript,
-            "This Valkey command is not allowed from script"
-        );
-        assert_eq!(valkey_words.arity, valkey_9_1_words.arity);
+    fn read_only_refusals_name_known_commands() {
         for server in Server::ALL {
-            assert!(may_replicate(server).windows(2).all(|w| w[0] < w[1]));
-            for name in may_replicate(server) {
+            for name in server.profile().may_replicate {
                 let found = command(server, name).unwrap_or_else(|| panic!("{name}"));
                 assert!(found.may_replicate(server) && !found.is_write(), "{name}");
             }

@@ -100,7 +100,10 @@ pub fn analyze<S: AsRef<[u8]> + ?Sized>(source: &S, mut declared: Declared) -> A
                 error.span,
                 error.message,
             );
-            diagnostic.note = error.note;
+            diagnostic.note = error.note.or_else(|| {
+                let accepted_by = error.accepted_by?;
+                Some(servers::only_on_note(accepted_by, declared.checker))
+            });
             return Analysis {
                 shebang: shebang::Shebang::default(),
                 diagnostics: vec![diagnostic],

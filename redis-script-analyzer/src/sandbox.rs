@@ -1,11 +1,10 @@
-//! The global environment of an `EVAL` script on Redis 7.0, Valkey 8.1 and
-//! Valkey 9.1, as data.
+//! The global environment of an `EVAL` script on every [`Server`], as data.
 //!
 //! [`GLOBALS`] is the one table of every global name a script can read, and,
 //! for each library table (`redis`, `string`, ...), its members; each entry
 //! says on which [`Server`]s it exists. It was taken from redis-server
-//! 7.0.15 (Debian bookworm), valkey-server 8.1.8 and valkey-server 9.1.2 by
-//! running Lua inside them:
+//! 7.0.15 (Debian bookworm), redis-server 8.2.3, valkey-server 8.1.8 and
+//! valkey-server 9.1.2 by running Lua inside them:
 //!
 //! ```text
 //! EVAL "local out = {} for k, v in pairs(_G) do out[#out+1] = k .. '=' .. type(v) end return out" 0
@@ -34,15 +33,20 @@
 //! exactly what Valkey 8.1 has: every global and every member of every
 //! library, with the same types (`redis.VALKEY_VERSION` reads "9.1.2").
 //! These entries are marked Valkey-only ([`valkey`]); a crate that targets
-//! Redis 7.0 too gets an error for them. [`NEWER_ONLY`] says when each appeared, so a diagnostic
-//! can say "not in Redis 7.0 (added in Redis 7.4)" instead of only "unknown".
+//! Redis too gets an error for them. Redis 8.2 has exactly what Redis 7.0
+//! has, and `os` with only `os.clock` (added in Redis 7.4). Which server has
+//! which of these is its profile's [`sandbox_extras`](crate::servers::Profile::sandbox_extras):
+//! the releases without a binary here (Redis 7.2, 7.4 and 8.0, Valkey 8.0)
+//! take them from the release that added them. [`NEWER_ONLY`] says when
+//! each appeared, so a diagnostic can say "added in Redis 7.4" instead of
+//! only "unknown".
 //!
 //! Every library table, `_G` included, is read-only in Redis 7: writing a
 //! global or a library member fails at run time ("Attempt to modify a
 //! readonly table"). `KEYS` and `ARGV` are plain tables a script may write.
 //! Strings index the `string` library (`s:upper()`), as in any Lua 5.1.
 
-use crate::servers::{Server, Servers};
+use crate::servers::{Server, Servers, sandbox_extra};
 use crate::suggest::suggest;
 
 /// What a global name or a library member holds.
@@ -160,10 +164,18 @@ const fn alias(name: &'static str, lib: &'static Library) -> Member {
     everywhere(name, Kind::Library(lib))
 }
 
-/// `member`, on Valkey (8.1 and 9.1) only.
+/// `member`, on Valkey only.
 const fn valkey(member: Member) -> Member {
     Member {
-        servers: Servers::VALKEY,
+        servers: Servers::with_sandbox(sandbox_extra::VALKEY_NAMES),
+        ..member
+    }
+}
+
+/// `member`, where the sandbox has `os.clock`.
+const fn with_os_clock(member: Member) -> Member {
+    Member {
+        servers: Servers::with_sandbox(sandbox_extra::OS_CLOCK),
         ..member
     }
 }
@@ -236,7 +248,7 @@ pub static GLOBALS: [Member; 36] = [
         func("tanh"),
     ] }),
     func("next"),
-    valkey(lib(&Library { name: "os", members: &[func("clock")] })),
+    with_os_clock(lib(&Library { name: "os", members: &[func("clock")] })),
     func("pairs"),
     func("pcall"),
     func("rawequal"),
@@ -322,7 +334,7 @@ pub struct NewerOnly {
     pub kind: Kind,
     /// Where it first appeared, as a diagnostic would say it: "Redis 7.4".
     pub since: &'static str,
-    /// The diagnostic's note: "not in Redis 7.0 (added in Redis 7.4)".
+    /// The diagnostic's note: "added in Redis 7.4".
     pub note: &'static str,
 }
 
@@ -335,38 +347,38 @@ pub static NEWER_ONLY: &[NewerOnly] = &[
         path: "os",
         kind: Kind::Table,
         since: "Redis 7.4",
-        note: "Redis 7.0 scripts have no os library (Redis 7.4 adds one with only os.clock); use redis.call('TIME') for the time",
+        note: "scripts before Redis 7.4 have no os library (Redis 7.4 adds one with only os.clock); use redis.call('TIME') for the time",
     },
     NewerOnly {
         path: "os.clock",
         kind: Kind::Function,
         since: "Redis 7.4",
-        note: "not in Redis 7.0 (added in Redis 7.4)",
+        note: "added in Redis 7.4",
     },
     NewerOnly {
         path: "redis.SERVER_NAME",
         kind: Kind::Constant(Type::String),
         since: "Valkey 7.2.4",
-        note: "not in Redis 7.0 (added in Valkey 7.2.4)",
+        note: "a Valkey name, not in Redis",
     },
     NewerOnly {
         path: "redis.VALKEY_VERSION",
         kind: Kind::Constant(Type::String),
         since: "Valkey 7.2.4",
-        note: "not in Redis 7.0 (added in Valkey 7.2.4)",
+        note: "a Valkey name, not in Redis",
     },
     NewerOnly {
         path: "redis.VALKEY_VERSION_NUM",
         kind: Kind::Constant(Type::Number),
         since: "Valkey 7.2.4",
-        note: "not in Redis 7.0 (added in Valkey 7.2.4)",
+        note: "a Valkey name, not in Redis",
     },
     // Valkey's name for the `redis` table, with the same members.
     NewerOnly {
         path: "server",
         kind: Kind::Table,
         since: "Valkey 7.2.4",
-        note: "not in Redis 7.0 (added in Valkey 7.2.4, as another name for `redis`): use `redis`",
+        note: "Valkey's other name for `redis`, not in Redis: use `redis`",
     },
 ];
 
@@ -376,7 +388,7 @@ pub fn newer_only(path: &str) -> Option<&'static NewerOnly> {
 }
 
 /// Why `path` (a global, or `library.member`) is absent, for a diagnostic's
-/// note: the [`NEWER_ONLY`] note ("not in Redis 7.0 (added in Redis 7.4)")
+/// note: the [`NEWER_ONLY`] note ("added in Redis 7.4")
 /// first, else the [`NOTES`] reason.
 pub fn absent_path_note(path: &str) -> Option<&'static str> {
     newer_only(path)
@@ -527,12 +539,14 @@ mod tests {
             assert!(!is_global(absent, ALL), "{absent}");
         }
         assert!(!is_global("__redis__err__handler", ALL));
-        // What Valkey adds.
-        for valkey in ["server", "os"] {
-            assert!(is_global(valkey, Servers::VALKEY) && !is_global(valkey, REDIS));
+        // What Valkey adds, and Redis 7.4's `os`.
+        for newer in ["server", "os"] {
+            assert!(is_global(newer, Servers::VALKEY) && !is_global(newer, REDIS));
         }
+        assert!(is_global("os", Servers::only(Server::Redis8_2)));
+        assert!(!is_global("server", Servers::only(Server::Redis8_2)));
         let valkey_only = |path| servers_with(path, ALL) == Servers::VALKEY;
-        assert!(valkey_only("os.clock") && valkey_only("redis.SERVER_NAME"));
+        assert!(!valkey_only("os.clock") && valkey_only("redis.SERVER_NAME"));
         assert!(valkey_only("server.VALKEY_VERSION") && !valkey_only("redis.call"));
         assert_eq!(servers_with("server.call", ALL), Servers::VALKEY);
         assert_eq!(first_lacking("os.clock", ALL), Some(Server::Redis7_0));
@@ -586,11 +600,12 @@ mod tests {
         assert_eq!(newer_only("os.clock").unwrap().since, "Redis 7.4");
         assert_eq!(newer_only("server").unwrap().since, "Valkey 7.2.4");
         assert!(newer_only("os.time").is_none());
-        assert_eq!(
-            member_note("os", "clock"),
-            Some("not in Redis 7.0 (added in Redis 7.4)")
+        assert_eq!(member_note("os", "clock"), Some("added in Redis 7.4"));
+        assert!(
+            absent_note("server")
+                .unwrap()
+                .contains("Valkey's other name")
         );
-        assert!(absent_note("server").unwrap().contains("Valkey 7.2.4"));
         assert!(absent_note("os").unwrap().contains("Redis 7.4"));
         assert!(
             member_note("table", "unpack")
@@ -607,12 +622,16 @@ mod tests {
             Some("format")
         );
         // Nothing is both present on Redis 7.0 and explained away; every
-        // newer name is in the table, for Valkey.
+        // newer name is in the table, on Valkey and on the Redis it came to.
         for n in NOTES.iter().map(|n| n.path) {
             assert!(servers_with(n, REDIS).is_empty(), "{n} is in GLOBALS");
         }
-        for n in NEWER_ONLY.iter().map(|n| n.path) {
-            assert_eq!(servers_with(n, ALL), Servers::VALKEY, "{n}");
+        for newer in NEWER_ONLY {
+            let having = servers_with(newer.path, ALL);
+            assert!(having.covers(Servers::VALKEY), "{}", newer.path);
+            let first_redis = having.iter().find(|s| s.product() == "Redis");
+            let since = first_redis.map_or("Valkey 7.2.4", Server::name);
+            assert_eq!(newer.since, since, "{}", newer.path);
         }
         for n in NOTES.iter().filter_map(|n| n.instead) {
             assert_eq!(servers_with(n, ALL), ALL, "suggested {n} is not in GLOBALS");

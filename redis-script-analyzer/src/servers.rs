@@ -1,87 +1,288 @@
-//! The servers a script can target, and the one place that names each
-//! one's version.
+//! The servers a script can target: one [`Profile`] each, in one table
+//! ([`PROFILES`]), holding everything the checks know about that server.
 //!
 //! A crate picks its targets in its `Cargo.toml`
-//! (`[package.metadata.redis-script] servers = [...]`, read by
-//! the proc-macro crate's `manifest`); the checks accept a global, a library member, a
-//! command or a shebang only if every targeted server accepts it.
+//! (`[package.metadata.redis-script] servers = [...]`, read by the
+//! proc-macro crate's `manifest`), a binding with `servers = [...]`, the
+//! `redis-lua` tool in `redis-lua.toml` or with `--server`; the checks
+//! accept a global, a library member, a command or a shebang only if every
+//! targeted server accepts it. Without a setting, every server here is a
+//! target: a script that passes runs on each.
+//!
+//! Adding a server is its generated command table (`commands/*.rs`), a
+//! variant here and one line in [`PROFILES`].
 
 use std::fmt;
 
-use crate::commands::Command;
-use crate::commands::{redis_7_0, valkey_8_1, valkey_9_1};
+use crate::commands::{Command, redis_7_0, redis_7_2, redis_7_4, redis_8_0, redis_8_2};
+use crate::commands::{valkey_8_0, valkey_8_1, valkey_9_1};
+use crate::diagnostic::Checker;
 
 /// One server the tables describe.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum Server {
     /// Redis 7.0 (the tables come from 7.0.15).
     Redis7_0,
+    /// Redis 7.2 (its table is derived from 8.2.3's specifications).
+    Redis7_2,
+    /// Redis 7.4 (derived from 8.2.3's specifications).
+    Redis7_4,
+    /// Redis 8.0 (derived from 8.2.3's specifications).
+    Redis8_0,
+    /// Redis 8.2 (the tables come from 8.2.3).
+    Redis8_2,
+    /// Valkey 8.0 (derived from 9.1.2's specifications).
+    Valkey8_0,
     /// Valkey 8.1 (the tables come from 8.1.8).
     Valkey8_1,
     /// Valkey 9.1 (the tables come from 9.1.2).
     Valkey9_1,
 }
 
+/// Which server family a [`Server`] belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Product {
+    /// Redis (Redis Open Source, formerly Redis Community Edition).
+    Redis,
+    /// Valkey.
+    Valkey,
+}
+
+impl Product {
+    /// `Redis`, `Valkey`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Product::Redis => "Redis",
+            Product::Valkey => "Valkey",
+        }
+    }
+}
+
+/// Where a server's command table comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Read from the server binary's `COMMAND`.
+    Binary,
+    /// Derived from a newer server's `COMMAND` and `COMMAND DOCS` (each
+    /// command's and argument's `since` and history), for a release with no
+    /// binary at hand.
+    Derived {
+        /// The server whose data it is derived from.
+        from: Server,
+    },
+}
+
+/// How a server words its refusal of a `redis.call` (see the docs of
+/// [`crate::commands`]), as `EVAL` replies them (after `ERR `, before
+/// ` script: ...`); checked by `script_errors_follow_the_table` in the
+/// repository's `tests/integration/analyzer/tables.rs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallRefusals {
+    /// No such command: "Unknown Redis command called from script".
+    pub unknown: &'static str,
+    /// Whether a known container with no such subcommand gets words of its
+    /// own ([`CallRefusals::unknown_subcommand`]) rather than [`unknown`](Self::unknown).
+    pub names_unknown_subcommand: bool,
+    /// The arity check: "Wrong number of args calling Redis command from script".
+    pub arity: &'static str,
+    /// A `noscript` command: "This Redis command is not allowed from script".
+    pub noscript: &'static str,
+    /// A write (or [`Profile::may_replicate`]) command in a read-only script.
+    pub write_in_read_only: &'static str,
+}
+
+impl CallRefusals {
+    /// The words for `redis.call(container, sub, ...)` when `container` (as
+    /// the script wrote it) has no subcommand `sub`: [`unknown`](Self::unknown),
+    /// or on Valkey 9.1 "unknown subcommand 'nosuch'. Try CONFIG HELP.".
+    pub fn unknown_subcommand(&self, container: &str, sub: &str) -> String {
+        if self.names_unknown_subcommand {
+            format!(
+                "unknown subcommand '{sub}'. Try {} HELP.",
+                container.to_ascii_uppercase()
+            )
+        } else {
+            self.unknown.to_owned()
+        }
+    }
+}
+
+/// What the server's Lua sandbox has beyond Redis 7.0's (see
+/// [`crate::sandbox`]), one bit each.
+pub mod sandbox_extra {
+    /// The `os` table with `os.clock` (Redis 7.4 and Valkey 8.0 on).
+    pub const OS_CLOCK: u8 = 1 << 0;
+    /// Valkey's names: the `server` table (the `redis` table under another
+    /// name), `redis.SERVER_NAME`, `redis.VALKEY_VERSION` and
+    /// `redis.VALKEY_VERSION_NUM`.
+    pub const VALKEY_NAMES: u8 = 1 << 1;
+}
+
+/// How a server reads a script's `#!` line (see [`crate::shebang`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShebangRules {
+    /// Whether the engine name is matched in any case (`#!LUA`), not only
+    /// as `#!lua`.
+    pub engine_any_case: bool,
+    /// Whether a part goes on after its closing quote (`'a'b` is `ab`)
+    /// rather than the line being refused.
+    pub continues_after_quote: bool,
+}
+
+/// Everything the checks know about one server.
+#[derive(Debug)]
+pub struct Profile {
+    /// The server this profile describes.
+    pub server: Server,
+    /// The name the settings use: `redis-8.2`.
+    pub key: &'static str,
+    /// As a diagnostic says it: `Redis 8.2`.
+    pub name: &'static str,
+    /// Redis or Valkey.
+    pub product: Product,
+    /// The exact version the command table was read from (`8.2.3`), or the
+    /// release it was derived for (`7.4`).
+    pub version: &'static str,
+    /// Where the command table comes from.
+    pub origin: Origin,
+    /// The command table.
+    pub commands: &'static [Command],
+    /// The server's words for a refused call.
+    pub refusals: CallRefusals,
+    /// The commands (flagged neither `write` nor `noscript`) that the server
+    /// flags `may-replicate`, which it refuses in read-only scripts like
+    /// writes; `COMMAND` does not report that flag. Found by calling every
+    /// such command in a `no-writes` script
+    /// (`read_only_scripts_refuse_what_the_table_says` in the repository's
+    /// `tests/integration/analyzer/tables.rs`); sorted.
+    pub may_replicate: &'static [&'static str],
+    /// What its sandbox has beyond Redis 7.0's ([`sandbox_extra`] bits).
+    pub sandbox_extras: u8,
+    /// How it reads a script's `#!` line.
+    pub shebang: ShebangRules,
+}
+
+// The facts the servers of a family share, checked on each server with a
+// binary (Redis 7.0 and 8.2, Valkey 8.1 and 9.1) and carried to the
+// releases between them, where both ends agree.
+const WRITE_IN_READ_ONLY: &str = "Write commands are not allowed from read-only scripts";
+const REDIS_REFUSALS: CallRefusals = CallRefusals {
+    unknown: "Unknown Redis command called from script",
+    names_unknown_subcommand: false,
+    arity: "Wrong number of args calling Redis command from script",
+    noscript: "This Redis command is not allowed from script",
+    write_in_read_only: WRITE_IN_READ_ONLY,
+};
+const VALKEY_8_REFUSALS: CallRefusals = CallRefusals {
+    unknown: "Unknown command called from script",
+    names_unknown_subcommand: false,
+    arity: "Wrong number of args calling command from script",
+    noscript: "This Redis command is not allowed from script",
+    write_in_read_only: WRITE_IN_READ_ONLY,
+};
+const VALKEY_9_REFUSALS: CallRefusals = CallRefusals {
+    unknown: "Unknown command called from script",
+    names_unknown_subcommand: true,
+    arity: "Wrong number of args calling command from script",
+    noscript: "This Valkey command is not allowed from script",
+    write_in_read_only: WRITE_IN_READ_ONLY,
+};
+const REDIS_MAY_REPLICATE: &[&str] = &["pfcount", "publish", "spublish"];
+const VALKEY_8_MAY_REPLICATE: &[&str] = &["cluster|setslot", "pfcount", "publish", "spublish"];
+const VALKEY_9_MAY_REPLICATE: &[&str] = &[
+    "cluster|setslot",
+    "cluster|syncslots",
+    "pfcount",
+    "publish",
+    "spublish",
+];
+const REDIS_SHEBANG: ShebangRules = ShebangRules {
+    engine_any_case: false,
+    continues_after_quote: false,
+};
+const VALKEY_8_SHEBANG: ShebangRules = ShebangRules {
+    engine_any_case: true,
+    continues_after_quote: false,
+};
+const VALKEY_9_SHEBANG: ShebangRules = ShebangRules {
+    engine_any_case: true,
+    continues_after_quote: true,
+};
+
+use self::sandbox_extra::{OS_CLOCK, VALKEY_NAMES};
+
+const DERIVED_FROM_REDIS_8_2: Origin = Origin::Derived {
+    from: Server::Redis8_2,
+};
+const DERIVED_FROM_VALKEY_9_1: Origin = Origin::Derived {
+    from: Server::Valkey9_1,
+};
+
+/// Every server's profile, in [`Server`] order: one line each.
+#[rustfmt::skip]
+pub static PROFILES: [Profile; 8] = [
+    Profile { server: Server::Redis7_0, key: "redis-7.0", name: "Redis 7.0", product: Product::Redis, version: redis_7_0::VERSION, origin: Origin::Binary, commands: redis_7_0::COMMANDS, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: 0, shebang: REDIS_SHEBANG },
+    Profile { server: Server::Redis7_2, key: "redis-7.2", name: "Redis 7.2", product: Product::Redis, version: redis_7_2::VERSION, origin: DERIVED_FROM_REDIS_8_2, commands: redis_7_2::COMMANDS, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: 0, shebang: REDIS_SHEBANG },
+    Profile { server: Server::Redis7_4, key: "redis-7.4", name: "Redis 7.4", product: Product::Redis, version: redis_7_4::VERSION, origin: DERIVED_FROM_REDIS_8_2, commands: redis_7_4::COMMANDS, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: OS_CLOCK, shebang: REDIS_SHEBANG },
+    Profile { server: Server::Redis8_0, key: "redis-8.0", name: "Redis 8.0", product: Product::Redis, version: redis_8_0::VERSION, origin: DERIVED_FROM_REDIS_8_2, commands: redis_8_0::COMMANDS, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: OS_CLOCK, shebang: REDIS_SHEBANG },
+    Profile { server: Server::Redis8_2, key: "redis-8.2", name: "Redis 8.2", product: Product::Redis, version: redis_8_2::VERSION, origin: Origin::Binary, commands: redis_8_2::COMMANDS, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: OS_CLOCK, shebang: REDIS_SHEBANG },
+    Profile { server: Server::Valkey8_0, key: "valkey-8.0", name: "Valkey 8.0", product: Product::Valkey, version: valkey_8_0::VERSION, origin: DERIVED_FROM_VALKEY_9_1, commands: valkey_8_0::COMMANDS, refusals: VALKEY_8_REFUSALS, may_replicate: VALKEY_8_MAY_REPLICATE, sandbox_extras: OS_CLOCK | VALKEY_NAMES, shebang: VALKEY_8_SHEBANG },
+    Profile { server: Server::Valkey8_1, key: "valkey-8.1", name: "Valkey 8.1", product: Product::Valkey, version: valkey_8_1::VERSION, origin: Origin::Binary, commands: valkey_8_1::COMMANDS, refusals: VALKEY_8_REFUSALS, may_replicate: VALKEY_8_MAY_REPLICATE, sandbox_extras: OS_CLOCK | VALKEY_NAMES, shebang: VALKEY_8_SHEBANG },
+    Profile { server: Server::Valkey9_1, key: "valkey-9.1", name: "Valkey 9.1", product: Product::Valkey, version: valkey_9_1::VERSION, origin: Origin::Binary, commands: valkey_9_1::COMMANDS, refusals: VALKEY_9_REFUSALS, may_replicate: VALKEY_9_MAY_REPLICATE, sandbox_extras: OS_CLOCK | VALKEY_NAMES, shebang: VALKEY_9_SHEBANG },
+];
+
 impl Server {
     /// Every server, in the order diagnostics consider them.
-    pub const ALL: [Server; 3] = [Server::Redis7_0, Server::Valkey8_1, Server::Valkey9_1];
+    pub const ALL: [Server; 8] = [
+        Server::Redis7_0,
+        Server::Redis7_2,
+        Server::Redis7_4,
+        Server::Redis8_0,
+        Server::Redis8_2,
+        Server::Valkey8_0,
+        Server::Valkey8_1,
+        Server::Valkey9_1,
+    ];
 
-    /// The name `Cargo.toml` uses: `redis-7.0`.
+    /// Everything the checks know about the server.
+    pub const fn profile(self) -> &'static Profile {
+        &PROFILES[self as usize]
+    }
+
+    /// The name the settings use: `redis-7.0`.
     pub const fn key(self) -> &'static str {
-        match self {
-            Server::Redis7_0 => "redis-7.0",
-            Server::Valkey8_1 => "valkey-8.1",
-            Server::Valkey9_1 => "valkey-9.1",
-        }
+        self.profile().key
     }
 
     /// As a diagnostic says it: `Redis 7.0`.
     pub const fn name(self) -> &'static str {
-        match self {
-            Server::Redis7_0 => "Redis 7.0",
-            Server::Valkey8_1 => "Valkey 8.1",
-            Server::Valkey9_1 => "Valkey 9.1",
-        }
+        self.profile().name
     }
 
     /// The product alone: `Redis`, `Valkey`.
     pub const fn product(self) -> &'static str {
-        match self {
-            Server::Redis7_0 => "Redis",
-            Server::Valkey8_1 | Server::Valkey9_1 => "Valkey",
-        }
+        self.profile().product.name()
     }
 
-    /// The exact version the tables were read from: `7.0.15`.
+    /// The exact version the tables were read from (`7.0.15`), or the
+    /// release a derived table is for (`7.4`).
     pub const fn version(self) -> &'static str {
-        match self {
-            Server::Redis7_0 => redis_7_0::VERSION,
-            Server::Valkey8_1 => valkey_8_1::VERSION,
-            Server::Valkey9_1 => valkey_9_1::VERSION,
-        }
+        self.profile().version
     }
 
-    /// The command table read from this server's `COMMAND`.
-    pub fn commands(self) -> &'static [Command] {
-        match self {
-            Server::Redis7_0 => redis_7_0::COMMANDS,
-            Server::Valkey8_1 => valkey_8_1::COMMANDS,
-            Server::Valkey9_1 => valkey_9_1::COMMANDS,
-        }
+    /// The command table of this server.
+    pub const fn commands(self) -> &'static [Command] {
+        self.profile().commands
     }
 
-    /// The server that `Cargo.toml` calls `key`.
+    /// The server that the settings call `key`.
     pub fn from_key(key: &str) -> Option<Server> {
         Server::ALL.into_iter().find(|server| server.key() == key)
     }
 
-    const fn bit(self) -> u8 {
-        match self {
-            Server::Redis7_0 => 1,
-            Server::Valkey8_1 => 2,
-            Server::Valkey9_1 => 4,
-        }
+    const fn bit(self) -> u16 {
+        1 << self as u16
     }
 }
 
@@ -92,16 +293,16 @@ impl fmt::Display for Server {
 }
 
 /// A set of [`Server`]s: the targets of a crate, or where a name exists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Servers(u8);
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Servers(u16);
 
 impl Servers {
     /// Every server: the default target, since a script that passes runs on all.
-    pub const ALL: Servers = Servers::only(Server::Redis7_0)
-        .with(Server::Valkey8_1)
-        .with(Server::Valkey9_1);
-    /// Every Valkey (8.1 and 9.1), without Redis.
-    pub const VALKEY: Servers = Servers::only(Server::Valkey8_1).with(Server::Valkey9_1);
+    pub const ALL: Servers = Servers((1 << Server::ALL.len()) - 1);
+    /// Every Valkey, without Redis.
+    pub const VALKEY: Servers = Servers::of(Product::Valkey);
+    /// Every Redis, without Valkey.
+    pub const REDIS: Servers = Servers::of(Product::Redis);
 
     /// `server` alone.
     pub const fn only(server: Server) -> Servers {
@@ -111,6 +312,33 @@ impl Servers {
     /// No server.
     pub const fn empty() -> Servers {
         Servers(0)
+    }
+
+    /// Every server of `product`.
+    pub const fn of(product: Product) -> Servers {
+        let mut set = Servers::empty();
+        let mut i = 0;
+        while i < PROFILES.len() {
+            if PROFILES[i].product as u8 == product as u8 {
+                set = set.with(PROFILES[i].server);
+            }
+            i += 1;
+        }
+        set
+    }
+
+    /// Every server whose sandbox has all of `extras` ([`sandbox_extra`]
+    /// bits; 0: every server).
+    pub const fn with_sandbox(extras: u8) -> Servers {
+        let mut set = Servers::empty();
+        let mut i = 0;
+        while i < PROFILES.len() {
+            if PROFILES[i].sandbox_extras & extras == extras {
+                set = set.with(PROFILES[i].server);
+            }
+            i += 1;
+        }
+        set
     }
 
     /// The set and `server`.
@@ -161,13 +389,41 @@ impl Servers {
         }
     }
 
+    /// `["redis-7.0", "valkey-9.1"]`: the list the settings take.
+    pub fn keys_list(self) -> String {
+        let keys: Vec<String> = self.iter().map(|s| format!("{:?}", s.key())).collect();
+        format!("[{}]", keys.join(", "))
+    }
+
     /// The `Cargo.toml` lines that target exactly these servers.
     pub fn cargo_toml(self) -> String {
-        let keys: Vec<String> = self.iter().map(|s| format!("{:?}", s.key())).collect();
         format!(
-            "[package.metadata.redis-script] servers = [{}]",
-            keys.join(", ")
+            "[package.metadata.redis-script] servers = {}",
+            self.keys_list()
         )
+    }
+
+    /// The setting that targets exactly these servers, as `checker` reads
+    /// its settings.
+    pub fn setting(self, checker: Checker) -> String {
+        match checker {
+            Checker::Attribute => format!(
+                "write in the crate's Cargo.toml: {} (or `servers = {}` on this binding)",
+                self.cargo_toml(),
+                self.keys_list()
+            ),
+            Checker::CommandLine => {
+                let flags: Vec<String> = self
+                    .iter()
+                    .map(|s| format!("--server {}", s.key()))
+                    .collect();
+                format!(
+                    "write in redis-lua.toml: servers = {}, or pass {}",
+                    self.keys_list(),
+                    flags.join(" ")
+                )
+            }
+        }
     }
 }
 
@@ -178,12 +434,13 @@ impl Default for Servers {
 }
 
 /// The note for something that some targets accept and others refuse:
-/// where it works, and how to target only those servers.
-pub fn only_on_note(accepted_by: Servers) -> String {
+/// every server that has it, and the setting (as `checker` reads it) that
+/// targets only those.
+pub fn only_on_note(accepted_by: Servers, checker: Checker) -> String {
     format!(
-        "it exists on {0} only; to target only {0}, write in the crate's Cargo.toml: {1}",
+        "it exists on {0} only; to target only {0}, {1}",
         accepted_by.names(),
-        accepted_by.cargo_toml()
+        accepted_by.setting(checker)
     )
 }
 
@@ -194,6 +451,7 @@ mod tests {
     #[test]
     fn keys_and_sets() {
         assert_eq!(Server::from_key("redis-7.0"), Some(Server::Redis7_0));
+        assert_eq!(Server::from_key("redis-8.2"), Some(Server::Redis8_2));
         assert_eq!(Server::from_key("valkey-8.1"), Some(Server::Valkey8_1));
         assert_eq!(Server::from_key("valkey-9.1"), Some(Server::Valkey9_1));
         assert_eq!(Server::from_key("redis"), None);
@@ -201,19 +459,37 @@ mod tests {
         assert!(Servers::ALL.covers(Servers::VALKEY));
         assert!(!Servers::VALKEY.covers(Servers::ALL));
         assert!(!Servers::VALKEY.contains(Server::Redis7_0));
-        assert_eq!(Servers::ALL.names(), "Redis 7.0, Valkey 8.1 and Valkey 9.1");
-        assert_eq!(Servers::VALKEY.names(), "Valkey 8.1 and Valkey 9.1");
+        assert_eq!(
+            Servers::VALKEY.names(),
+            "Valkey 8.0, Valkey 8.1 and Valkey 9.1"
+        );
+        assert_eq!(
+            Servers::REDIS.names(),
+            "Redis 7.0, Redis 7.2, Redis 7.4, Redis 8.0 and Redis 8.2"
+        );
         assert_eq!(Servers::only(Server::Valkey9_1).names(), "Valkey 9.1");
         assert_eq!(Servers::empty().names(), "");
+        let two = Servers::only(Server::Redis8_2).with(Server::Valkey9_1);
         assert_eq!(
-            Servers::VALKEY.cargo_toml(),
-            "[package.metadata.redis-script] servers = [\"valkey-8.1\", \"valkey-9.1\"]"
+            two.cargo_toml(),
+            "[package.metadata.redis-script] servers = [\"redis-8.2\", \"valkey-9.1\"]"
+        );
+        assert_eq!(
+            two.setting(Checker::CommandLine),
+            "write in redis-lua.toml: servers = [\"redis-8.2\", \"valkey-9.1\"], or pass \
+             --server redis-8.2 --server valkey-9.1"
+        );
+        assert!(
+            two.setting(Checker::Attribute)
+                .ends_with("(or `servers = [\"redis-8.2\", \"valkey-9.1\"]` on this binding)")
         );
         assert_eq!(
             Servers::ALL.filter(|s| s.product() == "Valkey"),
             Servers::VALKEY
         );
         assert_eq!(Server::Redis7_0.version(), "7.0.15");
+        assert_eq!(Server::Redis8_2.version(), "8.2.3");
+        assert_eq!(Server::Redis7_4.version(), "7.4");
         assert_eq!(Server::Valkey8_1.version(), "8.1.8");
         assert_eq!(Server::Valkey9_1.version(), "9.1.2");
         // Each server has a bit of its own, and ALL has them all.
@@ -221,5 +497,58 @@ mod tests {
             assert_eq!(Servers::only(server).iter().collect::<Vec<_>>(), [server]);
         }
         assert!(Servers::ALL.iter().eq(Server::ALL));
+    }
+
+    #[test]
+    fn one_profile_per_server_in_order() {
+        for (index, server) in Server::ALL.into_iter().enumerate() {
+            let profile = server.profile();
+            assert_eq!(profile.server, server);
+            assert_eq!(server as usize, index);
+            assert_eq!(
+                profile.key,
+                profile.name.to_ascii_lowercase().replace(' ', "-"),
+                "{server}: the key is the name"
+            );
+            assert!(profile.name.starts_with(profile.product.name()));
+            assert!(
+                profile
+                    .version
+                    .starts_with(&profile.key[profile.key.len() - 3..]),
+                "{server}: version {}",
+                profile.version
+            );
+            assert!(!profile.commands.is_empty(), "{server}");
+            assert!(profile.may_replicate.windows(2).all(|w| w[0] < w[1]));
+            if let Origin::Derived { from } = profile.origin {
+                assert_eq!(from.profile().origin, Origin::Binary);
+                assert_eq!(from.profile().product, profile.product);
+            }
+        }
+        assert_eq!(Servers::with_sandbox(0), Servers::ALL);
+        assert_eq!(
+            Servers::with_sandbox(sandbox_extra::VALKEY_NAMES),
+            Servers::VALKEY
+        );
+        assert!(!Servers::with_sandbox(sandbox_extra::OS_CLOCK).contains(Server::Redis7_2));
+        assert!(Servers::with_sandbox(sandbox_extra::OS_CLOCK).contains(Server::Redis7_4));
+    }
+
+    #[test]
+    fn refusal_words() {
+        let words = |server: Server| server.profile().refusals;
+        assert_eq!(
+            words(Server::Redis7_0).unknown_subcommand("config", "x"),
+            words(Server::Redis7_0).unknown
+        );
+        assert_eq!(
+            words(Server::Valkey9_1).unknown_subcommand("Config", "NoSuch"),
+            "unknown subcommand 'NoSuch'. Try CONFIG HELP."
+        );
+        assert_eq!(words(Server::Redis8_2), words(Server::Redis7_0));
+        assert_eq!(
+            words(Server::Valkey9_1).noscript,
+            "This Valkey command is not allowed from script"
+        );
     }
 }

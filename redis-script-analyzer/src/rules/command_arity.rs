@@ -7,7 +7,6 @@
 
 use super::command_table::{self, Lookup};
 use super::{Allow, Context, Judges, Meta};
-use crate::commands;
 use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
 use crate::servers::only_on_note;
 
@@ -49,12 +48,12 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
                  (\"{}\")",
                 known.command.name(),
                 call.args.len(),
-                commands::call_refusals(*refusing).arity
+                refusing.profile().refusals.arity
             ),
         );
         let fits = known.accepting(|c| c.accepts_word_count(words));
         if !fits.is_empty() {
-            diagnostic = diagnostic.with_note(only_on_note(fits));
+            diagnostic = diagnostic.with_note(only_on_note(fits, context.declared.checker));
         }
         diagnostics.push(diagnostic);
     }

@@ -9,7 +9,6 @@
 
 use super::command_table::{self, Lookup};
 use super::{Allow, Context, Judges, Meta};
-use crate::commands;
 use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
 
 pub(super) const RULE: Meta = Meta {
@@ -53,7 +52,7 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
                     } else {
                         "may replicate"
                     },
-                    commands::call_refusals(*refusing).write_in_read_only
+                    refusing.profile().refusals.write_in_read_only
                 ),
             )
             .with_note(

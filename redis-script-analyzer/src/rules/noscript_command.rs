@@ -5,7 +5,6 @@
 
 use super::command_table::{self, Lookup};
 use super::{Allow, Context, Judges, Meta};
-use crate::commands;
 use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
 use crate::servers::only_on_note;
 
@@ -29,7 +28,7 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
         let note = if allowed.is_empty() {
             "run it from the client, and pass what the script needs in ARGV".to_owned()
         } else {
-            only_on_note(allowed)
+            only_on_note(allowed, context.declared.checker)
         };
         diagnostics.push(
             Diagnostic::error(
@@ -40,7 +39,7 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
                     "`{}` cannot run inside a script: {} flags it `noscript` (\"{}\")",
                     found.name(),
                     refusing.product(),
-                    commands::call_refusals(*refusing).noscript
+                    refusing.profile().refusals.noscript
                 ),
             )
             .with_note(note),

@@ -10,6 +10,7 @@
 use std::collections::HashSet;
 
 use super::Context;
+use crate::diagnostic::Checker;
 use crate::sandbox::{self, Library};
 use crate::semantic::{Access, Environment, NameUse};
 use crate::servers::{Servers, only_on_note};
@@ -152,11 +153,11 @@ pub(super) fn suggest_local<'t>(
 
 /// `note`, and where `path` (a global or `library.member`) exists if some
 /// server has it: how to target only those servers.
-pub(super) fn with_other_servers(note: String, path: &str) -> String {
+pub(super) fn with_other_servers(note: String, path: &str, checker: Checker) -> String {
     let having = sandbox::servers_with(path, Servers::ALL);
     if having.is_empty() {
         note
     } else {
-        format!("{note}; {}", only_on_note(having))
+        format!("{note}; {}", only_on_note(having, checker))
     }
 }

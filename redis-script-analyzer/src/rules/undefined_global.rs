@@ -53,7 +53,7 @@ fn undefined(context: &Context, index: usize, name: &Name) -> Diagnostic {
             ),
         },
     };
-    let note = sandbox_names::with_other_servers(note, &name.text);
+    let note = sandbox_names::with_other_servers(note, &name.text, context.declared.checker);
     Diagnostic::error(Rule::UndefinedGlobal, Target::File, name.span, message).with_note(note)
 }
 

@@ -55,7 +55,7 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
                     "`{name}` is not a command of {lacking}, so calling it fails there at run time"
                 ),
             )
-            .with_note(only_on_note(having))
+            .with_note(only_on_note(having, context.declared.checker))
         };
         diagnostics.push(diagnostic);
     }

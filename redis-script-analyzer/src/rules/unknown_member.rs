@@ -61,7 +61,7 @@ fn unknown_member(
                 .map(|m| did_you_mean(&format!("{library}.{m}")))
         })
         .unwrap_or_else(|| format!("`{library}` has: {}", lib.member_names(targets).join(", ")));
-    let note = sandbox_names::with_other_servers(note, &path);
+    let note = sandbox_names::with_other_servers(note, &path, context.declared.checker);
     Diagnostic::error(Rule::UnknownMember, Target::File, span, message).with_note(note)
 }
 

@@ -47,7 +47,7 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
                     .join(", ")
             )
         } else {
-            only_on_note(having)
+            only_on_note(having, context.declared.checker)
         };
         diagnostics.push(
             Diagnostic::error(Rule::UnknownSubcommand, Target::File, span, message)

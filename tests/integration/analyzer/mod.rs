@@ -2,6 +2,7 @@
 //! or the repository's scripts: its tables and its parser against the
 //! server the harness starts, and its speed on the shipped scripts.
 
+mod derive;
 mod differential;
 mod nil_comparison;
 mod parse_time;

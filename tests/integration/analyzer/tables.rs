@@ -21,12 +21,13 @@ use std::collections::BTreeMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use redis_script_analyzer::commands::{self, Flags};
-use redis_script_analyzer::servers::Server;
+use redis_script_analyzer::servers::{Origin, Server};
 use redis_script_analyzer::testing;
 
+use super::derive;
 use crate::server::{Flavor, RedisServer};
 
-const REGENERATE_CMD: &str = "REDIS_SCRIPT_REGENERATE=1 cargo test --test integration \
+pub(super) const REGENERATE_CMD: &str = "REDIS_SCRIPT_REGENERATE=1 cargo test --test integration \
      analyzer::tables::regenerate -- --ignored";
 
 /// The tables that describe the server the harness started: of its
@@ -77,19 +78,19 @@ fn regenerate_cmd(server: Server) -> String {
 
 /// One command or subcommand as the server reports it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Row {
-    name: String,
-    arity: i64,
+pub(super) struct Row {
+    pub(super) name: String,
+    pub(super) arity: i64,
     /// Names as `COMMAND` gives them, in its order.
-    flags: Vec<String>,
-    first_key: i64,
-    last_key: i64,
-    key_step: i64,
+    pub(super) flags: Vec<String>,
+    pub(super) first_key: i64,
+    pub(super) last_key: i64,
+    pub(super) key_step: i64,
 }
 
 impl Row {
     /// The flags this table knows, as bits, and the names it does not know.
-    fn known_flags(&self) -> (u32, Vec<&str>) {
+    pub(super) fn known_flags(&self) -> (u32, Vec<&str>) {
         let mut bits = 0;
         let mut unknown = Vec::new();
         for name in &self.flags {
@@ -100,6 +101,25 @@ impl Row {
         }
         (bits, unknown)
     }
+}
+
+/// `server`'s checked-in table, as rows.
+pub(super) fn rows_of(server: Server) -> BTreeMap<String, Row> {
+    server
+        .commands()
+        .iter()
+        .map(|command| {
+            let row = Row {
+                name: command.name.to_owned(),
+                arity: i64::from(command.arity),
+                flags: command.flags.names().map(str::to_owned).collect(),
+                first_key: i64::from(command.first_key),
+                last_key: i64::from(command.last_key),
+                key_step: i64::from(command.key_step),
+            };
+            (row.name.clone(), row)
+        })
+        .collect()
 }
 
 fn text(value: &redis::Value) -> String {
@@ -142,6 +162,64 @@ fn collect(entry: &redis::Value, rows: &mut BTreeMap<String, Row>) {
         }
     }
     rows.insert(row.name.clone(), row);
+}
+
+/// A map as RESP2 sends it: `[key, value, key, value, ...]`, or a RESP3 map.
+fn pairs(value: &redis::Value) -> Vec<(String, &redis::Value)> {
+    match value {
+        redis::Value::Map(entries) => entries.iter().map(|(k, v)| (text(k), v)).collect(),
+        _ => list(value)
+            .chunks(2)
+            .map(|pair| (text(&pair[0]), &pair[1]))
+            .collect(),
+    }
+}
+
+/// A scalar of a `COMMAND DOCS` reply (or a list of them) as JSON.
+fn scalar(value: &redis::Value) -> serde_json::Value {
+    match value {
+        redis::Value::Int(n) => serde_json::Value::from(*n),
+        redis::Value::Array(items) | redis::Value::Set(items) => items.iter().map(scalar).collect(),
+        other => serde_json::Value::from(text(other)),
+    }
+}
+
+/// One command's (or argument's) `COMMAND DOCS` map as JSON: nested
+/// `arguments` and `subcommands` as such, the rest as scalars.
+fn doc(value: &redis::Value) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    for (key, value) in pairs(value) {
+        let converted = match key.as_str() {
+            "arguments" => list(value).iter().map(doc).collect(),
+            "subcommands" => pairs(value)
+                .into_iter()
+                .map(|(name, sub)| (name, doc(sub)))
+                .collect::<serde_json::Map<_, _>>()
+                .into(),
+            _ => scalar(value),
+        };
+        out.insert(key, converted);
+    }
+    out.into()
+}
+
+/// `COMMAND DOCS` of every command and subcommand, by lower-case name.
+fn read_docs(running: &RedisServer) -> BTreeMap<String, serde_json::Value> {
+    let reply: redis::Value = redis::cmd("COMMAND")
+        .arg("DOCS")
+        .query(&mut running.connection())
+        .expect("COMMAND DOCS");
+    let mut docs = BTreeMap::new();
+    for (name, value) in pairs(&reply) {
+        let value = doc(value);
+        if let Some(subcommands) = value.get("subcommands").and_then(|s| s.as_object()) {
+            for (sub, sub_doc) in subcommands {
+                docs.insert(sub.to_ascii_lowercase(), sub_doc.clone());
+            }
+        }
+        docs.insert(name.to_ascii_lowercase(), value);
+    }
+    docs
 }
 
 /// The server's version (its own, see [`RedisServer::version`]) and its
@@ -204,25 +282,56 @@ fn render_table(rows: &BTreeMap<String, Row>) -> String {
     out
 }
 
-/// The whole generated file of `server`'s table.
-fn render_file(server: Server, version: &str, date: &str, rows: &BTreeMap<String, Row>) -> String {
-    let binary = format!("{}-server", server.product().to_ascii_lowercase());
+/// The whole generated file of `server`'s table, read from `source` (the
+/// binary: `server` itself, or the newer one it is derived from) at
+/// `version`.
+fn render_file(
+    server: Server,
+    source: Server,
+    version: &str,
+    date: &str,
+    rows: &BTreeMap<String, Row>,
+) -> String {
+    let binary = format!("{}-server", source.product().to_ascii_lowercase());
+    let (read, how, checked, table_version) = if source == server {
+        (
+            format!("Generated from {binary} {version} (COMMAND)"),
+            "as `COMMAND` reports it".to_owned(),
+            "`table_matches_installed_server`",
+            version.to_owned(),
+        )
+    } else {
+        (
+            format!("Derived from {binary} {version} (COMMAND, COMMAND DOCS)"),
+            format!(
+                "derived from {binary} {version}'s `COMMAND` and `COMMAND DOCS`\n//! \
+                 (`tests/integration/analyzer/derive.rs`)"
+            ),
+            "`derived_tables_are_current` in `derive.rs`",
+            server.key()[server.key().find('-').unwrap_or(0) + 1..].to_owned(),
+        )
+    };
+    let what = if source == server {
+        "The version of the server the table was read from."
+    } else {
+        "The release the table was derived for."
+    };
     format!(
-        "// Generated from {binary} {version} (COMMAND) on {date} by:\n\
+        "// {read} on {date} by:\n\
          //   {}\n\
          \n\
-         //! The command table of {}, as `COMMAND` reports it; written by the\n\
+         //! The command table of {}, {how}; written by the\n\
          //! test `regenerate` in the repository's `tests/integration/analyzer/tables.rs`,\n\
-         //! checked by `table_matches_installed_server` there. Do not edit by hand.\n\
+         //! checked by {checked} there. Do not edit by hand.\n\
          \n\
          use super::flag::*;\n\
          use super::{{Command, c}};\n\
          \n\
-         /// The version of the server the table was read from.\n\
-         pub const VERSION: &str = {version:?};\n\
+         /// {what}\n\
+         pub const VERSION: &str = {table_version:?};\n\
          \n\
          {}",
-        regenerate_cmd(server),
+        regenerate_cmd(source),
         server.name(),
         render_table(rows)
     )
@@ -237,32 +346,59 @@ fn regenerate() {
     let running = RedisServer::start();
     let server = server_of(&running);
     let (version, rows) = read_server(&running);
-    let path = table_file(server);
-    let current = std::fs::read_to_string(&path).unwrap_or_default();
-    let new = render_file(server, &version, &today(), &rows);
-    // Ignore the header (its date) when telling whether anything changed.
-    let strip = |s: &str| s.split_once("\n//!").map(|(_, b)| b.to_string());
-    let changed = strip(&new) != strip(&current);
+    let date = today();
+    write_generated(
+        &table_file(server),
+        &render_file(server, server, &version, &date, &rows),
+        &format!("{} commands from {server} {version}", rows.len()),
+    );
+    // The servers derived from this one: its specifications, and their tables.
+    let derived: Vec<Server> = Server::ALL
+        .into_iter()
+        .filter(|other| other.profile().origin == Origin::Derived { from: server })
+        .collect();
+    if derived.is_empty() {
+        return;
+    }
+    let docs = read_docs(&running);
+    let spec_path = derive::spec_file(server);
+    write_generated(
+        &spec_path.to_string_lossy(),
+        &derive::render_spec(server, &version, &rows, &docs),
+        &format!("the specifications of {server} {version}"),
+    );
+    let spec = derive::load_spec_text(&derive::render_spec(server, &version, &rows, &docs));
+    for other in derived {
+        let release = &other.key()[other.key().find('-').unwrap_or(0) + 1..];
+        let derived_rows = derive::derive(&spec, other.profile().product, release);
+        write_generated(
+            &table_file(other),
+            &render_file(other, server, &version, &date, &derived_rows),
+            &format!(
+                "{} commands of {other} derived from {server} {version}",
+                derived_rows.len()
+            ),
+        );
+    }
+}
+
+/// Writes `text` to `path` with `REDIS_SCRIPT_REGENERATE=1`, else only says
+/// whether the file is current (its first lines, which carry the date,
+/// aside).
+fn write_generated(path: &str, text: &str, what: &str) {
+    let current = std::fs::read_to_string(path).unwrap_or_default();
+    let strip = |s: &str| {
+        s.split_once("\n//!")
+            .map_or(s.to_owned(), |(_, body)| body.to_owned())
+    };
+    let changed = strip(text) != strip(&current);
     if std::env::var("REDIS_SCRIPT_REGENERATE").as_deref() == Ok("1") {
-        std::fs::write(&path, &new).unwrap_or_else(|e| panic!("write {path}: {e}"));
-        eprintln!(
-            "wrote {path}: {} commands from {server} {version} ({})",
-            rows.len(),
-            if changed {
-                "changed"
-            } else {
-                "table unchanged"
-            }
-        );
+        std::fs::write(path, text).unwrap_or_else(|e| panic!("write {path}: {e}"));
+        let state = if changed { "changed" } else { "unchanged" };
+        eprintln!("wrote {path}: {what} ({state})");
     } else {
-        eprintln!(
-            "{path} is {} {server} {version}; set REDIS_SCRIPT_REGENERATE=1 to write it",
-            if changed {
-                "NOT current with"
-            } else {
-                "current with"
-            }
-        );
+        let state = if changed { "NOT current" } else { "current" };
+        eprintln!("{path} is {state} with {what}; set REDIS_SCRIPT_REGENERATE=1 to write it");
     }
 }
 
@@ -349,7 +485,7 @@ fn table_matches_installed_server() {
 
 /// What the checker relies on, confirmed on the server itself: CONFIG GET
 /// is refused in a script, CONFIG HELP is not, and the arity check comes
-/// first; each server in its own words ([`commands::call_refusals`]).
+/// first; each server in its own words ([`Profile::refusals`](redis_script_analyzer::servers::Profile::refusals)).
 /// BLPOP is where they differ.
 #[test]
 fn script_errors_follow_the_table() {
@@ -363,7 +499,7 @@ fn script_errors_follow_the_table() {
             .query(&mut con)
             .map_err(|e| e.to_string())
     };
-    let words = commands::call_refusals(server);
+    let words = server.profile().refusals;
     let (unknown, arity, refused) = (words.unknown, words.arity, words.noscript);
     let resolve = |name, sub| commands::resolve(server, name, sub);
     let expect_err = |r: Result<redis::Value, String>, what: &str, call: &str| match r {
@@ -414,13 +550,13 @@ fn script_errors_follow_the_table() {
 /// Which commands flagged neither `write` nor `noscript` a read-only script
 /// may not call: each one called in a `no-writes` script with as many
 /// arguments as its arity asks (`x` each, which most then refuse, after
-/// the read-only check), against [`commands::may_replicate`].
+/// the read-only check), against [`Profile::may_replicate`](redis_script_analyzer::servers::Profile::may_replicate).
 #[test]
 fn read_only_scripts_refuse_what_the_table_says() {
     let running = RedisServer::start();
     let server = server_of(&running);
     let mut con = running.connection();
-    let refusal = commands::call_refusals(server).write_in_read_only;
+    let refusal = server.profile().refusals.write_in_read_only;
     let mut refused = Vec::new();
     let candidates = server.commands().iter().filter(|command| {
         !command.is_write() && !command.is_noscript() && !command.has_subcommands(server)
@@ -442,7 +578,7 @@ fn read_only_scripts_refuse_what_the_table_says() {
     }
     assert_eq!(
         refused,
-        commands::may_replicate(server),
+        server.profile().may_replicate,
         "what {server} {} refuses in a no-writes script, besides `write` commands",
         running.version()
     );
