@@ -62,8 +62,9 @@ Usage:
 Options of check:
   --format human|json|sarif   how to write the findings (default human)
   --server NAME               a server the scripts must run on: redis-7.0,
-                              valkey-8.1 or valkey-9.1; repeat for several
-                              (default: all three, the strictest)
+                              redis-7.2, redis-7.4, redis-8.0, redis-8.2,
+                              valkey-8.0, valkey-8.1 or valkey-9.1; repeat for
+                              several (default: all of them, the strictest)
   --keys N                    the number of keys of every script that has no
                               signature header, at most 10000 (default: from
                               redis-lua.toml, a name-N.lua file name with N of
@@ -221,6 +222,13 @@ mod tests {
 
     fn args(line: &str) -> Vec<String> {
         line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn the_usage_names_every_server() {
+        for server in Server::ALL {
+            assert!(USAGE.contains(server.key()), "{server}");
+        }
     }
 
     #[test]

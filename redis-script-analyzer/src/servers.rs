@@ -438,7 +438,7 @@ impl Default for Servers {
 /// targets only those.
 pub fn only_on_note(accepted_by: Servers, checker: Checker) -> String {
     format!(
-        "it exists on {0} only; to target only {0}, {1}",
+        "it exists on {} only; to target those, {}",
         accepted_by.names(),
         accepted_by.setting(checker)
     )

@@ -7,6 +7,7 @@ use syn::punctuated::Punctuated;
 use syn::{Expr, ExprLit, Ident, Lit, LitInt, LitStr, Meta, MetaList, Token};
 
 use crate::errors::Errors;
+use redis_script_analyzer::servers::{Server, Servers};
 use redis_script_analyzer::{Allowed, Checker, Rule};
 
 const FILE: &str = "file";
@@ -18,6 +19,8 @@ const KEYS: &str = "keys";
 const ALLOW: &str = "allow";
 /// `crate = "path"`: where the facade is, when not at `::redis_script`.
 const CRATE: &str = "crate";
+/// `servers = ["redis-8.2", ...]`: the binding's own target servers.
+const SERVERS: &str = "servers";
 
 /// Which attribute the arguments are of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +74,10 @@ pub struct Args {
     /// `allow(unread, unknown_commands, ...)`: the analyzer's rules
     /// ([`Rule`]) not to report, by their stable names.
     pub allowed: Allowed,
+    /// `servers = [...]`: the servers this binding's script must run on,
+    /// instead of the crate's (`[package.metadata.redis-script]`).
+    pub servers: Option<Servers>,
+    servers_written: bool,
 }
 
 /// `keys = N`: how many leading parameters are KEYS.
@@ -102,6 +109,8 @@ impl Args {
             krate_written: false,
             krate: None,
             allowed: Allowed::NONE,
+            servers: None,
+            servers_written: false,
         };
         for meta in raw.0 {
             let pair = match meta {
@@ -132,6 +141,7 @@ impl Args {
                 key if key == kind.file_key() => &mut args.file_written,
                 KEYS => &mut args.keys_written,
                 CRATE => &mut args.krate_written,
+                SERVERS => &mut args.servers_written,
                 NAME if kind == Kind::Function => &mut name_written,
                 _ => {
                     errors.push(syn::Error::new_spanned(
@@ -174,6 +184,9 @@ impl Args {
                          registers it, e.g. `name = \"add_stock\"`",
                     )),
                 }
+            } else if name == SERVERS {
+                // #[redis_script(..., servers = ["redis-8.2"])]
+                args.servers = servers_list(&pair.value, errors);
             } else if name == CRATE {
                 // #[redis_script(crate = "my_lib::redis_script")]
                 let path =
@@ -272,11 +285,12 @@ fn unknown_key_message(kind: Kind, name: &str) -> String {
     match kind {
         Kind::Script => format!(
             "unknown argument `{name}`: #[redis_script] takes only `{FILE} = \"...\"`, \
-             `{KEYS} = N`, `{ALLOW}(...)` and `{CRATE} = \"...\"`"
+             `{KEYS} = N`, `{ALLOW}(...)`, `{SERVERS} = [...]` and `{CRATE} = \"...\"`"
         ),
         Kind::Function => format!(
             "unknown argument `{name}`: #[redis_function] takes only `{LIBRARY} = \"...\"`, \
-             `{NAME} = \"...\"`, `{KEYS} = N`, `{ALLOW}(...)` and `{CRATE} = \"...\"`"
+             `{NAME} = \"...\"`, `{KEYS} = N`, `{ALLOW}(...)`, `{SERVERS} = [...]` and \
+             `{CRATE} = \"...\"`"
         ),
     }
 }
@@ -297,6 +311,78 @@ fn string_literal(value: &Expr) -> Option<LitStr> {
         }) => Some(lit.clone()),
         _ => None,
     }
+}
+
+/// `["redis-8.2", "valkey-9.1"]`: each server once, at least one; each
+/// mistake reported at its own token. `None` if any.
+fn servers_list(value: &Expr, errors: &mut Errors) -> Option<Servers> {
+    let accepted = || {
+        let keys: Vec<String> = Server::ALL
+            .iter()
+            .map(|server| format!("{:?}", server.key()))
+            .collect();
+        keys.join(", ")
+    };
+    let Expr::Array(array) = value else {
+        errors.push(syn::Error::new_spanned(
+            value,
+            format!(
+                "`servers` takes a list of server names, e.g. `servers = [\"redis-8.2\"]`; \
+                 the servers are {}",
+                accepted()
+            ),
+        ));
+        return None;
+    };
+    let (mut servers, mut ok) = (Servers::empty(), true);
+    for element in &array.elems {
+        let found = string_literal(element).map(|lit| (Server::from_key(&lit.value()), lit));
+        match found {
+            Some((Some(server), _)) if !servers.contains(server) => {
+                servers = servers.with(server);
+            }
+            Some((Some(server), lit)) => {
+                ok = false;
+                errors.push(syn::Error::new_spanned(
+                    lit,
+                    format!("`{}` is listed twice: name each server once", server.key()),
+                ));
+            }
+            Some((None, lit)) => {
+                ok = false;
+                errors.push(syn::Error::new_spanned(
+                    &lit,
+                    format!(
+                        "unknown server `{}`: the servers are {}",
+                        lit.value(),
+                        accepted()
+                    ),
+                ));
+            }
+            None => {
+                ok = false;
+                errors.push(syn::Error::new_spanned(
+                    element,
+                    format!(
+                        "a server is named by a string literal, one of {}",
+                        accepted()
+                    ),
+                ));
+            }
+        }
+    }
+    if servers.is_empty() && ok {
+        errors.push(syn::Error::new_spanned(
+            array,
+            format!(
+                "`servers` names at least one server, e.g. `servers = [\"redis-8.2\"]`; \
+                 the servers are {}",
+                accepted()
+            ),
+        ));
+        return None;
+    }
+    ok.then_some(servers)
 }
 
 fn keys_literal(value: &Expr) -> syn::Result<Keys> {

@@ -66,7 +66,7 @@ fn binding(kind: Kind, args: TokenStream, item: TokenStream) -> TokenStream {
                 allowed: args.allowed,
                 // A declaration with errors of its own cannot be held against the script.
                 declaration_ok: errors.is_empty(),
-                servers: manifest.servers,
+                servers: args.servers.unwrap_or(manifest.servers),
                 cluster: manifest.cluster,
             };
             let function = function_name(&binding, args);

@@ -47,8 +47,8 @@ fn the_cargo_toml_setting_reaches_the_macro_and_a_change_rebuilds() {
     );
     for expected in [
         "`server` is not a global of the script sandbox of Redis 7.0.15",
-        "it exists on Valkey 8.1 and Valkey 9.1 only",
-        "[package.metadata.redis-script] servers = [\"valkey-8.1\", \"valkey-9.1\"]",
+        "it exists on Valkey 8.0, Valkey 8.1 and Valkey 9.1 only",
+        "[package.metadata.redis-script] servers = [\"valkey-8.0\", \"valkey-8.1\", \"valkey-9.1\"]",
     ] {
         assert!(
             stderr.contains(expected),

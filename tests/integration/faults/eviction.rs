@@ -62,7 +62,10 @@ fn an_eval_cached_script_is_evicted_where_the_server_evicts_and_its_binding_reco
     let still_cached = script_cached(&mut con, &incr_counter::SCRIPT);
     let evicts = evicts_eval_scripts(&server);
     if evicts {
-        assert!(!still_cached, "the server kept the least recently used script");
+        assert!(
+            !still_cached,
+            "the server kept the least recently used script"
+        );
         assert_eq!(cached, Some(EVAL_CACHE));
         let evictions = info_field(&mut con, "stats", "evicted_scripts");
         assert_eq!(evictions, Some(DISTINCT_SCRIPTS as u64 + 1 - EVAL_CACHE));
