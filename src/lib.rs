@@ -72,7 +72,7 @@
 //! - [Shared Lua (includes)](#shared-lua-includes): `--- @include`.
 //! - [Signatures in the Lua file](#signatures-in-the-lua-file), and
 //!   [`scripts!`] for a folder.
-//! - [Target servers](#target-servers): Redis 7.0, Valkey 8.1, Valkey 9.1.
+//! - [Target servers](#target-servers): Redis 7.0 to 8.2, Valkey 8.0 to 9.1.
 //! - [Running a call](#running-a-call): sync, async, pipelines.
 //! - [Where it runs](#where-it-runs): clusters, replicas, pools, restarts.
 //! - [Replies](#replies) and [Typed JSON](#typed-json).
@@ -465,24 +465,39 @@
 //!
 //! ```toml
 //! [package.metadata.redis-script]
-//! servers = ["redis-7.0", "valkey-8.1", "valkey-9.1"]
+//! servers = ["redis-8.2", "valkey-9.1"]
 //! ```
 //!
-//! The accepted values are `"redis-7.0"`, `"valkey-8.1"` and `"valkey-9.1"`:
-//! a non-empty list, each once. Without the table, all three are targeted:
-//! the default is the strictest, so a script that compiles runs on every one
-//! of them. A script written for Valkey alone (`server.call`, `os.clock`,
-//! `redis.VALKEY_VERSION`, `WAITAOF`, `BLPOP` inside a script, `#!LUA`) is an
-//! error by default, whose note gives the lines that target only Valkey; one
-//! that calls a command only Valkey 9.1 has (`HEXPIRE`, `HGETEX`, `DELIFEQ`,
-//! `MSETEX`, ...) names Valkey 9.1 alone:
+//! The accepted values are `"redis-7.0"`, `"redis-7.2"`, `"redis-7.4"`,
+//! `"redis-8.0"`, `"redis-8.2"`, `"valkey-8.0"`, `"valkey-8.1"` and
+//! `"valkey-9.1"`: a non-empty list, each once. Without the table, all of
+//! them are targeted: the default is the strictest, so a script that
+//! compiles runs on every one of them. A binding can name its own targets
+//! instead of the crate's, for the one script that needs a newer server:
+//! `#[redis_script(file = "...", keys = 1, servers = ["redis-8.2"])]`.
+//!
+//! What is newer than Redis 7.0 is an error by default, whose note names
+//! every server that has it and the setting that targets them: Valkey's
+//! names (`server.call`, `redis.VALKEY_VERSION`, `#!LUA`), what came with
+//! Redis 7.2 (`WAITAOF`, `ZRANK ... WITHSCORE`, blocking commands such as
+//! `BLPOP` inside a script) and 7.4 (`os.clock`), hash field expiry
+//! (`HEXPIRE` from Redis 7.4, `HGETEX` from Redis 8.0, both on Valkey 9.1),
+//! Redis 8's vector sets (`VADD`, `VSIM`, ...), Valkey 9.1's `DELIFEQ`:
 //! ```text
-//! error: `server` is not a global of the script sandbox of Redis 7.0.15, so reading it fails at run time
-//!   --> scripts/get.lua:1:8
-//!  1 | return server.call('GET', KEYS[1])
-//!    |        ^^^^^^
-//!    = note: not in Redis 7.0 (added in Valkey 7.2.4, as another name for `redis`): use `redis`; it exists on Valkey 8.1 and Valkey 9.1 only; to target only Valkey 8.1 and Valkey 9.1, write in the crate's Cargo.toml: [package.metadata.redis-script] servers = ["valkey-8.1", "valkey-9.1"]
+//! error: `hgetex` is not a command of Redis 7.0, so calling it fails there at run time
+//!   --> scripts/field.lua:6:19
+//!  6 | return redis.call('HGETEX', KEYS[1], 'FIELDS', 1, ARGV[1])
+//!    |                   ^^^^^^^^
+//!    = note: it exists on Redis 8.0, Redis 8.2 and Valkey 9.1 only; to target those, write in the crate's Cargo.toml: [package.metadata.redis-script] servers = ["redis-8.0", "redis-8.2", "valkey-9.1"] (or `servers = ["redis-8.0", "redis-8.2", "valkey-9.1"]` on this binding)
 //! ```
+//!
+//! The tables behind these checks come from the servers themselves: Redis
+//! 7.0 and 8.2, Valkey 8.1 and 9.1 from their binaries' `COMMAND`; Redis
+//! 7.2, 7.4 and 8.0 and Valkey 8.0 derived from the newest binary's
+//! `COMMAND DOCS` (when each command and argument came), a derivation that
+//! reproduces the Redis 7.0 and Valkey 8.1 tables exactly. A command of a
+//! module (`JSON.SET`, `FT.SEARCH`: a name with a dot) is never reported as
+//! unknown.
 //!
 //! How the choice reaches the macro: the attribute reads the `Cargo.toml` of
 //! the crate being compiled (in `CARGO_MANIFEST_DIR`, the directory script

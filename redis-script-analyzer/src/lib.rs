@@ -1,5 +1,5 @@
-//! Compile-time analysis of a Redis Lua script, as Redis 7.0, Valkey 8.1 and
-//! Valkey 9.1 run it ([`servers`]): its shebang ([`shebang`]), its syntax (a
+//! Compile-time analysis of a Redis Lua script, as Redis 7.0 to 8.2 and
+//! Valkey 8.0 to 9.1 run it ([`servers`]): its shebang ([`shebang`]), its syntax (a
 //! Lua 5.1 parser whose verdicts and messages equal the server's `SCRIPT
 //! LOAD`), and the rules ([`Rule`]) against what a caller declares about it
 //! ([`Declared`]): KEYS/ARGV arity, sandbox globals and library members,

@@ -1,5 +1,6 @@
-//! Redis Functions libraries (`FUNCTION LOAD`), as Redis 7.0, Valkey 8.1 and
-//! Valkey 9.1 load and run them (the same way; checked on valkey-server 9.1.2): the `#!lua name=<library>` line, the functions the
+//! Redis Functions libraries (`FUNCTION LOAD`), as every target server loads
+//! and runs them (the same way; checked on redis-server 7.0.15 and 8.2.3 and
+//! valkey-server 8.1.8 and 9.1.2): the `#!lua name=<library>` line, the functions the
 //! library registers (`redis.register_function('name', callback)` or the
 //! table form with `function_name`, `callback`, `flags`, `description`),
 //! what its top-level code may do while it loads, and the checks of one

@@ -2,8 +2,8 @@
 //!
 //! ```toml
 //! [package.metadata.redis-script]
-//! servers = ["redis-7.0", "valkey-8.1", "valkey-9.1"]   # the default when absent: all
-//! cluster = true                                        # the default when absent: false
+//! servers = ["redis-7.0", "redis-8.2", "valkey-9.1"]   # the default when absent: all
+//! cluster = true                                       # the default when absent: false
 //! ```
 //!
 //! Read with a small, strict reader for exactly this table and its keys, so
@@ -376,12 +376,16 @@ mod tests {
         assert_eq!(read(spaced), VALKEY_8_1);
         let multi = "[package.metadata.redis-script]\n\
                      servers = [\n  \"redis-7.0\", # the LTS\n\n  # and\n  \"valkey-8.1\",\n]\n";
-        assert_eq!(read(multi), Servers::ALL.filter(|s| s != Server::Valkey9_1));
+        assert_eq!(
+            read(multi),
+            Servers::only(Server::Redis7_0).with(Server::Valkey8_1)
+        );
         let all = "[package.metadata.redis-script]\n\
-                   servers = [\"valkey-9.1\", \"redis-7.0\", \"valkey-8.1\"]\n";
+                   servers = [\"valkey-9.1\", \"redis-7.0\", \"valkey-8.1\", \"redis-8.2\",\n\
+                   \"valkey-8.0\", \"redis-7.4\", \"redis-8.0\", \"redis-7.2\"]\n";
         assert_eq!(read(all), Servers::ALL);
-        let valkey =
-            "[package.metadata.redis-script]\nservers = [\"valkey-8.1\", \"valkey-9.1\"]\n";
+        let valkey = "[package.metadata.redis-script]\n\
+                      servers = [\"valkey-8.0\", \"valkey-8.1\", \"valkey-9.1\"]\n";
         assert_eq!(read(valkey), Servers::VALKEY);
         let redis = "[package.metadata.redis-script]\nservers = [ \"redis-7.0\" ]";
         assert_eq!(read(redis), Servers::only(Server::Redis7_0));
@@ -394,8 +398,8 @@ mod tests {
         let table = "[package]\nname = \"x\"\n\n[package.metadata.redis-script]\n";
         let cases: &[(&str, &str, usize)] = &[
             (
-                "servers = [\"redis-7.2\"]",
-                "`redis-7.2` is not a server",
+                "servers = [\"redis-7.3\"]",
+                "`redis-7.3` is not a server",
                 5,
             ),
             (
@@ -471,7 +475,9 @@ mod tests {
         );
         assert!(rendered.contains("--> Cargo.toml:2"), "{rendered}");
         assert!(
-            rendered.contains("\"redis-7.0\", \"valkey-8.1\", \"valkey-9.1\""),
+            rendered.contains(
+                "\"redis-7.0\", \"redis-7.2\", \"redis-7.4\", \"redis-8.0\", \"redis-8.2\""
+            ),
             "{rendered}"
         );
     }

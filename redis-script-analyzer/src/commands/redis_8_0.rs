@@ -1,5 +1,5 @@
 // Derived from redis-server 8.2.3 (COMMAND, COMMAND DOCS) on 2026-11-27 by:
-//   REDIS_SCRIPT_REGENERATE=1 cargo test --test integration analyzer::tables::regenerate -- --ignored
+//   REDIS_SCRIPT_SERVER=<redis-server 8.2.3> REDIS_SCRIPT_REGENERATE=1 cargo test --test integration analyzer::tables::regenerate -- --ignored
 
 //! The command table of Redis 8.0, derived from redis-server 8.2.3's `COMMAND` and `COMMAND DOCS`
 //! (`tests/integration/analyzer/derive.rs`); written by the

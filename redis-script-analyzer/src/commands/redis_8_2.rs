@@ -1,5 +1,5 @@
 // Generated from redis-server 8.2.3 (COMMAND) on 2026-11-27 by:
-//   REDIS_SCRIPT_REGENERATE=1 cargo test --test integration analyzer::tables::regenerate -- --ignored
+//   REDIS_SCRIPT_SERVER=<redis-server 8.2.3> REDIS_SCRIPT_REGENERATE=1 cargo test --test integration analyzer::tables::regenerate -- --ignored
 
 //! The command table of Redis 8.2, as `COMMAND` reports it; written by the
 //! test `regenerate` in the repository's `tests/integration/analyzer/tables.rs`,

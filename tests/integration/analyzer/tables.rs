@@ -1,16 +1,19 @@
 //! The analyzer's tables against the server the harness starts
 //! (`REDIS_SCRIPT_SERVER`, else `redis-server`): its command table
-//! (`redis-script-analyzer/src/commands/redis_7_0.rs`,
-//! `.../valkey_8_1.rs`, `.../valkey_9_1.rs`), written from the server's
+//! (`redis-script-analyzer/src/commands/*.rs`), written from the server's
 //! `COMMAND` by `regenerate` and compared with it on every test run; its
 //! sandbox table; the order and words in which the server refuses a call,
 //! which the command checks follow; and what it refuses in a read-only
-//! script.
+//! script. `regenerate` on a server that others are derived from (Redis
+//! 8.2, Valkey 9.1) also writes its specifications and the derived tables
+//! (see `derive.rs`).
 //!
 //! Regenerate with:
 //!
 //! ```text
 //! REDIS_SCRIPT_REGENERATE=1 cargo test --test integration analyzer::tables::regenerate -- --ignored
+//! REDIS_SCRIPT_REGENERATE=1 REDIS_SCRIPT_SERVER=/opt/redis-8.2.3/redis-server \
+//!     cargo test --test integration analyzer::tables::regenerate -- --ignored
 //! REDIS_SCRIPT_REGENERATE=1 REDIS_SCRIPT_SERVER=/opt/valkey-8.1.8/valkey-server \
 //!     cargo test --test integration analyzer::tables::regenerate -- --ignored
 //! REDIS_SCRIPT_REGENERATE=1 REDIS_SCRIPT_SERVER=/opt/valkey-9.1.2/valkey-server \
@@ -70,8 +73,13 @@ fn table_file(server: Server) -> String {
 
 /// What `regenerate` is called for `server` (the server binary set).
 fn regenerate_cmd(server: Server) -> String {
-    match server.product() {
-        "Redis" => REGENERATE_CMD.to_owned(),
+    match server {
+        // The `redis-server` on the PATH.
+        Server::Redis7_0 => REGENERATE_CMD.to_owned(),
+        _ if server.product() == "Redis" => format!(
+            "REDIS_SCRIPT_SERVER=<redis-server {}> {REGENERATE_CMD}",
+            server.version()
+        ),
         _ => format!("REDIS_SCRIPT_SERVER=<valkey-server> {REGENERATE_CMD}"),
     }
 }
