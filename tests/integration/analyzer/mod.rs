@@ -5,4 +5,5 @@
 mod differential;
 mod nil_comparison;
 mod parse_time;
+mod reply_specs;
 mod tables;
