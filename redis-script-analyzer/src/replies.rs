@@ -388,6 +388,21 @@ pub fn nil_able_elements(name: &str, args: &[Arg]) -> Option<usize> {
     }
 }
 
+/// The arguments of a call as [`call_replies`] reads them: a last call or
+/// `...` is a spread.
+pub(crate) fn args_of(exprs: &[crate::syntax::tree::Expr]) -> Vec<Arg<'_>> {
+    use crate::syntax::tree::Expr;
+    exprs
+        .iter()
+        .enumerate()
+        .map(|(index, expr)| match expr {
+            Expr::String(text, _) => Arg::Word(text),
+            _ if index + 1 == exprs.len() && crate::semantic::is_multi(expr) => Arg::Spread,
+            _ => Arg::Value,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::kind::*;
