@@ -54,12 +54,8 @@ fn nil_reply(model: &Model, value: Value) -> Option<(String, bool)> {
         let command = model.command(call)?;
         let args = replies::args_of(command.args);
         let nil_able = match element {
-            Some(index) => {
-                let spread = command.args.last().is_some_and(crate::semantic::is_multi);
-                !spread
-                    && crate::commands::nil_able_elements(&command.name, command.args.len())
-                        .is_some_and(|elements| index < elements)
-            }
+            Some(index) => replies::nil_able_elements(&command.name, &args)
+                .is_some_and(|elements| index < elements),
             None => replies::may_reply_nil(&command.name, &args),
         };
         if !nil_able {
