@@ -20,7 +20,8 @@
 //! This file is hand-written: the types, lookups in the table of one
 //! [`Server`], and the facts about commands that `COMMAND` does not report.
 //! The facts each server adds (its words for a refused call, what it refuses
-//! in a read-only script) are in its [`Profile`](crate::servers::Profile).
+//! in a read-only script) are in its [`Profile`](crate::servers::Profile);
+//! what a command replies is [`crate::replies`]'s.
 //!
 //! # How a script's `redis.call(name, arg1, ...)` is checked (Redis 7.0)
 //!
@@ -336,57 +337,6 @@ pub fn resolve(server: Server, name: &str, first_arg: Option<&str>) -> Option<&'
             command(server, &format!("{}|{sub}", base.name))
         }
         _ => Some(base),
-    }
-}
-
-// Facts `COMMAND` does not report.
-
-/// Commands whose reply is a nil bulk string (Lua `false`) when a key,
-/// member or element is missing. Not exhaustive: a command missing here is
-/// only not checked.
-pub const NIL_REPLY_COMMANDS: &[&str] = &[
-    "get",
-    "getdel",
-    "getex",
-    "getset",
-    "hget",
-    "hrandfield",
-    "lindex",
-    "lmove",
-    "lpop",
-    "rpop",
-    "rpoplpush",
-    "spop",
-    "srandmember",
-    "zrandmember",
-    "zrank",
-    "zrevrank",
-    "zscore",
-];
-
-/// Whether `redis.call(name, ...)` can reply nil (`name` in lower case);
-/// `SET` only with an option that makes it conditional or makes it return
-/// the old value, among `literal_args`, the call's literal string arguments.
-pub fn may_reply_nil<'a>(name: &str, mut literal_args: impl Iterator<Item = &'a [u8]>) -> bool {
-    if name == "set" {
-        return literal_args.any(|arg| {
-            [&b"nx"[..], b"xx", b"get"]
-                .iter()
-                .any(|option| arg.eq_ignore_ascii_case(option))
-        });
-    }
-    NIL_REPLY_COMMANDS.contains(&name)
-}
-
-/// How many elements the reply has of a command whose reply is an array
-/// with a nil (Lua `false`) for each missing key, field or member (`HMGET`,
-/// `MGET`, `ZMSCORE`), called with `args` (after its name) whose number is
-/// settled; `None` for other commands.
-pub(crate) fn nil_able_elements(name: &str, args: usize) -> Option<usize> {
-    match name {
-        "mget" => Some(args),
-        "hmget" | "zmscore" => Some(args.saturating_sub(1)),
-        _ => None,
     }
 }
 

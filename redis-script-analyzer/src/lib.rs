@@ -59,6 +59,8 @@ pub mod header;
 pub mod library;
 pub mod lint;
 #[doc(hidden)]
+pub mod replies;
+#[doc(hidden)]
 pub mod reply_type;
 pub mod report;
 mod rules;

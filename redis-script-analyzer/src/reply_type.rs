@@ -63,6 +63,10 @@ pub(crate) fn fits(reply: &Reply, ty: &RustType) -> bool {
     if *reply == Reply::Any {
         return true;
     }
+    // Every stream ID converts as any one does.
+    if *reply == Reply::StreamId {
+        return fits(&Reply::String(Some(b"0-1".to_vec())), ty);
+    }
     // A double reaches a RESP2 connection as the bulk string of its text.
     if *reply == Reply::Double && fits(&Reply::STRING, ty) {
         return true;

@@ -5,16 +5,18 @@
 //! `false`, never as `nil`: so after `local v = redis.call('GET', KEYS[1])`,
 //! `if v == nil then` never takes its branch and `v ~= nil` always holds.
 //! The rule flags a comparison with `nil` of a value that can only be such
-//! a reply ([`commands::may_reply_nil`]) or such an element
-//! ([`commands::elements_may_be_nil`]), followed through locals,
+//! a reply ([`replies::may_reply_nil`]: a command whose reply schema has a
+//! null its arguments do not rule out) or such an element
+//! ([`replies::nil_able_elements`]: one of `MGET`'s, `HMGET`'s,
+//! `ZMSCORE`'s or `GEOPOS`'s, one per name), followed through locals,
 //! parameters, `unpack` and `pcall` by the semantic model.
 //!
 //! Not after `redis.setresp(3)` anywhere in the file: replies then reach
 //! Lua in RESP3, where a null is `nil`.
 
 use super::{Allow, Context, Judges, Meta};
-use crate::commands;
 use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use crate::replies;
 use crate::semantic::{Model, NilComparison, Value};
 use crate::syntax::tree::Expr;
 
@@ -50,18 +52,11 @@ fn nil_reply(model: &Model, value: Value) -> Option<(String, bool)> {
             _ => return None,
         };
         let command = model.command(call)?;
-        let literal_args = command.args.iter().filter_map(|arg| match arg {
-            Expr::String(text, _) => Some(&text[..]),
-            _ => None,
-        });
+        let args = replies::args_of(command.args);
         let nil_able = match element {
-            Some(index) => {
-                let spread = command.args.last().is_some_and(crate::semantic::is_multi);
-                !spread
-                    && commands::nil_able_elements(&command.name, command.args.len())
-                        .is_some_and(|elements| index < elements)
-            }
-            None => commands::may_reply_nil(&command.name, literal_args),
+            Some(index) => replies::nil_able_elements(&command.name, &args)
+                .is_some_and(|elements| index < elements),
+            None => replies::may_reply_nil(&command.name, &args),
         };
         if !nil_able {
             return None;

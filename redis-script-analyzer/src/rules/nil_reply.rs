@@ -3,13 +3,15 @@
 //! A script replies nil where a `return` of its main function (in a
 //! library, of the callback) gives `nil`, `false` or nothing, a value that
 //! can be falsy (a comparison, `not`, `a and b`, a command that replies
-//! nil, which arrives in Lua as `false`), or where control falls off the
-//! end. A declared `bool` takes a `false`, but not a nil.
+//! nil, which arrives in Lua as `false`: one whose reply schema has a null
+//! its arguments do not rule out, [`replies::may_reply_nil`]), or where
+//! control falls off the end. A declared `bool` takes a `false`, but not a
+//! nil.
 
 use super::{Allow, Context, Judges, Meta};
-use crate::commands;
 use crate::declared::ReplyKind;
 use crate::diagnostic::{Checker, Diagnostic, Rule, Severity, Target};
+use crate::replies;
 use crate::semantic::flow::{fall_through_span, terminates};
 use crate::semantic::{Model, Value};
 use crate::syntax::tree::{BinOp, Expr, UnOp};
@@ -153,11 +155,7 @@ fn nil_replying_command<'t>(model: &Model<'t>, expr: &'t Expr, call: usize) -> O
         return None;
     }
     let command = model.command(call)?;
-    let literal_args = command.args.iter().filter_map(|arg| match arg {
-        Expr::String(text, _) => Some(&text[..]),
-        _ => None,
-    });
-    commands::may_reply_nil(&command.name, literal_args).then_some(command.name)
+    replies::may_reply_nil(&command.name, &replies::args_of(command.args)).then_some(command.name)
 }
 
 #[cfg(test)]
@@ -218,6 +216,26 @@ mod tests {
             errors("if ARGV[1] then return 'x' end assert(false, 'no')", STRING).len(),
             0
         );
+    }
+
+    #[test]
+    fn reply_schemas_say_which_commands_reply_nil() {
+        let nil = |source| errors(source, ReplyKind::NonNull).len();
+        assert_eq!(nil("return redis.call('OBJECT', 'ENCODING', KEYS[1])"), 1);
+        assert_eq!(nil("return redis.call('RANDOMKEY')"), 1);
+        assert_eq!(nil("return redis.call('GEODIST', KEYS[1], 'a', 'b')"), 1);
+        // The arguments rule the null out.
+        assert_eq!(nil("return redis.call('XADD', KEYS[1], '*', 'f', 'v')"), 0);
+        assert_eq!(
+            nil("return redis.call('XADD', KEYS[1], 'NOMKSTREAM', '*', 'f', 'v')"),
+            1
+        );
+        assert_eq!(nil("return redis.call('ZADD', KEYS[1], 1, 'm')"), 0);
+        assert_eq!(nil("return redis.call('SRANDMEMBER', KEYS[1], 2)"), 0);
+        assert_eq!(nil("return redis.call('TYPE', KEYS[1])"), 0);
+        // Options the text does not settle.
+        assert_eq!(nil("return redis.call('SET', KEYS[1], unpack(ARGV))"), 0);
+        assert_eq!(nil("return redis.call('GET', unpack(KEYS))"), 1);
     }
 
     #[test]

@@ -9,10 +9,12 @@
 //! function settles them: a literal (`1`, `'x'` with its text, `nil`,
 //! `true` replies 1, `false` nil), a table (`{ok = ...}` a status, `{err =
 //! ...}` an error, `{double = ...}` a double, any other an array, its
-//! leading elements up to the first that may be nil), a Redis command with
-//! a fixed reply returned directly (`redis.call('INCR', ...)` an integer,
-//! `HGETALL` an array, `GET` a string or nil, `SET` without options the
-//! status `OK`; [`command_reply`]), `redis.status_reply`, `tonumber` (an
+//! leading elements up to the first that may be nil), a Redis command
+//! returned directly, with the replies its reply schema gives and its
+//! arguments pick ([`replies::call_replies`]: `redis.call('INCR', ...)` an
+//! integer, `HGETALL` an array, `GET` a string or nil, `SET` without
+//! options the status `OK`, `XADD` a stream ID, `TIME` an array of 2
+//! elements; a command without a schema any reply), `redis.status_reply`, `tonumber` (an
 //! integer or nil), `tostring`, `cjson.encode`, `string.*` and `..`
 //! (strings), `#t` and arithmetic (integers), comparisons and `not` (1 or
 //! nil), or a local whose one declaration settles it and that is never
@@ -32,6 +34,7 @@ use self::reply::{Elements, Reply};
 use super::{Allow, Context, Judges, Meta};
 use crate::declared::ReplyKind;
 use crate::diagnostic::{Checker, Diagnostic, Rule, Severity, Target};
+use crate::replies::{self, Length, kind};
 use crate::reply_type;
 use crate::semantic::flow::{fall_through_span, terminates};
 use crate::semantic::{BindingId, BindingKind, FieldKey, FunctionId, Given, Model};
@@ -302,7 +305,7 @@ fn call_replies(func: &Expr, args: &[Expr]) -> Option<Vec<Reply>> {
             let Some(Expr::String(name, _)) = args.first() else {
                 return None;
             };
-            command_reply(&String::from_utf8_lossy(name), &args[1..])
+            command_replies(&String::from_utf8_lossy(name), &args[1..])
         }
         "redis.status_reply" | "server.status_reply" => Some(vec![Reply::Status(match args {
             [Expr::String(text, _)] => Some(text.clone()),
@@ -326,70 +329,58 @@ fn call_replies(func: &Expr, args: &[Expr]) -> Option<Vec<Reply>> {
     }
 }
 
-/// The replies of the commands whose reply the name (and, where it matters,
-/// the arguments) settles, as Redis 7.0 and Valkey 8.1 and 9.1 send them
-/// on RESP2; `None` for any other.
-pub(crate) fn command_reply(name: &str, args: &[Expr]) -> Option<Vec<Reply>> {
-    let name = name.to_ascii_uppercase();
-    // `unpack(ARGV)` last may carry options (`NX`, `GET`, `INCR`, a count)
-    // that change the reply: only the lists of one element per name below
-    // stay settled (as open-ended).
-    if args.last().is_some_and(expands)
-        && !matches!(name.as_str(), "SMISMEMBER" | "ZMSCORE" | "HMGET" | "MGET")
-    {
-        return None;
+/// The replies of `redis.call(name, args...)` as [`replies::call_replies`]
+/// gives them; `None` where it knows nothing.
+fn command_replies(name: &str, args: &[Expr]) -> Option<Vec<Reply>> {
+    let known = replies::call_replies(name, &replies::args_of(args))?;
+    let mut out = Vec::new();
+    if known.kinds.contains(kind::INTEGER) {
+        out.push(Reply::Integer);
     }
-    let (int, string, array, nil) = (Reply::Integer, Reply::STRING, Reply::ARRAY, Reply::Nil);
-    Some(match name.as_str() {
-        "INCR" | "INCRBY" | "DECR" | "DECRBY" | "DEL" | "UNLINK" | "EXISTS" | "HDEL"
-        | "HEXISTS" | "HINCRBY" | "HLEN" | "HSETNX" | "HSTRLEN" | "HSET" | "LLEN" | "LPUSH"
-        | "RPUSH" | "LPUSHX" | "RPUSHX" | "LREM" | "LINSERT" | "SADD" | "SREM" | "SCARD"
-        | "SISMEMBER" | "SMOVE" | "SINTERSTORE" | "SUNIONSTORE" | "SDIFFSTORE" | "ZCARD"
-        | "ZCOUNT" | "ZLEXCOUNT" | "ZREM" | "ZREMRANGEBYRANK" | "ZREMRANGEBYSCORE"
-        | "ZREMRANGEBYLEX" | "ZUNIONSTORE" | "ZINTERSTORE" | "STRLEN" | "APPEND" | "SETNX"
-        | "PERSIST" | "TTL" | "PTTL" | "EXPIRE" | "PEXPIRE" | "EXPIREAT" | "PEXPIREAT"
-        | "PUBLISH" | "BITCOUNT" | "GETBIT" | "SETBIT" | "DBSIZE" | "XLEN" | "XDEL" | "XACK"
-        | "PFADD" | "PFCOUNT" | "SETRANGE" | "ZADD"
-            if name != "ZADD" || !has_word(args, "INCR") =>
-        {
-            vec![int]
-        }
-        "GET" | "GETDEL" | "HGET" | "LINDEX" | "GETSET" | "RPOPLPUSH" | "LMOVE" | "ZSCORE" => {
-            vec![string, nil]
-        }
-        "INCRBYFLOAT" | "HINCRBYFLOAT" | "GETRANGE" => vec![string],
-        "LPOP" | "RPOP" | "SPOP" | "SRANDMEMBER" if args.len() == 1 => vec![string, nil],
-        "ZRANK" | "ZREVRANK" if args.len() == 2 => vec![int, nil],
-        "HGETALL" | "HKEYS" | "HVALS" | "LRANGE" | "SMEMBERS" | "SINTER" | "SUNION" | "SDIFF"
-        | "ZRANGEBYSCORE" | "ZREVRANGEBYSCORE" | "ZRANGEBYLEX" | "ZREVRANGEBYLEX" | "ZRANGE"
-        | "ZREVRANGE" | "KEYS" | "TIME" | "SCAN" | "HSCAN" | "SSCAN" | "ZSCAN" | "XRANGE"
-        | "XREVRANGE" => vec![array],
-        // One element for each member, field or key named.
-        "SMISMEMBER" => vec![one_each(args.get(1..)?, &[int])],
-        "ZMSCORE" | "HMGET" => vec![one_each(args.get(1..)?, &[string, nil])],
-        "MGET" => vec![one_each(args, &[string, nil])],
-        "SET" => set_reply(args.get(2..)?)?,
-        "MSET" | "HMSET" | "LSET" | "LTRIM" | "RENAME" | "SETEX" | "PSETEX" => {
-            vec![Reply::status("OK")]
-        }
-        "PING" if args.is_empty() => vec![Reply::status("PONG")],
-        "PING" => vec![string],
-        "TYPE" => ["none", "string", "list", "set", "zset", "hash", "stream"]
-            .into_iter()
-            .map(Reply::status)
-            .collect(),
-        _ => return None,
-    })
+    if known.kinds.contains(kind::STRING) {
+        out.push(match known.pattern {
+            Some(replies::STREAM_ID) => Reply::StreamId,
+            _ => Reply::STRING,
+        });
+    }
+    if known.kinds.contains(kind::STATUS) {
+        out.extend(known.statuses.iter().copied().map(Reply::status));
+    }
+    if known.kinds.contains(kind::ARRAY) {
+        out.push(Reply::Array(array_of(&known)));
+    }
+    if known.kinds.contains(kind::NIL) {
+        out.push(Reply::Nil);
+    }
+    Some(out)
 }
 
-/// An array of one `element` for each of `args`, unless the last expands
-/// into any number of values.
-fn one_each(args: &[Expr], element: &[Reply]) -> Reply {
-    let open_ended = args.last().is_some_and(expands);
-    Reply::Array(Elements {
-        leading: vec![element.to_vec(); args.len() - usize::from(open_ended)],
-        exact: !open_ended,
-    })
+/// What an array reply's facts settle about its elements: as many leading
+/// ones as its length says, each of the kinds its elements can be.
+fn array_of(known: &replies::Replies) -> Elements {
+    let (count, exact) = match known.length {
+        Length::Exactly(count) => (count, true),
+        Length::AtLeast(count) => (count, false),
+        Length::Unknown => return Elements::UNKNOWN,
+    };
+    let element = match known.elements {
+        Some(kinds) => [
+            (kind::INTEGER, Reply::Integer),
+            (kind::STRING, Reply::STRING),
+            (kind::STATUS, Reply::Status(None)),
+            (kind::ARRAY, Reply::ARRAY),
+            (kind::NIL, Reply::Nil),
+        ]
+        .into_iter()
+        .filter(|(bit, _)| kinds.contains(*bit))
+        .map(|(_, reply)| reply)
+        .collect(),
+        None => vec![Reply::Any],
+    };
+    Elements {
+        leading: vec![element; count],
+        exact,
+    }
 }
 
 /// Whether `expr`, last in a list, adds any number of values to it.
@@ -397,41 +388,6 @@ fn expands(expr: &Expr) -> bool {
     matches!(
         expr,
         Expr::Call { .. } | Expr::Method { .. } | Expr::Vararg(_)
-    )
-}
-
-/// The replies of `SET key value options...`, when every option is a
-/// literal: the old value or nil with `GET`, `OK` or nil with `NX`/`XX`,
-/// else `OK`.
-fn set_reply(options: &[Expr]) -> Option<Vec<Reply>> {
-    let (mut get, mut conditional) = (false, false);
-    let mut options = options.iter();
-    while let Some(option) = options.next() {
-        let Expr::String(word, _) = option else {
-            return None;
-        };
-        match word.to_ascii_uppercase().as_slice() {
-            b"GET" => get = true,
-            b"NX" | b"XX" => conditional = true,
-            // The expiry itself may be any expression.
-            b"EX" | b"PX" | b"EXAT" | b"PXAT" => {
-                options.next()?;
-            }
-            b"KEEPTTL" => {}
-            _ => return None,
-        }
-    }
-    Some(match (get, conditional) {
-        (true, _) => vec![Reply::STRING, Reply::Nil],
-        (false, true) => vec![Reply::status("OK"), Reply::Nil],
-        (false, false) => vec![Reply::status("OK")],
-    })
-}
-
-/// Whether `args` holds the literal `word` (any case).
-fn has_word(args: &[Expr], word: &str) -> bool {
-    args.iter().any(
-        |arg| matches!(arg, Expr::String(text, _) if text.eq_ignore_ascii_case(word.as_bytes())),
     )
 }
 
@@ -604,6 +560,45 @@ mod tests {
             1
         );
         assert_eq!(refused("return {ok = 'DONE'}", vec_of("String")).len(), 1);
+    }
+
+    #[test]
+    fn reply_schemas_settle_commands_the_hand_written_list_lacked() {
+        // A stream ID is no number.
+        let xadd = "return redis.call('XADD', KEYS[1], '*', 'f', ARGV[1])";
+        assert_eq!(
+            refused(xadd, named("i64")),
+            ["the script replies a stream ID, which the declared return type cannot hold"]
+        );
+        assert!(refused(xadd, named("String")).is_empty());
+        assert!(refused(xadd, vec_of("u8")).is_empty());
+        // Fixed lengths: TIME's seconds and microseconds.
+        let time = "return redis.call('TIME')";
+        assert!(refused(time, tuple(&["i64", "i64"])).is_empty());
+        assert_eq!(
+            refused(time, tuple(&["i64", "i64", "i64"])),
+            [
+                "the script replies an array of 2 elements, which the declared return type \
+              cannot hold"
+                    .replace("  ", "")
+            ]
+        );
+        // A count makes HRANDFIELD reply an array; a subcommand, a string or nil.
+        let fields = "return redis.call('HRANDFIELD', KEYS[1], 2)";
+        assert_eq!(refused(fields, named("i64")).len(), 1);
+        assert!(refused(fields, vec_of("String")).is_empty());
+        let encoding = "return redis.call('OBJECT', 'ENCODING', KEYS[1])";
+        assert_eq!(refused(encoding, vec_of("i64")).len(), 0);
+        assert_eq!(refused(encoding, tuple(&["i64", "i64"])).len(), 1);
+        // LPOS: a position or nil, an array of them with COUNT.
+        let position = "return redis.call('LPOS', KEYS[1], ARGV[1])";
+        assert_eq!(refused(position, tuple(&["i64", "i64"])).len(), 1);
+        assert!(refused(position, named("i64")).is_empty());
+        let positions = "return redis.call('LPOS', KEYS[1], ARGV[1], 'COUNT', 0)";
+        assert_eq!(refused(positions, named("i64")).len(), 1);
+        // Without a schema (EVAL's), and with options in ARGV: anything.
+        assert!(refused("return redis.call('LPOS', KEYS[1], unpack(ARGV))", named("i64")).is_empty());
+        assert!(refused("return redis.call('FCALL', 'f', 0)", vec_of("String")).is_empty());
     }
 
     #[test]

@@ -8,8 +8,8 @@ use redis_script_analyzer::{Declared, Rule, analyze};
 
 use crate::server;
 
-/// A call of each command of the analyzer's nil-reply table, and a `SET ...
-/// XX`, each of which replies nil on a missing key.
+/// Calls of commands whose reply schema has a null, and a `SET ... XX`,
+/// each of which replies nil on a missing key.
 const CALLS: &[&str] = &[
     "redis.call('GET', KEYS[1])",
     "redis.call('GETDEL', KEYS[1])",
@@ -29,6 +29,12 @@ const CALLS: &[&str] = &[
     "redis.call('ZREVRANK', KEYS[1], 'member')",
     "redis.call('ZSCORE', KEYS[1], 'member')",
     "redis.call('SET', KEYS[1], 'x', 'XX')",
+    "redis.call('OBJECT', 'ENCODING', KEYS[1])",
+    "redis.call('DUMP', KEYS[1])",
+    "redis.call('GEODIST', KEYS[1], 'a', 'b')",
+    "redis.call('LPOS', KEYS[1], 'x')",
+    "redis.call('XADD', KEYS[1], 'NOMKSTREAM', '*', 'f', 'v')",
+    "redis.call('ZADD', KEYS[1], 'XX', 'INCR', 1, 'm')",
 ];
 
 /// `prelude`, then `local v = <call>`, replying how `v` compares: 1 for

@@ -21,6 +21,9 @@ pub(crate) enum Reply {
     Double,
     /// A bulk string, with its bytes when the text settles them.
     String(Option<Vec<u8>>),
+    /// A stream ID (`1700000000000-0`): a bulk string that no number nor
+    /// boolean type takes.
+    StreamId,
     /// A status (`+OK`), with its text when the text settles it.
     Status(Option<Vec<u8>>),
     /// An array.
@@ -71,6 +74,7 @@ impl Reply {
             Reply::Double => "a double".to_owned(),
             Reply::String(None) => "a string".to_owned(),
             Reply::String(Some(bytes)) => format!("the string {}", text(bytes)),
+            Reply::StreamId => "a stream ID".to_owned(),
             Reply::Status(None) => "a status".to_owned(),
             Reply::Status(Some(bytes)) => format!("the status {}", text(bytes)),
             Reply::Array(Elements {
@@ -89,7 +93,7 @@ impl Reply {
     fn rank(&self) -> u8 {
         match self {
             Reply::Integer => 0,
-            Reply::String(_) => 1,
+            Reply::String(_) | Reply::StreamId => 1,
             Reply::Status(_) => 2,
             Reply::Array(_) => 3,
             Reply::Double => 4,
