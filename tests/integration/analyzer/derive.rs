@@ -570,43 +570,18 @@ const HIDDEN_FLAGS: &[&str] = &[
 /// both have), where the repository has them beside it.
 #[test]
 fn valkey_8_0_derived_agrees_with_the_specification_files() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/command-specs/valkey-8.0");
-    if !dir.is_dir() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{} is missing: CI has ../shared beside the repository",
-            dir.display()
-        );
-        println!("{} is absent: not compared", dir.display());
+    let Some(dir) = super::reply_specs::present_specs_dir() else {
         return;
-    }
+    };
     let ours = derived(Server::Valkey8_0, Server::Valkey9_1);
-    let mut files = BTreeMap::new();
-    for entry in std::fs::read_dir(&dir).expect("the specification directory") {
-        let path = entry.expect("a directory entry").path();
-        if path.extension().is_none_or(|ext| ext != "json") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).expect("a specification file");
-        let value: Value = serde_json::from_str(&text).expect("JSON");
-        let (name, spec) = value
-            .as_object()
-            .and_then(|object| object.iter().next())
-            .expect("one command per file");
-        let sentinel_only = spec
+    let mut files = super::reply_specs::read_spec_files(&dir);
+    // Sentinel's commands run in sentinel mode only.
+    files.retain(|_, spec| {
+        !spec
             .get("command_flags")
             .and_then(Value::as_array)
-            .is_some_and(|flags| flags.iter().any(|flag| flag == "ONLY_SENTINEL"));
-        if sentinel_only {
-            continue;
-        }
-        let name = match spec.get("container").and_then(Value::as_str) {
-            Some(container) => format!("{container}|{name}"),
-            None => name.clone(),
-        }
-        .to_ascii_lowercase();
-        files.insert(name, spec.clone());
-    }
+            .is_some_and(|flags| flags.iter().any(|flag| flag == "ONLY_SENTINEL"))
+    });
     let mut problems = Vec::new();
     for (name, spec) in &files {
         let Some(row) = ours.get(name) else {

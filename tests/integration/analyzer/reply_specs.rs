@@ -190,6 +190,31 @@ fn facts_of(schema: &Value) -> Option<Facts> {
 /// `object|encoding`), with its facts (`None`: no schema, or one that says
 /// nothing).
 fn read_specs(dir: &std::path::Path) -> BTreeMap<String, Option<Facts>> {
+    read_spec_files(dir)
+        .into_iter()
+        .map(|(name, spec)| (name, spec.get("reply_schema").and_then(facts_of)))
+        .collect()
+}
+
+/// The specifications directory, where the checkout has it beside; `None`
+/// (said on stdout) where it has not, which CI (`CI` set) refuses.
+pub(super) fn present_specs_dir() -> Option<PathBuf> {
+    let dir = specs_dir();
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "no command specifications at {} (CI is set)",
+        dir.display()
+    );
+    println!("skipped: no command specifications at {}", dir.display());
+    None
+}
+
+/// Every command's specification in `dir`, by the name the command tables
+/// use (lower case, `config|get` for a subcommand).
+pub(super) fn read_spec_files(dir: &std::path::Path) -> BTreeMap<String, Value> {
     let mut commands = BTreeMap::new();
     let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     for entry in entries {
@@ -207,8 +232,7 @@ fn read_specs(dir: &std::path::Path) -> BTreeMap<String, Option<Facts>> {
                 None => name,
             }
             .to_ascii_lowercase();
-            let facts = spec.get("reply_schema").and_then(facts_of);
-            commands.insert(name, facts);
+            commands.insert(name, spec);
         }
     }
     commands
@@ -307,16 +331,9 @@ fn regenerate() {
 /// is set.
 #[test]
 fn generated_replies_are_current() {
-    let dir = specs_dir();
-    if !dir.is_dir() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "no command specifications at {} (CI is set)",
-            dir.display()
-        );
-        println!("skipped: no command specifications at {}", dir.display());
+    let Some(dir) = present_specs_dir() else {
         return;
-    }
+    };
     let new = render(&read_specs(&dir));
     let path = generated_file();
     let current = std::fs::read_to_string(&path).unwrap_or_default();
