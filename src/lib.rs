@@ -658,7 +658,7 @@
 //!   is back; a call that returned `Ok` was applied, and one that returned
 //!   `Err` says whether it may have been: [`Error::applied`] (below).
 //! - **Failovers and eviction.** A promoted replica lacks the scripts that
-//!   never ran on it, and Valkey (8.1, 9.1) evicts EVAL-cached scripts beyond 500
+//!   never ran on it, and Valkey and Redis 7.4+ evict EVAL-cached scripts beyond 500
 //!   (never those added by SCRIPT LOAD: see [`NoScriptFallback`]); both
 //!   are recovered like a flush.
 //! - **Pools.** A pooled connection dereferences to a redis-rs connection:

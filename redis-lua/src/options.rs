@@ -177,10 +177,9 @@ fn check(args: &[String]) -> Result<Command, String> {
 /// The server named `name` (`redis-7.0`).
 pub fn server(name: &str) -> Result<Server, String> {
     Server::from_key(name).ok_or_else(|| {
-        let known: Vec<&str> = Server::ALL.iter().map(|server| server.key()).collect();
         format!(
             "unknown server `{name}`: the servers are {}",
-            known.join(", ")
+            Servers::ALL.quoted_keys()
         )
     })
 }

@@ -205,13 +205,6 @@ pub fn call_replies(name: &str, args: &[Arg]) -> Option<Replies> {
     };
     let union = *command_replies(&name)?;
     let spread = matches!(args.last(), Some(Arg::Spread));
-    let words = || {
-        args.iter().filter_map(|arg| match arg {
-            Arg::Word(word) => Some(*word),
-            _ => None,
-        })
-    };
-    let has = |word: &str| words().any(|w| w.eq_ignore_ascii_case(word.as_bytes()));
     let only = |kinds: u8| Replies {
         kinds: Kinds(kinds),
         ..union
@@ -256,23 +249,36 @@ pub fn call_replies(name: &str, args: &[Arg]) -> Option<Replies> {
             },
         },
         // `INCR` makes it reply the new score, nil when a condition fails.
-        "zadd" if has("INCR") => {
-            let conditional = ["NX", "XX", "GT", "LT"].into_iter().any(has);
-            Replies::of(STRING | if conditional { NIL } else { 0 })
+        "zadd" => {
+            let flags = zadd_flags(args);
+            let has = |flag: &str| {
+                flags
+                    .iter()
+                    .any(|f| f.eq_ignore_ascii_case(flag.as_bytes()))
+            };
+            if has("INCR") {
+                let conditional = ["NX", "XX", "GT", "LT"].into_iter().any(has);
+                Replies::of(STRING | if conditional { NIL } else { 0 })
+            } else {
+                Replies::of(INTEGER)
+            }
         }
-        "zadd" => Replies::of(INTEGER),
-        "xadd" if !has("NOMKSTREAM") => Replies {
-            kinds: union.kinds.without(NIL),
-            ..union
+        "xadd" => match xadd_creates_stream(args) {
+            Some(true) => Replies {
+                kinds: union.kinds.without(NIL),
+                ..union
+            },
+            Some(false) => union,
+            None => return None,
         },
-        "lpos" if has("COUNT") => Replies {
+        "lpos" if lpos_option(args.get(2..).unwrap_or_default(), b"COUNT") => Replies {
             elements: Some(Kinds(INTEGER)),
             ..Replies::of(ARRAY)
         },
         "lpos" if options_settled(args.get(2..).unwrap_or_default()) => Replies::of(INTEGER | NIL),
         "lpos" => return None,
-        // The schemas say "string" and "null"; the server replies one of
-        // these statuses, "none" for a missing key.
+        // The schemas say "string" and "null"; the server replies a status,
+        // "none" for a missing key.
         "type" => Replies {
             statuses: TYPE_NAMES,
             ..Replies::of(STATUS)
@@ -284,6 +290,58 @@ pub fn call_replies(name: &str, args: &[Arg]) -> Option<Replies> {
         },
         _ => union,
     })
+}
+
+/// The flags of `ZADD key flags... score member ...`: the literal words
+/// after the key that are flags; the first other argument is a score.
+fn zadd_flags<'a>(args: &[Arg<'a>]) -> Vec<&'a [u8]> {
+    const FLAGS: [&[u8]; 7] = [b"NX", b"XX", b"GT", b"LT", b"CH", b"INCR", b"KEEPTTL"];
+    args.iter()
+        .skip(1)
+        .map_while(|arg| match arg {
+            Arg::Word(word) if FLAGS.iter().any(|f| word.eq_ignore_ascii_case(f)) => Some(*word),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `XADD key options... id field value ...` creates a missing
+/// stream: its options (before the ID) lack `NOMKSTREAM`; `None` where a
+/// computed argument stands where an option could.
+fn xadd_creates_stream(args: &[Arg]) -> Option<bool> {
+    let mut options = args.iter().skip(1);
+    while let Some(option) = options.next() {
+        let Arg::Word(word) = option else {
+            return None;
+        };
+        let is = |name: &[u8]| word.eq_ignore_ascii_case(name);
+        if is(b"NOMKSTREAM") {
+            return Some(false);
+        } else if is(b"MAXLEN") || is(b"MINID") {
+            // `[= | ~] threshold`
+            match options.next()? {
+                Arg::Word(mark) if mark == b"=" || mark == b"~" => {
+                    options.next()?;
+                }
+                _ => {}
+            }
+        } else if is(b"LIMIT") {
+            options.next()?;
+        } else {
+            // The ID: the options are over.
+            return Some(true);
+        }
+    }
+    None
+}
+
+/// Whether `LPOS key element options...` names `option` among its options,
+/// each a word followed by its value.
+fn lpos_option(options: &[Arg], option: &[u8]) -> bool {
+    options
+        .iter()
+        .step_by(2)
+        .any(|arg| matches!(arg, Arg::Word(word) if word.eq_ignore_ascii_case(option)))
 }
 
 /// Whether the text settles which options `LPOS key element options...`
@@ -304,8 +362,19 @@ fn options_settled(options: &[Arg]) -> bool {
     true
 }
 
-/// The statuses `TYPE` replies.
-const TYPE_NAMES: &[&str] = &["none", "string", "list", "set", "zset", "hash", "stream"];
+/// The statuses `TYPE` replies for the core types and Redis 8's vector
+/// sets; a module's type replies its own name, a status like these, which
+/// no declared type tells apart from them.
+const TYPE_NAMES: &[&str] = &[
+    "none",
+    "string",
+    "list",
+    "set",
+    "zset",
+    "hash",
+    "stream",
+    "vectorset",
+];
 
 /// The commands whose reply [`call_replies`] picks by their arguments.
 fn argument_dependent(name: &str) -> bool {
@@ -523,6 +592,37 @@ mod tests {
         assert_eq!(call("PING", &["hi"]).kinds, Kinds(STRING));
         assert_eq!(call("TYPE", &["k"]).kinds, Kinds(STATUS));
         assert!(may_reply_nil("lmove", &words(&["a", "b", "LEFT", "RIGHT"])));
+    }
+
+    #[test]
+    fn options_are_read_where_they_stand_not_among_keys_and_values() {
+        // An element, a field or a member that spells an option is data.
+        let lpos = call("LPOS", &["list", "count"]);
+        assert_eq!(lpos.kinds, Kinds(INTEGER | NIL));
+        assert_eq!(
+            call("LPOS", &["list", "x", "COUNT", "0"]).kinds,
+            Kinds(ARRAY)
+        );
+        let xadd = call("XADD", &["s", "*", "nomkstream", "v"]);
+        assert!(!xadd.kinds.contains(NIL));
+        let xadd = call(
+            "XADD",
+            &["s", "MAXLEN", "~", "1000", "NOMKSTREAM", "*", "f", "v"],
+        );
+        assert!(xadd.kinds.contains(NIL));
+        assert_eq!(call("ZADD", &["z", "1", "incr"]).kinds, Kinds(INTEGER));
+        assert_eq!(
+            call("ZADD", &["z", "XX", "INCR", "1", "m"]).kinds,
+            Kinds(STRING | NIL)
+        );
+        // A computed argument where an option could stand settles nothing.
+        let computed = [
+            Arg::Word(b"s"),
+            Arg::Value,
+            Arg::Word(b"f"),
+            Arg::Word(b"v"),
+        ];
+        assert_eq!(call_replies("XADD", &computed), None);
     }
 
     #[test]

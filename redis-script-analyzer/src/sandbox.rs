@@ -510,6 +510,7 @@ pub fn note_for(path: &str) -> Option<&'static Note> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::servers::Product;
 
     const ALL: Servers = Servers::ALL;
     const REDIS: Servers = Servers::only(Server::Redis7_0);
@@ -629,7 +630,7 @@ mod tests {
         for newer in NEWER_ONLY {
             let having = servers_with(newer.path, ALL);
             assert!(having.covers(Servers::VALKEY), "{}", newer.path);
-            let first_redis = having.iter().find(|s| s.product() == "Redis");
+            let first_redis = having.iter().find(|s| s.product() == Product::Redis);
             let since = first_redis.map_or("Valkey 7.2.4", Server::name);
             assert_eq!(newer.since, since, "{}", newer.path);
         }

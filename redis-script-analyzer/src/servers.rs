@@ -18,6 +18,8 @@ use crate::commands::{Command, redis_7_0, redis_7_2, redis_7_4, redis_8_0, redis
 use crate::commands::{valkey_8_0, valkey_8_1, valkey_9_1};
 use crate::diagnostic::Checker;
 
+use self::sandbox_extra::{OS_CLOCK, VALKEY_NAMES};
+
 /// One server the tables describe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
@@ -42,6 +44,7 @@ pub enum Server {
 
 /// Which server family a [`Server`] belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Product {
     /// Redis (Redis Open Source, formerly Redis Community Edition).
     Redis,
@@ -56,6 +59,12 @@ impl Product {
             Product::Redis => "Redis",
             Product::Valkey => "Valkey",
         }
+    }
+}
+
+impl fmt::Display for Product {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -108,8 +117,8 @@ impl CallRefusals {
     }
 }
 
-/// What the server's Lua sandbox has beyond Redis 7.0's (see
-/// [`crate::sandbox`]), one bit each.
+/// What the server's Lua sandbox has beyond Redis 7.0's, one bit each (a
+/// [`Profile::sandbox_extras`]).
 pub mod sandbox_extra {
     /// The `os` table with `os.clock` (Redis 7.4 and Valkey 8.0 on).
     pub const OS_CLOCK: u8 = 1 << 0;
@@ -164,8 +173,10 @@ pub struct Profile {
 }
 
 // The facts the servers of a family share, checked on each server with a
-// binary (Redis 7.0 and 8.2, Valkey 8.1 and 9.1) and carried to the
-// releases between them, where both ends agree.
+// binary (Redis 7.0 and 8.2, Valkey 8.1 and 9.1) and carried to the Redis
+// releases between them, where both ends agree; Valkey 8.0's were read in
+// its source (tag 8.0.1): 8.1's words and `may_replicate`, Redis's strict
+// `#!lua`.
 const WRITE_IN_READ_ONLY: &str = "Write commands are not allowed from read-only scripts";
 const REDIS_REFUSALS: CallRefusals = CallRefusals {
     unknown: "Unknown Redis command called from script",
@@ -201,7 +212,7 @@ const REDIS_SHEBANG: ShebangRules = ShebangRules {
     engine_any_case: false,
     continues_after_quote: false,
 };
-const VALKEY_8_SHEBANG: ShebangRules = ShebangRules {
+const VALKEY_8_1_SHEBANG: ShebangRules = ShebangRules {
     engine_any_case: true,
     continues_after_quote: false,
 };
@@ -209,8 +220,6 @@ const VALKEY_9_SHEBANG: ShebangRules = ShebangRules {
     engine_any_case: true,
     continues_after_quote: true,
 };
-
-use self::sandbox_extra::{OS_CLOCK, VALKEY_NAMES};
 
 const DERIVED_FROM_REDIS_8_2: Origin = Origin::Derived {
     from: Server::Redis8_2,
@@ -227,23 +236,23 @@ pub static PROFILES: [Profile; 8] = [
     Profile { server: Server::Redis7_4, key: "redis-7.4", name: "Redis 7.4", product: Product::Redis, version: redis_7_4::VERSION, origin: DERIVED_FROM_REDIS_8_2, commands: redis_7_4::COMMANDS, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: OS_CLOCK, shebang: REDIS_SHEBANG },
     Profile { server: Server::Redis8_0, key: "redis-8.0", name: "Redis 8.0", product: Product::Redis, version: redis_8_0::VERSION, origin: DERIVED_FROM_REDIS_8_2, commands: redis_8_0::COMMANDS, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: OS_CLOCK, shebang: REDIS_SHEBANG },
     Profile { server: Server::Redis8_2, key: "redis-8.2", name: "Redis 8.2", product: Product::Redis, version: redis_8_2::VERSION, origin: Origin::Binary, commands: redis_8_2::COMMANDS, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: OS_CLOCK, shebang: REDIS_SHEBANG },
-    Profile { server: Server::Valkey8_0, key: "valkey-8.0", name: "Valkey 8.0", product: Product::Valkey, version: valkey_8_0::VERSION, origin: DERIVED_FROM_VALKEY_9_1, commands: valkey_8_0::COMMANDS, refusals: VALKEY_8_REFUSALS, may_replicate: VALKEY_8_MAY_REPLICATE, sandbox_extras: OS_CLOCK | VALKEY_NAMES, shebang: VALKEY_8_SHEBANG },
-    Profile { server: Server::Valkey8_1, key: "valkey-8.1", name: "Valkey 8.1", product: Product::Valkey, version: valkey_8_1::VERSION, origin: Origin::Binary, commands: valkey_8_1::COMMANDS, refusals: VALKEY_8_REFUSALS, may_replicate: VALKEY_8_MAY_REPLICATE, sandbox_extras: OS_CLOCK | VALKEY_NAMES, shebang: VALKEY_8_SHEBANG },
+    Profile { server: Server::Valkey8_0, key: "valkey-8.0", name: "Valkey 8.0", product: Product::Valkey, version: valkey_8_0::VERSION, origin: DERIVED_FROM_VALKEY_9_1, commands: valkey_8_0::COMMANDS, refusals: VALKEY_8_REFUSALS, may_replicate: VALKEY_8_MAY_REPLICATE, sandbox_extras: OS_CLOCK | VALKEY_NAMES, shebang: REDIS_SHEBANG },
+    Profile { server: Server::Valkey8_1, key: "valkey-8.1", name: "Valkey 8.1", product: Product::Valkey, version: valkey_8_1::VERSION, origin: Origin::Binary, commands: valkey_8_1::COMMANDS, refusals: VALKEY_8_REFUSALS, may_replicate: VALKEY_8_MAY_REPLICATE, sandbox_extras: OS_CLOCK | VALKEY_NAMES, shebang: VALKEY_8_1_SHEBANG },
     Profile { server: Server::Valkey9_1, key: "valkey-9.1", name: "Valkey 9.1", product: Product::Valkey, version: valkey_9_1::VERSION, origin: Origin::Binary, commands: valkey_9_1::COMMANDS, refusals: VALKEY_9_REFUSALS, may_replicate: VALKEY_9_MAY_REPLICATE, sandbox_extras: OS_CLOCK | VALKEY_NAMES, shebang: VALKEY_9_SHEBANG },
 ];
 
 impl Server {
-    /// Every server, in the order diagnostics consider them.
-    pub const ALL: [Server; 8] = [
-        Server::Redis7_0,
-        Server::Redis7_2,
-        Server::Redis7_4,
-        Server::Redis8_0,
-        Server::Redis8_2,
-        Server::Valkey8_0,
-        Server::Valkey8_1,
-        Server::Valkey9_1,
-    ];
+    /// Every server, in the order diagnostics consider them: the order of
+    /// [`PROFILES`].
+    pub const ALL: [Server; PROFILES.len()] = {
+        let mut all = [Server::Redis7_0; PROFILES.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = PROFILES[i].server;
+            i += 1;
+        }
+        all
+    };
 
     /// Everything the checks know about the server.
     pub const fn profile(self) -> &'static Profile {
@@ -261,8 +270,14 @@ impl Server {
     }
 
     /// The product alone: `Redis`, `Valkey`.
-    pub const fn product(self) -> &'static str {
-        self.profile().product.name()
+    pub const fn product(self) -> Product {
+        self.profile().product
+    }
+
+    /// The release, as the settings' key ends: `7.4`.
+    pub fn release(self) -> &'static str {
+        let key = self.key();
+        key.split_once('-').map_or(key, |(_, release)| release)
     }
 
     /// The exact version the tables were read from (`7.0.15`), or the
@@ -389,16 +404,22 @@ impl Servers {
         }
     }
 
-    /// `["redis-7.0", "valkey-9.1"]`: the list the settings take.
-    pub fn keys_list(self) -> String {
+    /// `"redis-7.0", "valkey-9.1"`: the keys, quoted, to list them.
+    pub fn quoted_keys(self) -> String {
         let keys: Vec<String> = self.iter().map(|s| format!("{:?}", s.key())).collect();
-        format!("[{}]", keys.join(", "))
+        keys.join(", ")
     }
 
-    /// The `Cargo.toml` lines that target exactly these servers.
+    /// `["redis-7.0", "valkey-9.1"]`: the list the settings take.
+    pub fn keys_list(self) -> String {
+        format!("[{}]", self.quoted_keys())
+    }
+
+    /// Where and what to write in `Cargo.toml` to target exactly these
+    /// servers.
     pub fn cargo_toml(self) -> String {
         format!(
-            "[package.metadata.redis-script] servers = {}",
+            "`servers = {}` under [package.metadata.redis-script]",
             self.keys_list()
         )
     }
@@ -408,7 +429,8 @@ impl Servers {
     pub fn setting(self, checker: Checker) -> String {
         match checker {
             Checker::Attribute => format!(
-                "write in the crate's Cargo.toml: {} (or `servers = {}` on this binding)",
+                "write in the crate's Cargo.toml {} (or, for one `#[redis_script]` or \
+                 `#[redis_function]` binding, `servers = {}` in its attribute)",
                 self.cargo_toml(),
                 self.keys_list()
             ),
@@ -472,7 +494,7 @@ mod tests {
         let two = Servers::only(Server::Redis8_2).with(Server::Valkey9_1);
         assert_eq!(
             two.cargo_toml(),
-            "[package.metadata.redis-script] servers = [\"redis-8.2\", \"valkey-9.1\"]"
+            "`servers = [\"redis-8.2\", \"valkey-9.1\"]` under [package.metadata.redis-script]"
         );
         assert_eq!(
             two.setting(Checker::CommandLine),
@@ -481,12 +503,13 @@ mod tests {
         );
         assert!(
             two.setting(Checker::Attribute)
-                .ends_with("(or `servers = [\"redis-8.2\", \"valkey-9.1\"]` on this binding)")
+                .ends_with("`servers = [\"redis-8.2\", \"valkey-9.1\"]` in its attribute)")
         );
         assert_eq!(
-            Servers::ALL.filter(|s| s.product() == "Valkey"),
+            Servers::ALL.filter(|s| s.product() == Product::Valkey),
             Servers::VALKEY
         );
+        assert_eq!(Server::Redis7_4.release(), "7.4");
         assert_eq!(Server::Redis7_0.version(), "7.0.15");
         assert_eq!(Server::Redis8_2.version(), "8.2.3");
         assert_eq!(Server::Redis7_4.version(), "7.4");
@@ -511,6 +534,7 @@ mod tests {
                 "{server}: the key is the name"
             );
             assert!(profile.name.starts_with(profile.product.name()));
+            assert!(profile.version.starts_with(server.release()));
             assert!(
                 profile
                     .version

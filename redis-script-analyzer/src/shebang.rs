@@ -6,15 +6,16 @@
 //! other part must start with `flags=` (case-sensitive in 7.0), whose value is
 //! a comma-separated list of exact flag names; several `flags=` parts add up.
 //!
-//! Valkey 8.1 and 9.1 read it the same way but take the engine name in any
-//! case (`#!LUA`, `#!Lua`), so those are accepted only when Valkey is the
-//! only target. Valkey 9.1 also lets a part go on after a closing quote, as
-//! a shell does (`'flags='no-writes` is `flags=no-writes`), where Redis 7.0
-//! and Valkey 8.1 refuse the line. (Checked on valkey-server 9.1.2 and
-//! 8.1.8: otherwise the same grammar, flags and messages.)
+//! Every Redis (7.0 to 8.2) and Valkey 8.0 read it that way. Valkey 8.1 and
+//! 9.1 take the engine name in any case (`#!LUA`, `#!Lua`), so those are
+//! accepted only when they are the only targets. Valkey 9.1 also lets a part
+//! go on after a closing quote, as a shell does (`'flags='no-writes` is
+//! `flags=no-writes`), where the others refuse the line. (Checked on
+//! redis-server 7.0.15 and 8.2.3 and valkey-server 8.1.8 and 9.1.2, and in
+//! Valkey 8.0.1's source: otherwise the same grammar, flags and messages.)
+//! Each server's rules are its profile's
+//! [`shebang`](crate::servers::Profile::shebang).
 
-#[cfg(doc)]
-use crate::servers::only_on_note;
 use crate::servers::{Server, Servers};
 use crate::suggest::{did_you_mean, suggest};
 use crate::syntax::tree::Span;
@@ -57,7 +58,8 @@ pub struct ShebangError {
     /// For a misspelt flag, the known flag closest to it.
     pub note: Option<String>,
     /// The servers that would accept the line, when some server takes it
-    /// ([`only_on_note`] words it for the checker).
+    /// ([`only_on_note`](crate::servers::only_on_note) words it for the
+    /// checker).
     pub accepted_by: Option<Servers>,
 }
 
@@ -386,15 +388,21 @@ mod tests {
     }
 
     #[test]
-    fn the_engine_in_any_case_only_on_valkey_alone() {
-        let valkey = |source| super::parse(source, Servers::VALKEY);
+    fn the_engine_in_any_case_only_on_valkey_8_1_and_later_alone() {
+        let any_case = Servers::ALL.filter(|server| server.profile().shebang.engine_any_case);
+        assert_eq!(
+            any_case,
+            Servers::only(Server::Valkey8_1).with(Server::Valkey9_1)
+        );
+        let valkey = |source| super::parse(source, any_case);
         let redis = |source| super::parse(source, Servers::only(Server::Redis7_0));
         for source in ["#!LUA\nreturn 1", "#!Lua flags=no-writes\nreturn 1"] {
             assert!(valkey(source).unwrap().is_some(), "{source}");
             let error = redis(source).unwrap_err();
             assert!(error.message.starts_with("Unexpected engine"), "{source}");
-            assert_eq!(error.accepted_by, Some(Servers::VALKEY), "{source}");
-            for valkey in Servers::VALKEY.iter() {
+            assert_eq!(error.accepted_by, Some(any_case), "{source}");
+            assert!(super::parse(source, Servers::only(Server::Valkey8_0)).is_err());
+            for valkey in any_case.iter() {
                 assert!(
                     super::parse(source, Servers::only(valkey)).is_ok(),
                     "{source}"

@@ -247,6 +247,11 @@ impl Args {
         }
     }
 
+    /// Whether `servers = [...]` was written with a mistake (reported).
+    pub fn servers_invalid(&self) -> bool {
+        self.servers_written && self.servers.is_none()
+    }
+
     /// Reports each required argument that is missing, at the attribute.
     pub fn check_required(&self, errors: &mut Errors) {
         let (attribute, file) = (self.kind.attribute(), self.kind.file_key());
@@ -316,13 +321,7 @@ fn string_literal(value: &Expr) -> Option<LitStr> {
 /// `["redis-8.2", "valkey-9.1"]`: each server once, at least one; each
 /// mistake reported at its own token. `None` if any.
 fn servers_list(value: &Expr, errors: &mut Errors) -> Option<Servers> {
-    let accepted = || {
-        let keys: Vec<String> = Server::ALL
-            .iter()
-            .map(|server| format!("{:?}", server.key()))
-            .collect();
-        keys.join(", ")
-    };
+    let accepted = || Servers::ALL.quoted_keys();
     let Expr::Array(array) = value else {
         errors.push(syn::Error::new_spanned(
             value,
@@ -353,7 +352,7 @@ fn servers_list(value: &Expr, errors: &mut Errors) -> Option<Servers> {
                 errors.push(syn::Error::new_spanned(
                     &lit,
                     format!(
-                        "unknown server `{}`: the servers are {}",
+                        "`{}` is not a server redis-script knows: the servers are {}",
                         lit.value(),
                         accepted()
                     ),

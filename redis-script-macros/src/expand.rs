@@ -61,6 +61,9 @@ fn binding(kind: Kind, args: TokenStream, item: TokenStream) -> TokenStream {
     }
     let manifest = errors.take(Manifest::read(Span::call_site()));
     let checked = match (&args, file, keys, &script, &manifest) {
+        // A binding whose `servers` list has a mistake is not checked
+        // against any servers until it is fixed.
+        (Some(args), ..) if args.servers_invalid() => None,
         (Some(args), Some(file), Some(keys), Some(script), Some(manifest)) => {
             let options = script_check::Options {
                 allowed: args.allowed,

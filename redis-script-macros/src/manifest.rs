@@ -74,10 +74,6 @@ impl SettingError {
     fn render(&self) -> String {
         let number = self.line.to_string();
         let gutter = " ".repeat(number.len());
-        let accepted: Vec<String> = Server::ALL
-            .iter()
-            .map(|server| format!("{:?}", server.key()))
-            .collect();
         format!(
             "redis-script: {} in [{TABLE}] of Cargo.toml\n\
              {gutter}--> Cargo.toml:{number}\n\
@@ -88,7 +84,7 @@ impl SettingError {
              without the table, scripts are checked for all of them",
             self.message,
             self.text.trim_end(),
-            accepted.join(", ")
+            Servers::ALL.quoted_keys()
         )
     }
 }

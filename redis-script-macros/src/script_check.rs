@@ -39,7 +39,8 @@ pub struct Options {
     /// findings about the script alone are reported, not those measured
     /// against the declaration.
     pub declaration_ok: bool,
-    /// The servers the crate targets (its `Cargo.toml`).
+    /// The servers the script must run on: the binding's `servers = [...]`,
+    /// else the crate's (its `Cargo.toml`).
     pub servers: Servers,
     /// Whether the crate's scripts run on Redis Cluster (its `Cargo.toml`).
     pub cluster: bool,

@@ -34,22 +34,22 @@ impl<T: ToRedisArgs> Argument for T {}
 /// Either way the call recovers in exactly one more round trip and NOSCRIPT
 /// never reaches the caller.
 ///
-/// The two differ in how the server keeps the script afterwards. Valkey (8.1
-/// and 9.1) evicts scripts cached by EVAL once it holds more than 500 of them, the
-/// least recently used first (Redis's EVAL documentation dates the same
-/// from Redis 7.4; Redis 7.0 keeps them all), and never evicts a script
+/// The two differ in how the server keeps the script afterwards. Valkey,
+/// and Redis from 7.4 on, evict scripts cached by EVAL once they hold more
+/// than 500 of them, the least recently used first (Redis 7.0 keeps them
+/// all), and never evict a script
 /// added by SCRIPT LOAD. So with `Eval` an application that also sends
 /// many distinct EVALs (generated scripts, other tools) can see its
 /// scripts evicted, and each eviction costs a call the extra round trip
 /// and the source on the wire, as a flush does; with `Load` (or after
 /// [`Script::load`](crate::Script::load)) the script stays until the next
 /// flush or restart. Both checked on valkey-server 8.1.8 and 9.1.2 and
-/// redis-server 7.0.15: `cargo test --test integration -- faults::eviction`.
+/// redis-server 7.0.15 and 8.2.3: `cargo test --test integration -- faults::eviction`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum NoScriptFallback {
     /// Send `EVAL` with the full source, which also caches the script again,
-    /// as an EVAL-cached script (which Valkey may evict, see above). Works
+    /// as an EVAL-cached script (which the server may evict, see above). Works
     /// everywhere EVALSHA does, including proxies without SCRIPT LOAD.
     #[default]
     Eval,

@@ -328,7 +328,7 @@ impl Script {
     /// does it with each library and script once).
     ///
     /// Scripts loaded this way are never evicted, where EVAL-cached ones can
-    /// be (Valkey 8.1 and 9.1 keep the 500 most recently used; see
+    /// be (Valkey and Redis from 7.4 on keep the 500 most recently used; see
     /// [`NoScriptFallback`](crate::NoScriptFallback)), so this is the way to
     /// warm a server before a pipeline of EVALSHA calls. Fails if the
     /// server's SHA1 differs from the embedded one (for a library: if it

@@ -1,5 +1,5 @@
 // Generated from the command specifications of Valkey 8.0 (`src/commands/*.json`
-// at 55bbbe09a3b3, BSD 3-Clause; `../shared/command-specs/valkey-8.0`), their
+// of valkey-io/valkey at 55bbbe09a3b3, BSD 3-Clause), their
 // `reply_schema` only, by:
 //   REDIS_SCRIPT_REGENERATE=1 cargo test --test integration analyzer::reply_specs::regenerate -- --ignored
 

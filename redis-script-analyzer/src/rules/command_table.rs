@@ -10,6 +10,7 @@
 use super::Context;
 use crate::commands::{self, Command};
 use crate::semantic::CommandCall;
+use crate::semantic::value::is_multi;
 use crate::servers::{Server, Servers};
 use crate::syntax::tree::{Expr, Span};
 
@@ -113,10 +114,7 @@ pub(super) fn words(call: &CommandCall) -> usize {
 /// Whether the call's arguments can be counted: a last argument that
 /// spreads values (`unpack(t)`, `...`) may pass any number.
 pub(super) fn counted(call: &CommandCall) -> bool {
-    !matches!(
-        call.args.last(),
-        Some(Expr::Call { .. } | Expr::Method { .. } | Expr::Vararg(_))
-    )
+    !call.args.last().is_some_and(is_multi)
 }
 
 /// Whether `call` runs where writes are refused: anywhere in a script

@@ -37,6 +37,7 @@ use crate::diagnostic::{Checker, Diagnostic, Rule, Severity, Target};
 use crate::replies::{self, Length, kind};
 use crate::reply_type;
 use crate::semantic::flow::{fall_through_span, terminates};
+use crate::semantic::value::is_multi;
 use crate::semantic::{BindingId, BindingKind, FieldKey, FunctionId, Given, Model};
 use crate::syntax::tree::{BinOp, Expr, Field, UnOp};
 
@@ -271,7 +272,7 @@ fn table_replies(fields: &[Field], locals: &Model, depth: usize) -> Vec<Reply> {
 fn array_elements(values: &[&Expr], locals: &Model, depth: usize) -> Elements {
     let mut leading = Vec::new();
     for (index, value) in values.iter().enumerate() {
-        let open_ended = index + 1 == values.len() && expands(value);
+        let open_ended = index + 1 == values.len() && is_multi(value);
         let replies = replies_of(value, locals, depth + 1);
         if open_ended || replies.iter().any(Reply::may_be_nil) {
             return Elements {
@@ -381,14 +382,6 @@ fn array_of(known: &replies::Replies) -> Elements {
         leading: vec![element; count],
         exact,
     }
-}
-
-/// Whether `expr`, last in a list, adds any number of values to it.
-fn expands(expr: &Expr) -> bool {
-    matches!(
-        expr,
-        Expr::Call { .. } | Expr::Method { .. } | Expr::Vararg(_)
-    )
 }
 
 #[cfg(test)]
@@ -651,7 +644,8 @@ mod tests {
             [
                 "the script replies the status \"none\", the status \"string\", \
               the status \"list\", the status \"set\", the status \"zset\", \
-              the status \"hash\" or the status \"stream\", which the declared \
+              the status \"hash\", the status \"stream\" or the status \"vectorset\", \
+              which the declared \
               return type cannot hold"
                     .replace("  ", "")
             ]

@@ -156,10 +156,7 @@ const UNDOCUMENTED: &[Change] = &[
 /// When the commands of a module built into the binary (flagged `module`,
 /// with no `COMMAND DOCS`) came: Redis 8.0 ships vector sets.
 fn module_since(product: Product) -> Option<&'static str> {
-    match product {
-        Product::Redis => Some("8.0.0"),
-        Product::Valkey => None,
-    }
+    (product == Product::Redis).then_some("8.0.0")
 }
 
 /// The file `regenerate` writes `server`'s specifications to.
@@ -505,8 +502,7 @@ pub fn differences(ours: &BTreeMap<String, Row>, theirs: &BTreeMap<String, Row>)
 /// `server`'s table derived from the specifications of the server its
 /// profile names (for a server read from a binary: from `from`).
 fn derived(server: Server, from: Server) -> BTreeMap<String, Row> {
-    let release = &server.key()[server.key().find('-').expect("product-release") + 1..];
-    derive(&load_spec(from), server.profile().product, release)
+    derive(&load_spec(from), server.product(), server.release())
 }
 
 #[test]

@@ -258,7 +258,7 @@ fn kind_names(kinds: u8) -> String {
 fn render(commands: &BTreeMap<String, Option<Facts>>) -> String {
     let mut out = format!(
         "// Generated from the command specifications of Valkey 8.0 (`src/commands/*.json`\n\
-         // at 55bbbe09a3b3, BSD 3-Clause; `../shared/command-specs/valkey-8.0`), their\n\
+         // of valkey-io/valkey at 55bbbe09a3b3, BSD 3-Clause), their\n\
          // `reply_schema` only, by:\n\
          //   {REGENERATE_CMD}\n\
          \n\

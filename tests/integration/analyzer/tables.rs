@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use redis_script_analyzer::commands::{self, Flags};
-use redis_script_analyzer::servers::{Origin, Server};
+use redis_script_analyzer::servers::{Origin, Product, Server};
 use redis_script_analyzer::testing;
 
 use super::derive;
@@ -39,27 +39,25 @@ pub(super) const REGENERATE_CMD: &str = "REDIS_SCRIPT_REGENERATE=1 cargo test --
 /// compare only in part (they say so).
 pub fn server_of(running: &RedisServer) -> Server {
     let product = match running.flavor() {
-        Flavor::Redis => "Redis",
-        Flavor::Valkey => "Valkey",
+        Flavor::Redis => Product::Redis,
+        Flavor::Valkey => Product::Valkey,
     };
     let ours = || {
         Server::ALL
             .into_iter()
             .filter(move |server| server.product() == product)
     };
-    let release = release(running.version());
+    let release = |version: &str| {
+        let (major, minor, _) = derive::version(version);
+        (major, minor)
+    };
+    let running_release = release(running.version());
+    let server_release = |server: &Server| release(server.release());
     ours()
-        .filter(|server| self::release(server.version()) <= release)
-        .max_by_key(|server| self::release(server.version()))
-        .or_else(|| ours().min_by_key(|server| self::release(server.version())))
+        .filter(|server| server_release(server) <= running_release)
+        .max_by_key(server_release)
+        .or_else(|| ours().min_by_key(server_release))
         .unwrap_or_else(|| panic!("the analyzer has no tables of {product}"))
-}
-
-/// `(major, minor)` of a version such as `9.1.2`; `(0, 0)` for what does not
-/// read as one.
-fn release(version: &str) -> (u32, u32) {
-    let mut numbers = version.split('.').map(|part| part.parse().unwrap_or(0));
-    (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0))
 }
 
 /// The generated file that holds `server`'s table.
@@ -76,7 +74,7 @@ fn regenerate_cmd(server: Server) -> String {
     match server {
         // The `redis-server` on the PATH.
         Server::Redis7_0 => REGENERATE_CMD.to_owned(),
-        _ if server.product() == "Redis" => format!(
+        _ if server.product() == Product::Redis => format!(
             "REDIS_SCRIPT_SERVER=<redis-server {}> {REGENERATE_CMD}",
             server.version()
         ),
@@ -300,7 +298,7 @@ fn render_file(
     date: &str,
     rows: &BTreeMap<String, Row>,
 ) -> String {
-    let binary = format!("{}-server", source.product().to_ascii_lowercase());
+    let binary = format!("{}-server", source.product().name().to_ascii_lowercase());
     let (read, how, checked, table_version) = if source == server {
         (
             format!("Generated from {binary} {version} (COMMAND)"),
@@ -316,7 +314,7 @@ fn render_file(
                  (`tests/integration/analyzer/derive.rs`)"
             ),
             "`derived_tables_are_current` in `derive.rs`",
-            server.key()[server.key().find('-').unwrap_or(0) + 1..].to_owned(),
+            server.release().to_owned(),
         )
     };
     let what = if source == server {
@@ -377,7 +375,7 @@ fn regenerate() {
     );
     let spec = derive::load_spec_text(&derive::render_spec(server, &version, &rows, &docs));
     for other in derived {
-        let release = &other.key()[other.key().find('-').unwrap_or(0) + 1..];
+        let release = other.release();
         let derived_rows = derive::derive(&spec, other.profile().product, release);
         write_generated(
             &table_file(other),
