@@ -5,7 +5,8 @@
 //!
 //! Cargo runs in temporary directories with target directories of their
 //! own, offline, with the repository's `Cargo.lock` so that every crate has
-//! the version the workspace builds.
+//! the version the workspace builds. A build that fails is an error of the
+//! run, never a figure: a fixture the macro rejects measures nothing.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -14,6 +15,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use redis_script::Arity;
+use redis_script_analyzer::header::{self, LuaType};
 use redis_script_analyzer::{Declared, ReplyKind, analyze, check_syntax};
 
 use crate::measure::order;
@@ -23,6 +25,13 @@ use crate::sys;
 
 /// The bindings (and hand-written functions) of the `cargo check` crates.
 pub const BINDINGS: usize = 50;
+
+/// The same with `--quick`: enough to build every kind of parameter the
+/// recipes' headers declare, little enough for a smoke run.
+pub const QUICK_BINDINGS: usize = 10;
+
+/// How many of cargo's last stderr lines a failed build's error shows.
+const STDERR_LINES: usize = 20;
 
 /// One cargo command: wall-clock and CPU (user + system of cargo and
 /// everything it ran) seconds.
@@ -44,15 +53,22 @@ pub struct ScriptTiming {
 
 #[derive(Default)]
 pub struct Results {
+    /// Empty with `--quick`, which builds no clean macros crate.
     pub macros_clean: Vec<Timing>,
     pub stack_clean: Vec<Timing>,
-    /// The first `cargo check` of the 50-binding crate, dependencies included.
+    /// The bindings (and hand-written functions) of the checked crates.
+    pub bindings: usize,
+    /// The first `cargo check` of the crate with the bindings, dependencies
+    /// included.
     pub check_first: Option<Timing>,
     pub check_bindings: Vec<Timing>,
     pub check_plain: Vec<Timing>,
     pub analysis: Vec<ScriptTiming>,
-    /// Parts that failed, with why.
-    pub errors: Vec<String>,
+    /// Load average (1, 5, 15 min) before the first build and after the
+    /// last: the builds use every CPU, so other work on the machine shows
+    /// in their times.
+    pub load_start: String,
+    pub load_end: String,
 }
 
 pub fn summary(timings: &[Timing], cpu: bool) -> Option<Summary> {
@@ -63,18 +79,26 @@ pub fn summary(timings: &[Timing], cpu: bool) -> Option<Summary> {
     Summary::of(&values)
 }
 
-pub fn run(options: &Options) -> Results {
-    let mut results = Results::default();
+/// Runs the section; `Err` names the build that failed, with the end of
+/// cargo's output.
+pub fn run(options: &Options) -> Result<Results, String> {
+    let mut results = Results {
+        bindings: options.build_bindings,
+        load_start: sys::load_average(),
+        ..Results::default()
+    };
     let work = std::env::temp_dir().join(format!("redis-script-benches-{}", std::process::id()));
-    if let Err(error) = clean_builds(&work, options.build_runs, &mut results) {
-        results.errors.push(format!("clean builds: {error}"));
-    }
-    if let Err(error) = checks(&work, options.build_runs, &mut results) {
-        results.errors.push(format!("cargo check: {error}"));
-    }
+    let built = (|| {
+        if options.clean_builds {
+            clean_builds(&work, options.build_runs, &mut results)?;
+        }
+        checks(&work, options.build_runs, &mut results)
+    })();
     let _ = fs::remove_dir_all(&work);
+    built?;
+    results.load_end = sys::load_average();
     results.analysis = analysis_times();
-    results
+    Ok(results)
 }
 
 /// `cargo build -p redis-script-macros` and a crate of its parsing stack,
@@ -98,13 +122,20 @@ fn clean_builds(work: &Path, runs: usize, results: &mut Results) -> Result<(), S
             let target = work.join(format!("target-clean-{run}-{which}"));
             let timing = if which == 0 {
                 cargo(
+                    "clean build of redis-script-macros",
                     &root,
                     &target,
                     &["build", "-p", "redis-script-macros"],
                     "redis-script-macros",
                 )?
             } else {
-                cargo(&stack, &target, &["build"], "macro-stack")?
+                cargo(
+                    "clean build of syn + quote + proc-macro2",
+                    &stack,
+                    &target,
+                    &["build"],
+                    "macro-stack",
+                )?
             };
             let _ = fs::remove_dir_all(&target);
             eprintln!(
@@ -139,11 +170,12 @@ fn stack_dependencies(manifest: &str) -> Result<String, String> {
     Ok(lines)
 }
 
-/// `cargo check` of a crate with [`BINDINGS`] bindings and of one with as
-/// many hand-written functions, after a first check of each (dependencies
+/// `cargo check` of a crate with `count` bindings and of one with as many
+/// hand-written functions, after a first check of each (dependencies
 /// included), changing `src/lib.rs` before each timed check.
 fn checks(work: &Path, runs: usize, results: &mut Results) -> Result<(), String> {
     let root = repo_root();
+    let count = results.bindings;
     let target = work.join("target-check");
     let dependency = format!(
         "[dependencies]\nredis-script = {{ path = \"{}\" }}\n\n[workspace]\n",
@@ -154,46 +186,73 @@ fn checks(work: &Path, runs: usize, results: &mut Results) -> Result<(), String>
             "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n{dependency}"
         )
     };
-    let bindings = work.join("fifty-bindings");
-    let plain = work.join("fifty-plain");
-    write_crate(&bindings, &package("fifty-bindings"), &bindings_source())?;
-    write_crate(&plain, &package("fifty-plain"), &plain_source())?;
-    fs::create_dir_all(bindings.join("scripts")).map_err(|e| e.to_string())?;
-    for binding in self::bindings() {
-        fs::write(bindings.join("scripts").join(&binding.file), binding.source)
-            .map_err(|e| e.to_string())?;
+    let fixture = bindings(count)?;
+    let with_bindings = work.join(WITH_BINDINGS);
+    let hand_written = work.join(HAND_WRITTEN);
+    write_crate(
+        &with_bindings,
+        &package(WITH_BINDINGS),
+        &bindings_source(&fixture),
+    )?;
+    write_crate(
+        &hand_written,
+        &package(HAND_WRITTEN),
+        &plain_source(&fixture),
+    )?;
+    fs::create_dir_all(with_bindings.join("scripts")).map_err(|e| e.to_string())?;
+    for binding in &fixture {
+        fs::write(
+            with_bindings.join("scripts").join(&binding.file),
+            binding.source,
+        )
+        .map_err(|e| e.to_string())?;
     }
-    let first = cargo(&bindings, &target, &["check"], "fifty-bindings")?;
+    let first = cargo(
+        &format!("first cargo check of {count} bindings"),
+        &with_bindings,
+        &target,
+        &["check"],
+        WITH_BINDINGS,
+    )?;
     eprintln!(
         "  first cargo check (dependencies included): {:.1} s",
         first.wall
     );
     results.check_first = Some(first);
-    cargo(&plain, &target, &["check"], "fifty-plain")?;
+    cargo(
+        &format!("first cargo check of {count} hand-written functions"),
+        &hand_written,
+        &target,
+        &["check"],
+        HAND_WRITTEN,
+    )?;
     for run in 0..runs {
         for which in order(2, run) {
-            let (dir, name) = if which == 0 {
-                (&bindings, "fifty-bindings")
+            let (dir, name, source, what) = if which == 0 {
+                (
+                    &with_bindings,
+                    WITH_BINDINGS,
+                    bindings_source(&fixture),
+                    "bindings",
+                )
             } else {
-                (&plain, "fifty-plain")
-            };
-            let source = if which == 0 {
-                bindings_source()
-            } else {
-                plain_source()
+                (
+                    &hand_written,
+                    HAND_WRITTEN,
+                    plain_source(&fixture),
+                    "hand-written functions",
+                )
             };
             fs::write(dir.join("src/lib.rs"), format!("{source}// run {run}\n"))
                 .map_err(|e| e.to_string())?;
-            let timing = cargo(dir, &target, &["check"], name)?;
-            eprintln!(
-                "  cargo check, {BINDINGS} {}: {:.2} s",
-                if which == 0 {
-                    "bindings"
-                } else {
-                    "hand-written functions"
-                },
-                timing.wall
-            );
+            let timing = cargo(
+                &format!("cargo check of {count} {what} after an edit"),
+                dir,
+                &target,
+                &["check"],
+                name,
+            )?;
+            eprintln!("  cargo check, {count} {what}: {:.2} s", timing.wall);
             if which == 0 {
                 results.check_bindings.push(timing);
             } else {
@@ -204,33 +263,73 @@ fn checks(work: &Path, runs: usize, results: &mut Results) -> Result<(), String>
     Ok(())
 }
 
-/// One binding of the generated crates: a script of the recipes, declared
-/// as its recipe declares it.
+/// The checked crates' package names.
+const WITH_BINDINGS: &str = "fixture-bindings";
+const HAND_WRITTEN: &str = "fixture-hand-written";
+
+/// One binding of the generated crates: a script of the recipes, its
+/// parameters typed as its header declares them (the macro rejects a type
+/// the header's does not hold).
 struct Binding {
     /// The copy's file name in the crate's `scripts/`.
     file: String,
     source: &'static str,
     sha1: &'static str,
-    keys: &'static [&'static str],
-    args: &'static [&'static str],
-    variadic: bool,
+    key_count: usize,
+    /// Keys, then arguments: name and Rust type.
+    parameters: Vec<(String, &'static str)>,
+    /// The Rust type of one value of the variadic tail (`---@param ...`).
+    tail: Option<&'static str>,
     reply: &'static str,
 }
 
-/// [`BINDINGS`] bindings, going round the recipes' scripts.
-fn bindings() -> Vec<Binding> {
+/// `count` bindings, going round the recipes' scripts.
+fn bindings(count: usize) -> Result<Vec<Binding>, String> {
     let mut scripts: Vec<&'static redis_script::Script> = Vec::new();
     for script in redis_script::recipes::scripts() {
         if !scripts.iter().any(|s| s.file() == script.file()) {
             scripts.push(script);
         }
     }
-    (0..BINDINGS)
+    if scripts.is_empty() {
+        return Err("the recipes have no scripts to bind".into());
+    }
+    (0..count)
         .map(|i| {
             let script = scripts[i % scripts.len()];
             let stem = Path::new(script.file())
                 .file_stem()
                 .map_or("script".into(), |s| s.to_string_lossy().into_owned());
+            let signature = header::parse(script.source())
+                .map_err(|errors| {
+                    format!(
+                        "the header of {} does not parse: {}",
+                        script.file(),
+                        errors
+                            .iter()
+                            .map(|e| e.message.as_str())
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    )
+                })?
+                .ok_or_else(|| format!("{} has no signature header", script.file()))?;
+            if signature.variadic_keys.is_some() {
+                return Err(format!(
+                    "{} takes a list of keys (`---@key ...`), which the fixture does not declare",
+                    script.file()
+                ));
+            }
+            let typed = |value: &header::Value| {
+                rust_type(&value.ty)
+                    .map_err(|why| format!("{}: `{}`: {why}", script.file(), value.name))
+            };
+            let parameters = signature
+                .keys
+                .iter()
+                .chain(&signature.args)
+                .map(|value| Ok((value.name.clone(), typed(value)?)))
+                .collect::<Result<Vec<_>, String>>()?;
+            let tail = signature.variadic.as_ref().map(typed).transpose()?;
             // Replies a generated crate cannot name (the recipes' own types,
             // generics) become the raw reply.
             let reply = match script.reply_type() {
@@ -238,52 +337,64 @@ fn bindings() -> Vec<Binding> {
                 | "Vec<String>") => known,
                 _ => "redis::Value",
             };
-            Binding {
+            Ok(Binding {
                 file: format!("b{i}_{stem}.lua"),
                 source: script.source(),
                 sha1: script.sha1(),
-                keys: script.key_names(),
-                args: script.arg_names(),
-                variadic: matches!(script.arg_arity(), Arity::AtLeast(_)),
+                key_count: signature.keys.len(),
+                parameters,
+                tail,
                 reply,
-            }
+            })
         })
         .collect()
 }
 
+/// The Rust type a binding's parameter takes for a value the header
+/// declares `ty`: one the macro accepts for it, and that redis-rs sends.
+fn rust_type(ty: &LuaType) -> Result<&'static str, String> {
+    match ty {
+        LuaType::String => Ok("&str"),
+        LuaType::Integer => Ok("i64"),
+        LuaType::Number => Ok("f64"),
+        LuaType::Boolean => Ok("bool"),
+        other => Err(format!("no parameter type for `{other}`")),
+    }
+}
+
 impl Binding {
-    /// `key: &str, arg: &str, rest: &[&str]`.
+    /// `key: &str, ttl_ms: i64, rest: &[&str]`.
     fn parameters(&self, variadic_attribute: bool) -> String {
         let mut parameters: Vec<String> = self
-            .keys
+            .parameters
             .iter()
-            .chain(self.args)
-            .map(|name| format!("{name}: &str"))
+            .map(|(name, ty)| format!("{name}: {ty}"))
             .collect();
-        if self.variadic {
+        if let Some(ty) = self.tail {
             let attribute = if variadic_attribute {
                 "#[variadic] "
             } else {
                 ""
             };
-            parameters.push(format!("{attribute}rest: &[&str]"));
+            parameters.push(format!("{attribute}rest: &[{ty}]"));
         }
         parameters.join(", ")
     }
 }
 
-fn bindings_source() -> String {
-    let mut source = String::from(
-        "//! Fifty `#[redis_script]` bindings of the recipes' scripts.\n\n\
-         use redis_script::{redis, redis_script};\n",
+fn bindings_source(fixture: &[Binding]) -> String {
+    let mut source = format!(
+        "//! {} `#[redis_script]` bindings of the recipes' scripts.\n\n\
+         use redis_script::{{redis, redis_script}};\n",
+        fixture.len()
     );
-    for (i, binding) in bindings().iter().enumerate() {
+    for (i, binding) in fixture.iter().enumerate() {
         let _ = write!(
             source,
             "\n/// Binding {i}.\n#[redis_script(file = \"scripts/{}\", keys = {})]\n\
              pub fn b{i}({}) -> {};\n",
             binding.file,
-            binding.keys.len(),
+            binding.key_count,
             binding.parameters(true),
             binding.reply
         );
@@ -292,17 +403,18 @@ fn bindings_source() -> String {
 }
 
 /// The same calls by hand: the EVALSHA command of each, with its SHA1.
-fn plain_source() -> String {
-    let mut source =
-        String::from("//! Fifty hand-written EVALSHA commands.\n\nuse redis_script::redis;\n");
-    for (i, binding) in bindings().iter().enumerate() {
+fn plain_source(fixture: &[Binding]) -> String {
+    let mut source = format!(
+        "//! {} hand-written EVALSHA commands.\n\nuse redis_script::redis;\n",
+        fixture.len()
+    );
+    for (i, binding) in fixture.iter().enumerate() {
         let mut arguments: String = binding
-            .keys
+            .parameters
             .iter()
-            .chain(binding.args)
-            .map(|name| format!(".arg({name})"))
+            .map(|(name, _)| format!(".arg({name})"))
             .collect();
-        if binding.variadic {
+        if binding.tail.is_some() {
             arguments.push_str(".arg(rest)");
         }
         let _ = write!(
@@ -312,7 +424,7 @@ fn plain_source() -> String {
              cmd.arg(\"{}\").arg({}){arguments};\n    cmd\n}}\n",
             binding.parameters(false),
             binding.sha1,
-            binding.keys.len()
+            binding.key_count
         );
     }
     source
@@ -331,25 +443,35 @@ fn write_crate(dir: &Path, manifest: &str, lib: &str) -> Result<(), String> {
 /// Runs `cargo <args> --offline` in `dir` with `target` as its target
 /// directory, timing it; fails unless cargo says it compiled (or checked)
 /// `expected`, so that a timing is never one of a build that did nothing.
-fn cargo(dir: &Path, target: &Path, args: &[&str], expected: &str) -> Result<Timing, String> {
+/// An error names `step` and ends with the last lines cargo wrote.
+fn cargo(
+    step: &str,
+    dir: &Path,
+    target: &Path,
+    args: &[&str],
+    expected: &str,
+) -> Result<Timing, String> {
     let cpu_before = sys::children_cpu();
     let start = Instant::now();
     let output = cargo_command(dir, target)
         .args(args)
         .arg("--offline")
         .output()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+        .map_err(|e| format!("{step}: cannot run cargo: {e}"))?;
     let wall = start.elapsed();
     let cpu = sys::children_cpu().saturating_sub(cpu_before);
-    if !output.status.success() {
-        return Err(format!(
-            "`cargo {}` in {} failed: {}",
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let failure = |what: String| {
+        format!(
+            "{step} failed: `cargo {} --offline` in {} {what}; the last lines of its stderr:\n{}",
             args.join(" "),
             dir.display(),
-            String::from_utf8_lossy(&output.stderr).trim()
-        ));
+            last_lines(&stderr, STDERR_LINES)
+        )
+    };
+    if !output.status.success() {
+        return Err(failure(format!("ended with {}", output.status)));
     }
-    let stderr = String::from_utf8_lossy(&output.stderr);
     let did = |verb: &str| {
         stderr.lines().any(|line| {
             line.trim_start()
@@ -357,17 +479,18 @@ fn cargo(dir: &Path, target: &Path, args: &[&str], expected: &str) -> Result<Tim
         })
     };
     if !did("Compiling") && !did("Checking") {
-        return Err(format!(
-            "`cargo {}` in {} did not build {expected}: {}",
-            args.join(" "),
-            dir.display(),
-            stderr.trim()
-        ));
+        return Err(failure(format!("did not build {expected}")));
     }
     Ok(Timing {
         wall: wall.as_secs_f64(),
         cpu: cpu.as_secs_f64(),
     })
+}
+
+/// The last `count` lines of `text`, trimmed of blank lines at its end.
+fn last_lines(text: &str, count: usize) -> String {
+    let lines: Vec<&str> = text.trim_end().lines().collect();
+    lines[lines.len().saturating_sub(count)..].join("\n")
 }
 
 /// A cargo command run in `dir` with `target` as its target directory.
@@ -467,16 +590,49 @@ mod tests {
     }
 
     #[test]
-    fn the_generated_crates_have_fifty_functions_each() {
-        let bindings = bindings_source();
-        let plain = plain_source();
+    fn the_generated_crates_have_one_function_per_binding() {
+        let fixture = bindings(BINDINGS).unwrap();
+        let bindings = bindings_source(&fixture);
+        let plain = plain_source(&fixture);
         assert_eq!(bindings.matches("#[redis_script(").count(), BINDINGS);
         assert_eq!(plain.matches("-> redis::Cmd").count(), BINDINGS);
-        // The lock's acquire script: one key, two arguments.
+        // The lock's acquire script: one key, two arguments, the time to
+        // live an `integer` in its header.
         let acquire = &redis_script::recipes::lock::acquire_lock_script::SCRIPT;
         assert!(plain.contains(acquire.sha1()));
         assert!(bindings.contains("keys = 1)]\npub fn b"));
-        assert!(bindings.contains("(lock: &str, ttl_ms: &str, token: &str) -> Option<String>;"));
+        assert!(bindings.contains("(lock: &str, ttl_ms: i64, token: &str) -> Option<String>;"));
         assert!(bindings.contains("#[variadic] rest: &[&str]"));
+        assert!(bindings.contains("#[variadic] rest: &[i64]"));
+        assert!(bindings.contains("score: f64"));
+        assert!(plain.contains("(lock: &str, ttl_ms: i64, token: &str) -> redis::Cmd"));
+    }
+
+    #[test]
+    fn the_quick_fixture_has_every_kind_of_parameter() {
+        let fixture = bindings(QUICK_BINDINGS).unwrap();
+        let types: Vec<&str> = fixture
+            .iter()
+            .flat_map(|b| b.parameters.iter().map(|(_, ty)| *ty).chain(b.tail))
+            .collect();
+        for ty in ["&str", "i64", "f64"] {
+            assert!(types.contains(&ty), "no `{ty}` in {types:?}");
+        }
+    }
+
+    #[test]
+    fn header_types_become_the_types_the_macro_accepts() {
+        assert_eq!(rust_type(&LuaType::Integer).unwrap(), "i64");
+        assert_eq!(rust_type(&LuaType::Number).unwrap(), "f64");
+        assert_eq!(rust_type(&LuaType::String).unwrap(), "&str");
+        assert!(rust_type(&LuaType::Array(Box::new(LuaType::String))).is_err());
+    }
+
+    #[test]
+    fn a_failed_build_shows_the_end_of_cargo_output() {
+        let stderr = (1..=30).map(|n| format!("line {n}\n")).collect::<String>() + "\n\n";
+        let last = last_lines(&stderr, 3);
+        assert_eq!(last, "line 28\nline 29\nline 30");
+        assert_eq!(last_lines("one\n", 20), "one");
     }
 }

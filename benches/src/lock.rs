@@ -1,4 +1,4 @@
-//! The seed's Table 11.2, reproduced: 1, 2, 5 and 10 clients repeatedly
+//! A Lua lock against a WATCH lock: 1, 2, 5 and 10 clients repeatedly
 //! taking and releasing one lock for a window, pausing 1 ms after a failed
 //! attempt; counted are attempts and acquisitions.
 //!
@@ -26,9 +26,9 @@ use crate::server::Server;
 pub const REDIS_PY: &str = "8.1.0";
 
 pub const KEY: &str = "bench:lock";
-/// The lock's time to live (the seed's `lock_timeout=10`).
+/// The lock's time to live (the reference figures' `lock_timeout=10`).
 pub const TTL: Duration = Duration::from_secs(10);
-/// The pause after a failed attempt (the seed's `time.sleep(.001)`).
+/// The pause after a failed attempt (the reference figures' `time.sleep(.001)`).
 pub const RETRY_PAUSE: Duration = Duration::from_millis(1);
 
 /// The same semantics as `scripts/lock_acquire.lua`: SET NX PX, so the lock

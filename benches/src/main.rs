@@ -1,6 +1,8 @@
-//! The benchmark harness of redis-script: runs every comparison of issue 9
-//! against a server it starts and pins, side by side in alternating rounds,
-//! and writes `BENCHMARKS.md` and the plots in `benches/results/`.
+//! The benchmark harness of redis-script: measures typed calls against
+//! hand-written EVALSHA, a Lua lock against a WATCH lock, and what the macro
+//! costs a build, against a server it starts and pins, side by side in
+//! alternating rounds, and writes `BENCHMARKS.md` and the plots in
+//! `benches/results/`.
 //!
 //! ```sh
 //! cargo run --release -p redis-script-benches            # everything, ~20 min
@@ -64,11 +66,20 @@ fn main() -> ExitCode {
     let started = sys::first_line("date", &["-u", "+%Y-%m-%d %H:%M UTC"]);
     let load_start = sys::load_average();
 
-    // Unpinned, before the server starts: builds use every CPU.
-    let build = options.runs(Section::Build).then(|| {
+    // Unpinned, before the server starts: builds use every CPU. A build
+    // that fails is a failure of the run, not a figure.
+    let build = if options.runs(Section::Build) {
         eprintln!("build cost");
-        build_cost::run(&options)
-    });
+        match build_cost::run(&options) {
+            Ok(results) => Some(results),
+            Err(message) => {
+                eprintln!("build cost: {message}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        None
+    };
     // Also before pinning: the observe section's workers are this harness
     // built again, with features.
     let observe_builds = options.runs(Section::Observe).then(|| {

@@ -4,24 +4,26 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub const USAGE: &str = "\
-redis-script-benches: runs every comparison of issue 9 and writes BENCHMARKS.md
+redis-script-benches: measures redis-script against its targets and writes BENCHMARKS.md
 
 usage: cargo run --release -p redis-script-benches -- [options]
 
   --rounds N          alternating rounds per comparison (default 5)
   --lock-seconds S    the lock benchmark's window per variant and round (default 10)
   --slice-seconds S   the time of one variant in one round, other sections (default 1)
-  --build-runs N      runs of each build timing (default 3)
+  --build-runs N      runs of each build timing (default 3; 1 with --quick)
   --only LIST         sections to run, comma-separated, of: sequential, allocations,
                       pipelines, async, observe, noscript, lock, build, lint, scale
-                      (default: all); `--only scale` alone replaces that section
-                      of the existing report and leaves the rest as it is
+                      (default: all); `--only scale` or `--only build` alone
+                      replaces that section of the existing report and leaves
+                      the rest as it is
   --lint-path DIR     the `lint` section checks the Lua files under DIR instead of
                       BullMQ's commands (fetched with `npm pack bullmq`)
   --skip-build-cost   leave out the build timings (the `build` section)
   --skip-python       leave out the redis-py lock variants
   --quick             a smoke run: 2 rounds, 0.2 s slices, 1 s lock windows,
-                      1 and 2 clients, 100 B and 4 KiB scripts, no build timings;
+                      1 and 2 clients, 100 B and 4 KiB scripts, build timings
+                      of one cargo check of 10 bindings (no clean builds);
                       writes to target/benchmarks-quick/ unless --out is given
   --server-cpu N      the CPU of redis-server (default 0)
   --client-cpu N      the CPU of the harness and every client (default 1)
@@ -84,6 +86,10 @@ pub struct Options {
     pub lock_window: Duration,
     pub slice: Duration,
     pub build_runs: usize,
+    /// The bindings of the crate the `build` section checks.
+    pub build_bindings: usize,
+    /// Whether the `build` section times clean builds of the macros crate.
+    pub clean_builds: bool,
     pub sections: Vec<Section>,
     pub python: bool,
     pub quick: bool,
@@ -109,6 +115,8 @@ impl Options {
             lock_window: Duration::from_secs(10),
             slice: Duration::from_secs(1),
             build_runs: 3,
+            build_bindings: crate::build_cost::BINDINGS,
+            clean_builds: true,
             sections: Section::ALL.to_vec(),
             python: true,
             quick: false,
@@ -128,7 +136,11 @@ impl Options {
             options.lock_window = Duration::from_secs(1);
             options.lock_clients = vec![1, 2];
             options.sizes = vec![0, 2];
-            options.sections.retain(|s| *s != Section::Build);
+            // The build section still runs, small, so that a fixture the
+            // macro rejects fails the smoke run.
+            options.build_runs = 1;
+            options.build_bindings = crate::build_cost::QUICK_BINDINGS;
+            options.clean_builds = false;
         }
         let mut rest = args.iter();
         while let Some(arg) = rest.next() {
@@ -179,10 +191,14 @@ impl Options {
         self.sections.contains(&section)
     }
 
-    /// Whether the run is `--only scale`: its section replaces the one in
-    /// the existing report, which keeps every other figure it has.
-    pub fn scale_alone(&self) -> bool {
-        self.sections == [Section::Scale]
+    /// The section of a run of `--only scale` or `--only build`: it
+    /// replaces its part of the existing report, which keeps every other
+    /// figure it has.
+    pub fn section_alone(&self) -> Option<Section> {
+        match self.sections.as_slice() {
+            [section @ (Section::Scale | Section::Build)] => Some(*section),
+            _ => None,
+        }
     }
 
     /// The command that reruns this run, as the report shows it.
@@ -285,12 +301,18 @@ mod tests {
     }
 
     #[test]
-    fn the_scale_section_alone_replaces_its_part_of_the_report() {
+    fn the_scale_or_build_section_alone_replaces_its_part_of_the_report() {
         let options = parse(&["--only", "scale"]).unwrap();
         assert_eq!(options.sections, [Section::Scale]);
-        assert!(options.scale_alone());
-        assert!(!parse(&["--only", "scale,lint"]).unwrap().scale_alone());
-        assert!(!parse(&[]).unwrap().scale_alone());
+        assert_eq!(options.section_alone(), Some(Section::Scale));
+        let options = parse(&["--only", "build"]).unwrap();
+        assert_eq!(options.section_alone(), Some(Section::Build));
+        assert_eq!(
+            parse(&["--only", "scale,lint"]).unwrap().section_alone(),
+            None
+        );
+        assert_eq!(parse(&["--only", "lock"]).unwrap().section_alone(), None);
+        assert_eq!(parse(&[]).unwrap().section_alone(), None);
     }
 
     #[test]
@@ -298,7 +320,14 @@ mod tests {
         let options = parse(&["--rounds", "3", "--quick"]).unwrap();
         assert!(options.quick);
         assert_eq!(options.rounds, 3);
-        assert!(!options.runs(Section::Build));
+        assert!(options.runs(Section::Build));
+        assert_eq!(options.build_runs, 1);
+        assert_eq!(options.build_bindings, crate::build_cost::QUICK_BINDINGS);
+        assert!(!options.clean_builds);
+        let quick_usage = format!("{} bindings", crate::build_cost::QUICK_BINDINGS);
+        assert!(USAGE.contains(&quick_usage));
+        assert!(!parse(&[]).unwrap().quick);
+        assert!(parse(&[]).unwrap().clean_builds);
         assert!(options.runs(Section::Observe));
         assert!(options.out.unwrap().ends_with("target/benchmarks-quick"));
     }

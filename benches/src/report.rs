@@ -13,9 +13,11 @@ use crate::{
     sequential,
 };
 
-/// The seed's Table 11.2 (10 s windows): clients, then attempts and
-/// acquisitions of the original (WATCH) lock and of the Lua lock.
-pub const SEED_TABLE: [(usize, [u64; 4]); 4] = [
+/// The reference figures the lock benchmark's results sit beside: the same
+/// benchmark as first published, Python clients on another machine, 10 s
+/// windows. Clients, then attempts and acquisitions of a lock taken with
+/// SETNX + EXPIRE (released with WATCH) and of a Lua lock.
+pub const REFERENCE_TABLE: [(usize, [u64; 4]); 4] = [
     (1, [31_359, 31_359, 44_494, 44_494]),
     (2, [30_085, 22_507, 50_404, 42_199]),
     (5, [47_694, 19_695, 70_807, 40_826]),
@@ -109,13 +111,22 @@ pub fn write(run: &Run, markdown: &Path, plots: &Path, plots_link: &str) -> std:
     if let Some(parent) = markdown.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    if run.options.scale_alone()
+    if let Some(alone) = run.options.section_alone()
         && let Ok(existing) = std::fs::read_to_string(markdown)
         && existing.starts_with("# Benchmarks")
     {
         let mut section = String::new();
-        scale_section(&mut section, run);
-        return std::fs::write(markdown, splice(&existing, SCALE_HEADING, &section));
+        let heading = match alone {
+            Section::Build => {
+                build_section(&mut section, run);
+                BUILD_HEADING
+            }
+            _ => {
+                scale_section(&mut section, run);
+                SCALE_HEADING
+            }
+        };
+        return std::fs::write(markdown, splice(&existing, heading, &section));
     }
     std::fs::write(markdown, markdown_text(run, plots_link))
 }
@@ -221,7 +232,7 @@ fn markdown_text(run: &Run, plots: &str) -> String {
     let _ = writeln!(
         md,
         "Without options it runs every section: 5 rounds, 10 s lock windows, the build \
-         timings. `--quick` is a smoke run of about a minute, written to `target/`; `--help` \
+         timings. `--quick` is a smoke run of a minute or two, written to `target/`; `--help` \
          lists the options.\n"
     );
     let _ = writeln!(md, "## This run\n");
@@ -294,7 +305,7 @@ fn not_run(md: &mut String, run: &Run, section: Section) -> bool {
 }
 
 fn targets(md: &mut String, run: &Run) {
-    let _ = writeln!(md, "## Targets (issues 9 and 18)\n");
+    let _ = writeln!(md, "## Targets\n");
     table_head(md, ["target", "goal", "measured", "verdict"]);
     let mut row = |what: String, goal: &str, measured: String, verdict: &str| {
         table_row(md, [what.as_str(), goal, &measured, verdict]);
@@ -372,7 +383,7 @@ fn targets(md: &mut String, run: &Run) {
         .and_then(spans_unheard)
     {
         row(
-            "`tracing` on, no subscriber: time per call vs features off (issue 18)".into(),
+            "`tracing` on, no subscriber: time per call vs features off".into(),
             "≤ 1.03x",
             r.show_ratio(),
             verdict(&r, 1.03, true),
@@ -611,8 +622,8 @@ fn async_section(md: &mut String, run: &Run) {
     let _ = writeln!(md);
 }
 
-/// Issue 18's target: a call with spans compiled in and nobody listening,
-/// against the same call without them, round by round.
+/// The observability target: a call with spans compiled in and nobody
+/// listening, against the same call without them, round by round.
 fn spans_unheard(o: &observe::Results) -> Option<Summary> {
     ratios(&o.wall_us[observe::SPANS_UNHEARD], &o.wall_us[observe::OFF])
 }
@@ -635,11 +646,11 @@ fn observe_section(md: &mut String, run: &Run) {
     };
     let _ = writeln!(
         md,
-        "Issue 18 asks that with `tracing` and `metrics` off the call stay as it was (the \
-         sections above measure that build), that with `tracing` on and no subscriber a call \
-         cost within 3% of the same call with the feature off, and that the cost of a \
-         subscriber, and of `metrics` with and without a recorder, be reported. The runtime's \
-         counts (`Script::stats`) need no feature: every row has them.\n\n\
+        "The targets: with `tracing` and `metrics` off the call stays as it was (the \
+         sections above measure that build); with `tracing` on and no subscriber a call \
+         costs within 3% of the same call with the feature off; the cost of a subscriber, \
+         and of `metrics` with and without a recorder, is reported. The runtime's counts \
+         (`Script::stats`) need no feature: every row has them.\n\n\
          Features are chosen at compile time, so the harness, built without them, builds \
          itself again into `target/bench-observe/` with its feature `observe-tracing` (the \
          runtime's `tracing`) or `observe-metrics` (its `metrics`), one feature per build, \
@@ -728,7 +739,7 @@ fn spans_unheard_by_hand(o: &observe::Results) -> Option<Summary> {
 }
 
 fn lock_section(md: &mut String, run: &Run, plots: &str) {
-    let _ = writeln!(md, "## The seed's lock benchmark (Table 11.2)\n");
+    let _ = writeln!(md, "## A Lua lock against a WATCH lock\n");
     if not_run(md, run, Section::Lock) {
         return;
     }
@@ -741,11 +752,13 @@ fn lock_section(md: &mut String, run: &Run, plots: &str) {
          over and over; a client that finds it taken sleeps 1 ms and tries again. \
          Counted over {window:.1} s windows{}. Rust clients are threads with a connection \
          each; Python clients are processes (`benches/python/lock_bench.py`), as threads \
-         would share the interpreter lock. All clients share CPU {}, the server has CPU {}.\n",
+         would share the interpreter lock. All clients share CPU {}, the server has CPU {}. \
+         The reference columns are the figures first published for this benchmark: Python \
+         clients of a Lua lock and of a lock taken with SETNX + EXPIRE, on another machine.\n",
         lock::KEY,
         lock::TTL.as_secs(),
         if (window - 10.0).abs() > 1e-9 {
-            " and scaled to 10 s to sit next to the seed's figures"
+            " and scaled to 10 s to sit next to the reference figures"
         } else {
             ""
         },
@@ -763,11 +776,11 @@ fn lock_section(md: &mut String, run: &Run, plots: &str) {
         md,
         "\nRound trips per cycle: a Lua lock takes the lock in one (EVALSHA) and releases \
          it in one; the WATCH lock takes it in one (`SET NX PX`, the one command that does \
-         what the seed's SETNX + EXPIRE did, without the window in which the lock has no \
-         expiry) and releases it in three (WATCH, GET, then MULTI/DEL/EXEC in one pipeline). \
-         The seed's original lock took two to acquire (SETNX, EXPIRE) and three to release. \
-         The seed's figures come from its own machine: its 44,494 one-client cycles of two \
-         calls in 10 s are about 112 µs per call, Python's overhead included; here all \
+         what SETNX + EXPIRE do, without the window in which the lock has no expiry) and \
+         releases it in three (WATCH, GET, then MULTI/DEL/EXEC in one pipeline). The \
+         reference's SETNX lock took two to acquire (SETNX, EXPIRE) and three to release. \
+         The reference figures come from another machine: its 44,494 one-client cycles of \
+         two calls in 10 s are about 112 µs per call, Python's overhead included; here all \
          clients share one CPU.\n"
     );
     let _ = writeln!(
@@ -777,7 +790,8 @@ fn lock_section(md: &mut String, run: &Run, plots: &str) {
 }
 
 /// The lock benchmark's counts per client count (acquisitions, or attempts),
-/// scaled to 10 s, beside the seed's; acquisitions add the recipe's ratio.
+/// scaled to 10 s, beside the reference figures; acquisitions add the
+/// recipe's ratio.
 fn lock_table(md: &mut String, l: &lock::Results, scale: f64, attempts: bool) {
     let names = lock::Variant::ALL
         .iter()
@@ -785,7 +799,7 @@ fn lock_table(md: &mut String, l: &lock::Results, scale: f64, attempts: bool) {
     let ratio_head = (!attempts).then(|| "recipe vs hand-written".to_owned());
     table_head(
         md,
-        ["clients", "seed: Lua lock", "seed: original lock"]
+        ["clients", "reference: Lua lock", "reference: SETNX lock"]
             .map(str::to_owned)
             .into_iter()
             .chain(names)
@@ -797,14 +811,14 @@ fn lock_table(md: &mut String, l: &lock::Results, scale: f64, attempts: bool) {
             .map(|c| (if attempts { c.attempts } else { c.acquisitions }) as f64 * scale)
             .collect()
     };
-    // The seed's table: attempts and acquisitions of its original lock, then of its Lua lock.
-    let (lua, original) = if attempts { (2, 0) } else { (3, 1) };
+    // The reference table: attempts and acquisitions of its SETNX lock, then of its Lua lock.
+    let (lua, setnx) = if attempts { (2, 0) } else { (3, 1) };
     for (i, clients) in l.clients.iter().enumerate() {
-        let seed = SEED_TABLE
+        let reference = REFERENCE_TABLE
             .iter()
             .find(|(n, _)| n == clients)
             .map(|(_, s)| *s);
-        let seed_cell = |k: usize| seed.map_or("–".into(), |s| number(s[k] as f64, 0));
+        let reference_cell = |k: usize| reference.map_or("–".into(), |s| number(s[k] as f64, 0));
         let counts = (0..lock::Variant::ALL.len()).map(|which| rate_of(&scaled(&l.runs[i][which])));
         let ratio = (!attempts).then(|| {
             ratios(&scaled(&l.runs[i][0]), &scaled(&l.runs[i][1]))
@@ -812,10 +826,14 @@ fn lock_table(md: &mut String, l: &lock::Results, scale: f64, attempts: bool) {
         });
         table_row(
             md,
-            [clients.to_string(), seed_cell(lua), seed_cell(original)]
-                .into_iter()
-                .chain(counts)
-                .chain(ratio),
+            [
+                clients.to_string(),
+                reference_cell(lua),
+                reference_cell(setnx),
+            ]
+            .into_iter()
+            .chain(counts)
+            .chain(ratio),
         );
     }
 }
@@ -1011,8 +1029,11 @@ fn scale_section(md: &mut String, run: &Run) {
     }
 }
 
+/// The heading of the `build` section, which a run of it alone replaces.
+const BUILD_HEADING: &str = "## What the macro costs at build time\n";
+
 fn build_section(md: &mut String, run: &Run) {
-    let _ = writeln!(md, "## What the macro costs at build time\n");
+    let _ = writeln!(md, "{BUILD_HEADING}");
     if not_run(md, run, Section::Build) {
         return;
     }
@@ -1020,29 +1041,51 @@ fn build_section(md: &mut String, run: &Run) {
     let show = |timings: &[build_cost::Timing], cpu: bool| {
         build_cost::summary(timings, cpu).map_or("–".into(), |s| s.show(2))
     };
+    let m = &run.machine;
     let _ = writeln!(
         md,
         "Each build runs cargo (dev profile, offline, with the workspace's `Cargo.lock`) in a \
          temporary directory with a target directory of its own, on every CPU, before the \
          server starts; the two compared builds alternate, runs of each: {}. CPU is user + \
-         system of cargo and the compilers it ran.\n",
-        run.options.build_runs
+         system of cargo and the compilers it ran. The bindings are the recipes' scripts in \
+         turn, each parameter typed as the script's header declares it. Run {} at commit {}, \
+         {} ({} logical CPUs), by `{}`. Load average (1, 5, 15 min) before the first build: \
+         {}; after the last: {}. Builds use every CPU, so a load near or above the CPU count \
+         means other work competed with them and their times are longer than on an idle \
+         machine.\n",
+        run.options.build_runs,
+        run.started,
+        run.commit,
+        m.cpu_model,
+        m.cpus,
+        run.options.command_line(),
+        b.load_start,
+        b.load_end
     );
     table_head(md, ["build", "wall s", "CPU s"]);
     let timed = |what: String, timings: &[build_cost::Timing]| {
         [what, show(timings, false), show(timings, true)]
     };
-    let bindings = build_cost::BINDINGS;
-    let mut rows = vec![
-        timed(
+    let bindings = b.bindings;
+    let mut rows = Vec::new();
+    if run.options.clean_builds {
+        rows.push(timed(
             "clean build of `redis-script-macros` (`cargo build -p redis-script-macros`)".into(),
             &b.macros_clean,
-        ),
-        timed(
+        ));
+        rows.push(timed(
             "clean build of syn + quote + proc-macro2 alone, with the macros' features".into(),
             &b.stack_clean,
-        ),
-    ];
+        ));
+    } else {
+        for what in ["`redis-script-macros`", "syn + quote + proc-macro2 alone"] {
+            rows.push([
+                format!("clean build of {what}"),
+                "not run (`--quick`)".into(),
+                "–".into(),
+            ]);
+        }
+    }
     if let Some(first) = &b.check_first {
         rows.push([
             format!(
@@ -1070,11 +1113,8 @@ fn build_section(md: &mut String, run: &Run) {
             "\nThe bindings add {:.2} s to a `cargo check` of the crate, {:.1} ms per binding \
              (medians).",
             with - without,
-            (with - without) * 1000.0 / build_cost::BINDINGS as f64
+            (with - without) * 1000.0 / bindings as f64
         );
-    }
-    for error in &b.errors {
-        let _ = writeln!(md, "\nFailed: {error}");
     }
     if !b.analysis.is_empty() {
         let _ = writeln!(
@@ -1138,7 +1178,7 @@ fn method(md: &mut String) {
          that rotates from turn to turn: the sequential, pipeline and async comparisons in \
          short pieces (a tenth of a slice), so that a burst of other work on the shared \
          machine falls on every variant alike; the lock benchmark in whole windows, as the \
-         seed ran it. Ratios are per round, then the median.\n\
+         reference figures were taken. Ratios are per round, then the median.\n\
          - Sequential, async and pipelined runs call the same script on the same key: \
          `INCR`, so the server's work is the same for every variant and only the client \
          differs.\n\
@@ -1202,10 +1242,10 @@ mod tests {
     }
 
     #[test]
-    fn the_seed_table_has_the_published_figures() {
-        // Lua lock acquisitions and original lock acquisitions for 1, 2, 5, 10 clients.
-        let lua: Vec<u64> = SEED_TABLE.iter().map(|(_, s)| s[3]).collect();
-        let watch: Vec<u64> = SEED_TABLE.iter().map(|(_, s)| s[1]).collect();
+    fn the_reference_table_has_the_published_figures() {
+        // Lua lock acquisitions and SETNX lock acquisitions for 1, 2, 5, 10 clients.
+        let lua: Vec<u64> = REFERENCE_TABLE.iter().map(|(_, s)| s[3]).collect();
+        let watch: Vec<u64> = REFERENCE_TABLE.iter().map(|(_, s)| s[1]).collect();
         assert_eq!(lua, [44_494, 42_199, 40_826, 33_990]);
         assert_eq!(watch, [31_359, 22_507, 19_695, 14_361]);
     }

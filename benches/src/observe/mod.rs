@@ -146,7 +146,7 @@ pub const VARIANTS: [Variant; 9] = [
 /// The typed call and the hand-written one with the features off.
 pub const OFF: usize = 0;
 pub const OFF_BY_HAND: usize = 1;
-/// The variant of the target: `tracing` on, nobody listening.
+/// The variant of the observability target: `tracing` on, nobody listening.
 pub const SPANS_UNHEARD: usize = 2;
 
 /// The hand-written call of the process `which` runs in.
