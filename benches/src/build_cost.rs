@@ -88,6 +88,8 @@ pub fn run(options: &Options) -> Result<Results, String> {
         ..Results::default()
     };
     let work = std::env::temp_dir().join(format!("redis-script-benches-{}", std::process::id()));
+    // In one closure so that the temporary crates and target directories
+    // go whichever build fails.
     let built = (|| {
         if options.clean_builds {
             clean_builds(&work, options.build_runs, &mut results)?;
