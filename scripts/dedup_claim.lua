@@ -6,9 +6,10 @@
 --- process the message), 0 when the id was marked already (a duplicate). A
 --- time that is not a positive integer is an error, and marks nothing.
 ---
---- One SET NX PX writes the mark and its expiry together. (The seed ran GET,
---- SET, then EXPIRE: scripts do not roll back, so an EXPIRE that failed on a
---- bad time left a mark without expiry, and that id was never new again.)
+--- One SET NX PX writes the mark and its expiry together. (GET, SET, then
+--- EXPIRE would not do: scripts do not roll back, so an EXPIRE that failed on
+--- a bad time would leave a mark without expiry, and that id would never be
+--- new again.)
 ---@key key string the id's mark, e.g. `dedup:<message id>`
 ---@param ttl_ms integer how long the mark lasts, in milliseconds (a positive integer)
 ---@return boolean

@@ -14,8 +14,9 @@
 ---    name, as Redis orders them) leaves and the new one joins: replies
 ---    {'added', <evicted member>}. If not: replies {'rejected'}.
 ---
---- (The seed never checked the ceiling, evicted several members for one, and
---- ignored updates of members already in the set unless they beat the lowest.)
+--- (The pitfalls it avoids: not checking the ceiling, evicting several
+--- members for one, and ignoring updates of members already in the set unless
+--- they beat the lowest.)
 ---@key board string the leaderboard, a sorted set
 ---@param capacity integer N, the most members it keeps (a whole number >= 0)
 ---@param ceiling number the score ceiling (>= 0; `inf` for none)

@@ -6,9 +6,8 @@
 --- before (nothing changes), or {'sold_out'} when no envelope is left (the
 --- user is not recorded and can try again after more are loaded).
 --- Errors, changing nothing, when the next envelope is not a JSON object.
---- (The seed decoded `luckMoney` after assigning `lunkMoney`, so it never
---- granted anything; it also passed the user id as a key, and stored 1
---- instead of the record, so a repeat could not be answered.)
+--- (The record itself is stored, not 1, so a repeat can be answered; the
+--- user id travels in ARGV, not as a key.)
 ---@key pending string the list of envelopes not yet granted (JSON records)
 ---@key consumed string the list of granted records, newest first, for persistence
 ---@key grants string the hash of grants: user id -> granted record

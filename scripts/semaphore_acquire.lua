@@ -7,9 +7,7 @@
 --- no key behind.
 ---
 --- Time comes from the server (TIME), never from the caller: a client with a
---- skewed clock can neither evict live holders nor stay in forever. (The seed
---- passed the client's clock, and compared `KEYS[1] < tonumber(ARGV[2])`, a
---- string with a number, inside ZCARD's arguments: an error on every call.)
+--- skewed clock can neither evict live holders nor stay in forever.
 ---@key semaphore string the semaphore: a sorted set, member = holder token, score = the server time (Unix microseconds) it acquired or last refreshed
 ---@param limit integer the limit: how many holders at once (a positive integer)
 ---@param timeout_ms integer the timeout in milliseconds (an integer from 1 to 1e12): a holder that has not refreshed for that long is out

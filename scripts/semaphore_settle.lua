@@ -7,8 +7,8 @@
 --- have gone to another client). A token that timed out is removed here, even
 --- if no acquire evicted it yet: once timed out, a holder stays out. A timeout
 --- out of range or another action is an error, and changes nothing.
---- (The seed refreshed any token still in the set, timed out or not, with the
---- client's clock.)
+--- (A token that timed out is not refreshed, and the time is the server's,
+--- not the client's.)
 ---@key semaphore string the semaphore (see semaphore_acquire.lua)
 ---@param timeout_ms integer the timeout in milliseconds, as given to acquire
 ---@param token string the holder's token

@@ -9,8 +9,8 @@
 --- shard. Replies an error for an unknown end or a shard id that is not an
 --- integer.
 ---
---- The dummy is one value for every client, passed in by the caller: the
---- seed's per-process random dummy, left in a shard by one process, was
+--- The dummy is one value for every client, passed in by the caller: a
+--- per-process random dummy, left in a shard by one process, would be
 --- returned as an item to another.
 ---@key first string <list>:first, the id of the leftmost shard (absent means 0)
 ---@key last string <list>:last, the id of the rightmost shard (absent means 0)

@@ -4,12 +4,11 @@
 --- Replies the item, or nil when the list is empty. Dummies met on the way are
 --- removed and never replied. Replies an error for an unknown end.
 ---
---- Avoids the seed's bugs: it named the popping end for both `skey` and `okey`
---- (okey must be the OTHER end, or an empty end shard is taken for an empty
---- list), wrote `KEYS[1]...shard` (a syntax error; `..` concatenates), and
---- compared LLEN's number with the string '0' (never equal). It also returned
---- another process's dummy as an item; here there is one dummy for everyone,
---- and it is skipped.
+--- The other end is read from the OTHER id (reading the popping end's twice
+--- would take an empty end shard for an empty list), and LLEN's number is
+--- compared with the number 0 (never with the string '0', which it never
+--- equals). There is one dummy for everyone, and it is skipped, never
+--- returned as an item.
 ---@key first string <list>:first, the id of the leftmost shard (absent means 0)
 ---@key last string <list>:last, the id of the rightmost shard (absent means 0)
 ---@param prefix string the shard key prefix "<list>:"; shard <id> is the list "<list>:<id>"

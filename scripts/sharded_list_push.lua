@@ -5,14 +5,12 @@
 --- nothing, for an unknown end, a bad shard size, or an item equal to the
 --- dummy (pops skip the dummy, so it would be lost).
 ---
---- The shard size is an argument: the seed read it with CONFIG GET
---- list-max-ziplist-entries, which Redis 7 refuses in scripts and which no
---- longer exists for lists; the seed also replied 0 for a size below 2, on
---- which its caller looped forever. It called `UNPACK` (Lua's is `unpack`).
---- Unlike the seed, no slot is kept free in each shard for the blocking pop's
---- dummy: the seed kept shards within the ziplist entry limit even with a
---- dummy, but Redis 7 limits list nodes by bytes, not entries, and a dummy
---- stays only for the blocking pop's round trip. This script also fills as
+--- The shard size is an argument: CONFIG GET list-max-ziplist-entries is
+--- refused in scripts on Redis 7 and no longer exists for lists, and a size
+--- below 2 is an error rather than a reply of 0 a caller could loop on. No
+--- slot is kept free in each shard for the blocking pop's dummy: Redis 7
+--- limits list nodes by bytes, not entries, and a dummy stays only for the
+--- blocking pop's round trip. This script also fills as
 --- many shards as the chunk needs, rather than one per call.
 ---
 --- Redis Cluster: the shard keys are computed here, not declared in KEYS; see

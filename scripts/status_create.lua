@@ -11,8 +11,7 @@
 --- The status hash is not in KEYS (its name depends on the id taken here). On
 --- a Redis Cluster the script may still write it because every key of the
 --- system carries the hash tag `{status}`: all are in the slot of KEYS[2].
---- (The seed read `keys[1]`, an undefined global, and could let extra fields
---- overwrite `id` and `login`.)
+--- Extra fields cannot overwrite `id` and `login`.
 ---@key user string the user's hash, `{status}:user:<uid>` (must have a `login` field)
 ---@key status_ids string the status id counter, `<prefix>id:` (`{status}:id:`); status hashes are `<prefix><id>` (`{status}:<id>`)
 ---@param uid string the user id (stored as the status's `uid`)
