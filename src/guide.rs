@@ -8,6 +8,9 @@
 // of a label wins, so on docs.rs the same labels are intra-doc links to the
 // chapters' modules.
 
+// A build script's `fn main` (lua.md) is what that example shows.
+#![allow(clippy::needless_doctest_main)]
+
 /// A chapter: a doc-only module whose documentation is `$file`.
 macro_rules! chapter {
     ($name:ident, $file:literal) => {
