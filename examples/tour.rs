@@ -24,7 +24,7 @@ mod status;
 
 type Example = fn() -> Result<(), Box<dyn std::error::Error>>;
 
-/// In the order of the recipes' table in the crate docs.
+/// In the order of the recipes' table in the guide (docs/guide/recipes.md).
 const EXAMPLES: [(&str, &str, Example); 9] = [
     (
         "lock",

@@ -4,9 +4,9 @@
 --- live that is not a positive integer is an error, and takes nothing.
 ---
 --- One SET NX PX writes the lock and its expiry together, so no lock can exist
---- without an expiry. (The seed's Lua did EXISTS, then SETEX; its pre-Lua
---- version set the expiry in a second command and meant to repair a missing
---- one with `not conn.ttl(...)`, which never fires: TTL answers -1, not 0.)
+--- without an expiry. (Not EXISTS, then SETEX; nor, without Lua, an expiry
+--- set by a second command and repaired when missing with
+--- `not conn.ttl(...)`, which never fires: TTL answers -1, not 0.)
 ---@key lock string the lock key
 ---@param ttl_ms integer time to live in milliseconds (a positive integer)
 ---@param token string the caller's token (a random 128-bit id), which release and extend check

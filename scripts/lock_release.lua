@@ -3,7 +3,7 @@
 --- Replies 1 when the caller held the lock and it is now released, 0 when the
 --- lock is gone (expired, or never taken) or held by somebody else, whose lock
 --- is left untouched.
---- (The seed returned `... or True`, an undefined global that fails at run time.)
+--- (Not `... or True`: `True` is an undefined global, which fails at run time.)
 ---@key lock string the lock key
 ---@param token string the caller's token
 ---@return boolean

@@ -182,7 +182,7 @@ impl<T> Invocation<T> {
     ///
     /// Keys that a script builds itself, or reads from ARGV, get no prefix:
     /// pass them in KEYS, or derive them from a KEYS value in the script
-    /// (see the README's "Key prefixes").
+    /// (see the redis-script guide's "Key prefixes").
     pub fn key_prefix(self, prefix: &KeyPrefix) -> Self {
         self.with_key_prefix(prefix).unwrap_or(self)
     }

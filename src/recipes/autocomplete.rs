@@ -26,7 +26,7 @@
 //!   searches run at once: a script runs alone, so no other search's
 //!   sentinels are ever in the set while it runs.
 //! - Sentinels never reach the caller: the script skips members containing
-//!   `{`, and [`autocomplete_on_prefix`] filters them again, as the seed did.
+//!   `{`, and [`autocomplete_on_prefix`] filters them again.
 //! - Each search removes its own sentinels before it ends: the set holds only
 //!   names between calls.
 //!
@@ -52,7 +52,7 @@ use redis::ConnectionLike;
 use crate::recipes::random_token;
 use crate::{Error, Invocation};
 
-/// The most names one search replies, as in the seed.
+/// The most names one search replies.
 pub const MAX_MATCHES: usize = 10;
 
 /// The character sorting just before `a`.

@@ -24,7 +24,7 @@
 //! # Key prefixes
 //!
 //! Every recipe runs in a namespace of its own under a [`KeyPrefix`](crate::KeyPrefix)
-//! (see the README's "Key prefixes"), which reaches every key it uses,
+//! (see [Key prefixes](crate::guide::parameters#key-prefixes)), which reaches every key it uses,
 //! including the keys it builds itself:
 //!
 //! - [`Lock`](lock::Lock), [`Semaphore`](semaphore::Semaphore),
