@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicU64 as Count;
 use std::sync::atomic::AtomicUsize as Count;
 use std::sync::atomic::Ordering::Relaxed;
 
-use crate::error::ErrorClass;
+use super::error_class::ErrorClass;
 
 const CLASSES: usize = ErrorClass::ALL.len();
 
