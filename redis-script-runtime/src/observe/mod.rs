@@ -4,10 +4,10 @@
 //!
 //! # Counts, always on
 //!
-//! Every [`Script`] counts its calls, NOSCRIPT recoveries and errors by
-//! [`ErrorClass`](crate::ErrorClass), read with [`Script::stats`]: a few
-//! relaxed atomic additions per call, no allocation, no feature. For a
-//! health endpoint, walk [`registry::scripts`](crate::registry::scripts):
+//! Every [`Script`](crate::Script) counts its calls, NOSCRIPT recoveries
+//! and errors by [`ErrorClass`](crate::ErrorClass), read with
+//! [`Script::stats`](crate::Script::stats): a few relaxed atomic additions
+//! per call, no allocation, no feature. For a health endpoint, walk [`registry::scripts`](crate::registry::scripts):
 //!
 //! ```ignore
 //! for script in redis_script::registry::scripts() {
@@ -88,7 +88,8 @@
 //! counts add up. `describe_metrics()` (feature `metrics`) registers each metric's unit and
 //! description with the recorder.
 //!
-//! The counts of [`Script::stats`] and these metrics count the same events.
+//! The counts of [`Script::stats`](crate::Script::stats) and these metrics
+//! count the same events.
 
 // Every child names the others by their own paths (`super::spans::call`),
 // never through this file, which only declares them and re-exports their
