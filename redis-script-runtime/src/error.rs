@@ -1,5 +1,9 @@
 //! The one error type of script calls; every error names the script, or the
 //! operation that failed.
+//!
+//! Above `embedded` (it names scripts and libraries) and `wire` (it reads
+//! the servers' refusal words to tell whether a failed call may have run),
+//! and below everything that fails.
 
 use std::fmt;
 

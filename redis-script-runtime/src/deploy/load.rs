@@ -109,13 +109,13 @@ impl Library {
     }
 
     /// The reply of FUNCTION LOAD: the library's name.
-    pub(crate) fn check_loaded(&self, reply: RedisResult<Value>) -> Result<(), Error> {
+    fn check_loaded(&self, reply: RedisResult<Value>) -> Result<(), Error> {
         self.read_loaded(reply).map_err(|kind| self.error(kind))
     }
 
     /// What is wrong with a reply of FUNCTION LOAD, if anything, for the
     /// caller to name: this library, or the binding that loaded it.
-    pub(crate) fn read_loaded(&self, reply: RedisResult<Value>) -> Result<(), ErrorKind> {
+    fn read_loaded(&self, reply: RedisResult<Value>) -> Result<(), ErrorKind> {
         let name: String = decode(reply, "String")?;
         if name == self.name() {
             Ok(())

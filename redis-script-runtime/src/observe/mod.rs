@@ -102,6 +102,7 @@ mod scope;
 #[cfg(feature = "tracing")]
 mod spans;
 
+// Defined with the counters inside each `Script`, one floor down.
 pub use crate::embedded::counters::ScriptStats;
 pub(crate) use call::{
     CallObservation, RECOVERY_EVAL, RECOVERY_FUNCTION_LOAD, RECOVERY_SCRIPT_LOAD, failed, queued,
