@@ -22,8 +22,8 @@ compile_error!(
 //
 // 1. `embedded` (what the macros embed: scripts, libraries, reply shapes,
 //    counters) and `wire` (packing, slots, key prefixes, the servers'
-//    refusal words), which import nothing of the crate but each other's
-//    siblings;
+//    refusal words), each importing nothing of the crate beyond its own
+//    files;
 // 2. `error`, then `reply` (replies into the declared types);
 // 3. `observe` (counts, spans, metrics);
 // 4. `deploy` (loading scripts and libraries, the registry, SCRIPT KILL);
