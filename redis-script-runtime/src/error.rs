@@ -1,11 +1,18 @@
 //! The one error type of script calls; every error names the script, or the
 //! operation that failed.
+//!
+//! Above `embedded` (it names scripts and libraries) and `wire` (it reads
+//! the servers' refusal words to tell whether a failed call may have run),
+//! and below everything that fails.
 
 use std::fmt;
 
 use redis::{ParsingError, RedisError};
 
-use crate::script::Script;
+use crate::embedded::error_class::ErrorClass;
+use crate::embedded::library::Library;
+use crate::embedded::script::Script;
+use crate::wire::refusals;
 
 /// A failed script call. Every error names the script it came from: the
 /// Rust binding and its Lua file, and for a `#[redis_function]` binding also
@@ -56,87 +63,6 @@ pub enum Applied {
     Maybe,
     /// It ran and replied: only the reply did not fit the declared type.
     Yes,
-}
-
-/// The class of a failed call, in a few words fit for a metric's label or
-/// a counter: see [`Error::class`]. Each class has one
-/// [`applied`](Error::applied) answer, except [`Script`](Self::Script) and
-/// [`Other`](Self::Other) (which may or may not have run).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ErrorClass {
-    /// A key or fixed argument did not encode to one value
-    /// ([`ErrorKind::Argument`]); nothing was sent.
-    Argument,
-    /// The keys span hash slots ([`ErrorKind::CrossSlot`]); nothing ran.
-    CrossSlot,
-    /// Putting the script or library on the server failed (a `SCRIPT LOAD`
-    /// or `FUNCTION LOAD` error, [`ErrorKind::Sha1Mismatch`]); nothing ran.
-    Load,
-    /// No connection, or a lost one (an I/O error other than a timeout).
-    Connection,
-    /// The call timed out ([`RedisError::is_timeout`]); it may still run.
-    Timeout,
-    /// The server refused the call before the script could write (`BUSY`,
-    /// `OOM`, `READONLY`, `NOPERM`, `MOVED`, ...: the codes listed under
-    /// [`Error::applied`]).
-    Refused,
-    /// The script failed while running: a Lua error, a failed
-    /// `redis.call`, `redis.error_reply`, or any server error not known to
-    /// refuse the call.
-    Script,
-    /// The script ran, and its reply does not fit the declared type
-    /// ([`ErrorKind::Reply`]).
-    Reply,
-    /// Refused by redis-rs itself before sending (a client-side error such
-    /// as a bad configuration or a cluster without the node).
-    Client,
-    /// Anything else redis-rs reports, e.g. a reply it could not parse.
-    Other,
-}
-
-impl ErrorClass {
-    /// Every class, in declaration order.
-    pub const ALL: [ErrorClass; 10] = [
-        ErrorClass::Argument,
-        ErrorClass::CrossSlot,
-        ErrorClass::Load,
-        ErrorClass::Connection,
-        ErrorClass::Timeout,
-        ErrorClass::Refused,
-        ErrorClass::Script,
-        ErrorClass::Reply,
-        ErrorClass::Client,
-        ErrorClass::Other,
-    ];
-
-    /// The class's name in `snake_case` (`"cross_slot"`), as metrics and
-    /// spans label errors.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ErrorClass::Argument => "argument",
-            ErrorClass::CrossSlot => "cross_slot",
-            ErrorClass::Load => "load",
-            ErrorClass::Connection => "connection",
-            ErrorClass::Timeout => "timeout",
-            ErrorClass::Refused => "refused",
-            ErrorClass::Script => "script",
-            ErrorClass::Reply => "reply",
-            ErrorClass::Client => "client",
-            ErrorClass::Other => "other",
-        }
-    }
-
-    /// The position of the class in [`ALL`](Self::ALL).
-    pub(crate) const fn index(self) -> usize {
-        self as usize
-    }
-}
-
-impl fmt::Display for ErrorClass {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// What went wrong in a script call.
@@ -190,7 +116,7 @@ impl Error {
         Error {
             script: script.name(),
             file: script.file(),
-            library: script.library().map(crate::library::Library::name),
+            library: script.library().map(Library::name),
             function: script.function_name(),
             kind,
             during_load: false,
@@ -208,7 +134,7 @@ impl Error {
     /// An error of loading or checking a Redis Functions library, named by
     /// the library (no binding: [`script`](Self::script) is the library's
     /// name too); no function ran.
-    pub(crate) fn of_library(library: &crate::library::Library, kind: ErrorKind) -> Error {
+    pub(crate) fn of_library(library: &Library, kind: ErrorKind) -> Error {
         Error {
             script: library.name(),
             file: library.file(),
@@ -464,29 +390,6 @@ impl Error {
     }
 }
 
-/// Server error codes that refuse a call before its script could write.
-const REFUSED_BEFORE_WRITING: &[&str] = &[
-    "BUSY",
-    "LOADING",
-    "READONLY",
-    "OOM",
-    "MISCONF",
-    "NOREPLICAS",
-    "MASTERDOWN",
-    "NOAUTH",
-    "NOPERM",
-    "EXECABORT",
-    "MOVED",
-    "ASK",
-    "TRYAGAIN",
-    "CLUSTERDOWN",
-    "CROSSSLOT",
-];
-
-/// The start of the error a script stopped by `SCRIPT KILL` fails with
-/// (Redis 7.0 goes on with "...", Valkey 8.1 and 9.1 with ".").
-const KILLED_MESSAGE: &str = "Script killed by user with SCRIPT KILL";
-
 /// [`Error::applied`] for a redis-rs error, of a `#[redis_function]`
 /// binding's call when `function_call`: only a function call reads the
 /// server's two function refusals (a script may raise the same words after
@@ -499,12 +402,10 @@ fn applied(error: &RedisError, function_call: bool) -> Applied {
         Kind::Server(_) | Kind::Extension => {
             let code = error.code().unwrap_or_default();
             let detail = error.detail().unwrap_or_default();
-            let refused = REFUSED_BEFORE_WRITING.contains(&code)
-                || (code == "NOSCRIPT" && crate::invocation::is_server_noscript_message(detail))
-                || (code == "ERR" && detail.trim_start().starts_with(KILLED_MESSAGE))
-                || (function_call
-                    && code == "ERR"
-                    && crate::invocation::is_server_function_refusal(detail));
+            let refused = refusals::is_refused_before_writing(code)
+                || (code == "NOSCRIPT" && refusals::is_server_noscript_message(detail))
+                || (code == "ERR" && refusals::is_killed_message(detail))
+                || (function_call && code == "ERR" && refusals::is_server_function_refusal(detail));
             if refused { Applied::No } else { Applied::Maybe }
         }
         Kind::Client

@@ -17,43 +17,49 @@ compile_error!(
     "redis-script: pick the redis-rs to build on with the feature `redis-1` (redis 1.x, a default feature) or `redis-2` (redis 2.0)"
 );
 
-mod batch;
+// The modules stand in floors, each importing only from the floors below
+// it (`.ci/module-circles` checks that no import circle forms):
+//
+// 1. `embedded` (what the macros embed: scripts, libraries, reply shapes,
+//    counters) and `wire` (packing, slots, key prefixes, the servers'
+//    refusal words), each importing nothing of the crate beyond its own
+//    files;
+// 2. `error`, then `reply` (replies into the declared types);
+// 3. `observe` (counts, spans, metrics);
+// 4. `deploy` (loading scripts and libraries, the registry, SCRIPT KILL);
+// 5. `call` (invocations, batches, pipelines, prefixed connections).
+//
+// The public paths are the re-exports below, whatever floor defines them.
+mod call;
+mod deploy;
+mod embedded;
 mod error;
-mod invocation;
-#[cfg(feature = "json")]
-mod json;
-mod key_prefix;
-mod kill;
-mod library;
 pub mod observe;
-mod packed;
-mod pipeline;
-mod prefixed_connection;
-mod redirect;
-pub mod registry;
 mod reply;
-mod script;
-mod slot;
+mod wire;
 
-pub use batch::{Batch, BatchReplies, Queued};
-pub use error::{Applied, Error, ErrorClass, ErrorKind};
-pub use invocation::{Invocation, NoScriptFallback};
-#[cfg(feature = "json")]
-pub use json::Json;
-pub use key_prefix::{InvalidKeyPrefix, KeyPrefix};
+pub use call::batch::{Batch, BatchReplies, Queued};
+pub use call::invocation::{Invocation, NoScriptFallback};
+pub use call::pipeline::ScriptPipeline;
+pub use call::prefixed_connection::PrefixedConnection;
+pub use call::redirect::redirected_commands;
 #[cfg(feature = "aio")]
-pub use kill::kill_running_script_async;
-pub use kill::{ScriptKill, kill_running_script};
-pub use library::{Library, LibraryStatus};
+pub use deploy::kill::kill_running_script_async;
+pub use deploy::kill::{ScriptKill, kill_running_script};
+pub use deploy::library_status::LibraryStatus;
+pub use deploy::registry;
+#[cfg(feature = "aio")]
+pub use deploy::registry::load_all_async;
+pub use deploy::registry::{Loaded, load_all};
+pub use embedded::error_class::ErrorClass;
+pub use embedded::library::Library;
+pub use embedded::script::{Arity, Script};
+pub use error::{Applied, Error, ErrorKind};
 pub use observe::ScriptStats;
-pub use pipeline::ScriptPipeline;
-pub use prefixed_connection::PrefixedConnection;
-pub use redirect::redirected_commands;
-#[cfg(feature = "aio")]
-pub use registry::load_all_async;
-pub use registry::{Loaded, load_all};
-pub use script::{Arity, Script};
-pub use slot::{SLOTS, hash_tag, key_slot};
+#[cfg(feature = "json")]
+pub use wire::json::Json;
+pub use wire::key_prefix::{InvalidKeyPrefix, KeyPrefix};
+pub use wire::slot::{SLOTS, hash_tag, key_slot};
 
 /// The redis-rs this crate is built on (1.x, or 2.0 with the feature
 /// `redis-2`); the facade re-exports the same one.
@@ -73,10 +79,10 @@ pub extern crate redis2 as redis;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::__register_script as register_script;
-    pub use crate::invocation::{Argument, Invocation};
-    pub use crate::library::Library;
-    pub use crate::registry::SCRIPTS;
-    pub use crate::reply::Shape;
-    pub use crate::script::{Script, ScriptParts};
+    pub use crate::call::invocation::{Argument, Invocation};
+    pub use crate::embedded::library::Library;
+    pub use crate::embedded::linked::SCRIPTS;
+    pub use crate::embedded::script::{Script, ScriptParts};
+    pub use crate::embedded::shape::Shape;
     pub use linkme;
 }

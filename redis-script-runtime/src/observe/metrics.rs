@@ -7,8 +7,8 @@ use metrics::{
     Key, Level, Metadata, Unit, counter, describe_counter, describe_histogram, histogram,
 };
 
-use crate::error::ErrorClass;
-use crate::script::Script;
+use crate::embedded::error_class::ErrorClass;
+use crate::embedded::script::Script;
 
 pub(crate) const CALLS: &str = "redis_script_calls_total";
 pub(crate) const ERRORS: &str = "redis_script_errors_total";

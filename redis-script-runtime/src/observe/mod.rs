@@ -4,10 +4,10 @@
 //!
 //! # Counts, always on
 //!
-//! Every [`Script`] counts its calls, NOSCRIPT recoveries and errors by
-//! [`ErrorClass`](crate::ErrorClass), read with [`Script::stats`]: a few
-//! relaxed atomic additions per call, no allocation, no feature. For a
-//! health endpoint, walk [`registry::scripts`](crate::registry::scripts):
+//! Every [`Script`](crate::Script) counts its calls, NOSCRIPT recoveries
+//! and errors by [`ErrorClass`](crate::ErrorClass), read with
+//! [`Script::stats`](crate::Script::stats): a few relaxed atomic additions
+//! per call, no allocation, no feature. For a health endpoint, walk [`registry::scripts`](crate::registry::scripts):
 //!
 //! ```ignore
 //! for script in redis_script::registry::scripts() {
@@ -88,22 +88,27 @@
 //! counts add up. `describe_metrics()` (feature `metrics`) registers each metric's unit and
 //! description with the recorder.
 //!
-//! The counts of [`Script::stats`] and these metrics count the same events.
+//! The counts of [`Script::stats`](crate::Script::stats) and these metrics
+//! count the same events.
 
-mod counters;
+// Every child names the others by their own paths (`super::spans::call`),
+// never through this file, which only declares them and re-exports their
+// public part: so the observation's files import one another downward only.
+mod call;
 #[cfg(feature = "metrics")]
 mod metrics;
 mod pipeline;
+mod scope;
 #[cfg(feature = "tracing")]
 mod spans;
 
-pub(crate) use counters::Counters;
-pub use counters::ScriptStats;
+// Defined with the counters inside each `Script`, one floor down.
+pub use crate::embedded::counters::ScriptStats;
+pub(crate) use call::{
+    CallObservation, RECOVERY_EVAL, RECOVERY_FUNCTION_LOAD, RECOVERY_SCRIPT_LOAD, failed, queued,
+};
 pub use pipeline::ObservedPipeline;
 pub(crate) use pipeline::Run as PipelineRun;
-
-use crate::error::Error;
-use crate::script::Script;
 
 /// Whether spans record the values of keys and arguments
 /// (`redis_script.keys`, `redis_script.args`), for every call from now on;
@@ -122,128 +127,4 @@ pub fn record_values(on: bool) {
 #[cfg_attr(docsrs, doc(cfg(feature = "metrics")))]
 pub fn describe_metrics() {
     metrics::describe();
-}
-
-/// Recovery of a missing script: sent again with `EVAL`.
-pub(crate) const RECOVERY_EVAL: &str = "EVAL";
-/// Recovery of a missing script: `SCRIPT LOAD` then the call again.
-pub(crate) const RECOVERY_SCRIPT_LOAD: &str = "SCRIPT LOAD";
-/// Recovery of a missing function: `FUNCTION LOAD REPLACE` then the call again.
-pub(crate) const RECOVERY_FUNCTION_LOAD: &str = "FUNCTION LOAD";
-
-/// One call being observed, from its start to [`finish`](Self::finish).
-pub(crate) struct CallObservation {
-    script: &'static Script,
-    #[cfg(feature = "metrics")]
-    started: std::time::Instant,
-    #[cfg(feature = "tracing")]
-    span: tracing::Span,
-}
-
-impl CallObservation {
-    /// Counts a call of `script` with `key_count` keys, about to be sent as
-    /// its `call_command`, and opens its span. `db` and `values` are asked
-    /// only for a span that a subscriber wants.
-    #[cfg_attr(not(feature = "tracing"), allow(unused_variables))]
-    pub(crate) fn start(
-        script: &'static Script,
-        key_count: usize,
-        db: impl FnOnce() -> i64,
-        values: impl FnOnce() -> (String, String),
-    ) -> CallObservation {
-        script.counters().call();
-        #[cfg(feature = "metrics")]
-        metrics::call(script);
-        CallObservation {
-            script,
-            #[cfg(feature = "metrics")]
-            started: std::time::Instant::now(),
-            #[cfg(feature = "tracing")]
-            span: spans::call(script, script.call_command(), key_count, db, values),
-        }
-    }
-
-    /// Runs `f` inside the call's span.
-    pub(crate) fn in_scope<R>(&self, f: impl FnOnce() -> R) -> R {
-        in_scope(self, f)
-    }
-
-    /// `future`, run inside the call's span.
-    #[cfg(feature = "aio")]
-    pub(crate) fn instrument<F: std::future::Future>(
-        &self,
-        future: F,
-    ) -> impl std::future::Future<Output = F::Output> {
-        instrument(self, future)
-    }
-
-    /// Counts a recovery, sent as `how` (one of the `RECOVERY_` names).
-    #[cfg_attr(not(feature = "tracing"), allow(unused_variables))]
-    pub(crate) fn recovery(&self, how: &'static str) {
-        self.script.counters().recovery();
-        #[cfg(feature = "metrics")]
-        metrics::recovery(self.script);
-        #[cfg(feature = "tracing")]
-        spans::recovery(&self.span, self.script, how);
-    }
-
-    /// Ends the observation with the call's outcome.
-    pub(crate) fn finish<T>(self, result: &Result<T, Error>) {
-        if let Err(error) = result {
-            failed(self.script, error);
-            #[cfg(feature = "tracing")]
-            spans::failure(&self.span, error);
-        }
-        #[cfg(feature = "metrics")]
-        metrics::call_duration(self.script, self.started.elapsed());
-    }
-}
-
-impl Spanned for CallObservation {
-    #[cfg(feature = "tracing")]
-    fn span(&self) -> &tracing::Span {
-        &self.span
-    }
-}
-
-/// An observation with a span (without the feature `tracing`, none):
-/// a call's, or a pipeline run's.
-pub(crate) trait Spanned {
-    #[cfg(feature = "tracing")]
-    fn span(&self) -> &tracing::Span;
-}
-
-/// Runs `f` inside the span of `observed`.
-#[cfg_attr(not(feature = "tracing"), allow(unused_variables))]
-fn in_scope<R>(observed: &impl Spanned, f: impl FnOnce() -> R) -> R {
-    #[cfg(feature = "tracing")]
-    let _entered = observed.span().enter();
-    f()
-}
-
-/// `future`, run inside the span of `observed`.
-#[cfg(feature = "aio")]
-#[cfg_attr(not(feature = "tracing"), allow(unused_variables))]
-fn instrument<F: std::future::Future>(
-    observed: &impl Spanned,
-    future: F,
-) -> impl std::future::Future<Output = F::Output> {
-    #[cfg(feature = "tracing")]
-    let future = tracing::Instrument::instrument(future, observed.span().clone());
-    future
-}
-
-/// Counts a call queued in a pipeline.
-pub(crate) fn queued(script: &'static Script) {
-    script.counters().call();
-    #[cfg(feature = "metrics")]
-    metrics::call(script);
-}
-
-/// Counts a failed call of `script`.
-pub(crate) fn failed(script: &'static Script, error: &Error) {
-    let class = error.class();
-    script.counters().error(class);
-    #[cfg(feature = "metrics")]
-    metrics::error(script, class);
 }

@@ -72,7 +72,7 @@ pub(crate) trait Queued {
     /// A binding of each script or function the queued commands call,
     /// each once, in order.
     #[cfg(feature = "tracing")]
-    fn scripts(&self) -> Vec<&'static crate::Script>;
+    fn scripts(&self) -> Vec<&'static crate::embedded::script::Script>;
     #[cfg(feature = "tracing")]
     fn commands(&self) -> usize;
 }
@@ -81,8 +81,8 @@ macro_rules! queued {
     ($pipeline:ty) => {
         impl Queued for $pipeline {
             #[cfg(feature = "tracing")]
-            fn scripts(&self) -> Vec<&'static crate::Script> {
-                let mut scripts: Vec<&'static crate::Script> = Vec::new();
+            fn scripts(&self) -> Vec<&'static crate::embedded::script::Script> {
+                let mut scripts: Vec<&'static crate::embedded::script::Script> = Vec::new();
                 for cmd in self.cmd_iter() {
                     if let Some(script) = called_script(cmd.args_iter()) {
                         if !scripts.iter().any(|known| {
@@ -141,7 +141,7 @@ impl Run {
     }
 
     pub(crate) fn in_scope<R>(&self, f: impl FnOnce() -> R) -> R {
-        super::in_scope(self, f)
+        super::scope::in_scope(self, f)
     }
 
     /// `future`, run inside the pipeline's span.
@@ -150,7 +150,7 @@ impl Run {
         &self,
         future: F,
     ) -> impl std::future::Future<Output = F::Output> {
-        super::instrument(self, future)
+        super::scope::instrument(self, future)
     }
 
     #[cfg_attr(
@@ -174,7 +174,7 @@ impl Run {
     }
 }
 
-impl super::Spanned for Run {
+impl super::scope::Spanned for Run {
     #[cfg(feature = "tracing")]
     fn span(&self) -> &tracing::Span {
         &self.span
@@ -206,13 +206,13 @@ impl<P: Queued> fmt::Display for ScriptNames<'_, P> {
 #[cfg(feature = "tracing")]
 fn called_script<'a>(
     mut args: impl Iterator<Item = redis::Arg<&'a [u8]>>,
-) -> Option<&'static crate::Script> {
+) -> Option<&'static crate::embedded::script::Script> {
     use redis::Arg;
     let (Some(Arg::Simple(name)), Some(Arg::Simple(called))) = (args.next(), args.next()) else {
         return None;
     };
     let name = std::str::from_utf8(name).ok()?.to_ascii_uppercase();
-    let matches: fn(&crate::Script, &[u8]) -> bool = match name.as_str() {
+    let matches: fn(&crate::embedded::script::Script, &[u8]) -> bool = match name.as_str() {
         "EVALSHA" | "EVALSHA_RO" => |script, sha1| script.sha1().as_bytes() == sha1,
         "EVAL" | "EVAL_RO" => {
             |script, source| script.library().is_none() && script.source().as_bytes() == source
@@ -222,7 +222,7 @@ fn called_script<'a>(
         }
         _ => return None,
     };
-    crate::registry::SCRIPTS
+    crate::embedded::linked::SCRIPTS
         .iter()
         .copied()
         .find(|script| matches(script, called))

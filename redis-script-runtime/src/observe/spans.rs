@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use tracing::Span;
 use tracing::field::Empty;
 
+use crate::embedded::script::Script;
 use crate::error::{Error, ErrorKind};
-use crate::script::Script;
 
 /// The target of every span and event, for filters (`redis_script=info`).
 const TARGET: &str = "redis_script";
@@ -151,9 +151,9 @@ pub(crate) fn pipeline_failure(span: &Span, error: &redis::RedisError) {
 
 fn applied_name(error: &Error) -> &'static str {
     match error.applied() {
-        crate::Applied::No => "no",
-        crate::Applied::Maybe => "maybe",
-        crate::Applied::Yes => "yes",
+        crate::error::Applied::No => "no",
+        crate::error::Applied::Maybe => "maybe",
+        crate::error::Applied::Yes => "yes",
     }
 }
 

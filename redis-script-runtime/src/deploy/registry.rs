@@ -7,50 +7,12 @@
 
 use redis::{ConnectionLike, RedisResult, Value};
 
-use crate::error::Error;
-use crate::library::Library;
-use crate::script::Script;
-
-/// The scripts of every `#[redis_script]` binding in the binary, in link
-/// order; read it through [`scripts`].
+use crate::embedded::library::Library;
 #[doc(hidden)]
-#[linkme::distributed_slice]
-pub static SCRIPTS: [&'static Script];
-
-/// Adds a binding's `SCRIPT` to [`SCRIPTS`]; what `#[redis_script]`
-/// expansions call. A macro of this crate, so that the `linkme` attributes
-/// name it through `$crate`, whatever path the expansion reached it by.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __register_script {
-    ($script:path) => {
-        #[$crate::__private::linkme::distributed_slice($crate::__private::SCRIPTS)]
-        #[linkme(crate = $crate::__private::linkme)]
-        #[allow(deprecated)]
-        static REGISTERED: &$crate::__private::Script = &$script;
-    };
-}
-
-/// Every binding linked into this program, of every crate, ordered by
-/// [`Script::binding_path`]: each `#[redis_script]` binding, and each
-/// `#[redis_function]` binding, whose [`Script::library`] is `Some` (a
-/// script's is `None`).
-///
-/// Two bindings of one file are two entries, with one SHA1 (or one
-/// library); [`load_all`] and [`load`] load such a script, or library, once.
-///
-/// ```ignore
-/// #[redis_script(file = "scripts/echo.lua", keys = 1)]
-/// fn echo(queue: &str, #[variadic] values: &[&str]) -> Vec<String>;
-///
-/// assert!(redis_script::registry::scripts().any(|script| std::ptr::eq(script, &echo::SCRIPT)));
-/// let functions = redis_script::registry::scripts().filter(|script| script.library().is_some());
-/// ```
-pub fn scripts() -> impl Iterator<Item = &'static Script> {
-    let mut scripts: Vec<&'static Script> = SCRIPTS.iter().copied().collect();
-    scripts.sort_by_key(|script| script.binding_path());
-    scripts.into_iter()
-}
+pub use crate::embedded::linked::SCRIPTS;
+pub use crate::embedded::linked::scripts;
+use crate::embedded::script::Script;
+use crate::error::{Error, ErrorKind};
 
 /// The distinct scripts among `scripts`, by SHA1, each first as met.
 fn distinct(scripts: impl Iterator<Item = &'static Script>) -> Vec<&'static Script> {
@@ -74,18 +36,16 @@ fn distinct_libraries(
         {
             Some(known) if known.code() == library.code() => {}
             Some(known) => {
-                return Err(
-                    library.error(crate::ErrorKind::Redis(redis::RedisError::from((
-                        redis::ErrorKind::Client,
-                        "two different libraries of one name are compiled in",
-                        format!(
-                            "`{}` and `{}` both declare the library `{}`; give each its own name",
-                            known.file(),
-                            library.file(),
-                            library.name()
-                        ),
-                    )))),
-                );
+                return Err(library.error(ErrorKind::Redis(redis::RedisError::from((
+                    redis::ErrorKind::Client,
+                    "two different libraries of one name are compiled in",
+                    format!(
+                        "`{}` and `{}` both declare the library `{}`; give each its own name",
+                        known.file(),
+                        library.file(),
+                        library.name()
+                    ),
+                )))));
             }
             None => libraries.push(library),
         }
@@ -247,7 +207,7 @@ fn check_replies(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::script::ScriptParts;
+    use crate::embedded::script::ScriptParts;
 
     static V1: Library = Library::new("lib", "v1.lua", "#!lua name=lib\n-- v1\n");
     static V1_AGAIN: Library = Library::new("lib", "v1.lua", "#!lua name=lib\n-- v1\n");
@@ -265,7 +225,7 @@ mod tests {
             variadic_keys: false,
             variadic: false,
             reply_type: "()",
-            reply_shape: &crate::reply::Shape::Any,
+            reply_shape: &crate::embedded::shape::Shape::Any,
             flags: &[],
             read_only: false,
             function: Some((library, "f")),

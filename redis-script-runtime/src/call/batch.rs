@@ -7,10 +7,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use redis::{ConnectionLike, FromRedisValue, Pipeline, RedisError, RedisResult, Value};
 
-use crate::error::Error;
-use crate::invocation::{Invocation, is_server_noscript_message};
+use super::invocation::{self, Invocation};
+use crate::embedded::script::Script;
+use crate::error::{Error, ErrorKind};
 use crate::observe::{self, PipelineRun};
-use crate::script::Script;
+use crate::wire::refusals::is_server_noscript_message;
 
 /// Script calls sent together in one round trip, plain or atomic
 /// (`MULTI`/`EXEC`), each with its own typed result.
@@ -222,15 +223,15 @@ impl Batch {
         self.calls.is_empty()
     }
 
-    /// Fails with [`ErrorKind::CrossSlot`](crate::ErrorKind::CrossSlot),
+    /// Fails with [`ErrorKind::CrossSlot`](ErrorKind::CrossSlot),
     /// naming every key of the batch and its slot, unless all the keys of
     /// all its calls share one hash slot: what a cluster needs to run the
     /// batch on one node (see "Where it runs" above). Sends nothing.
     pub fn check_slots(&self) -> Result<(), Error> {
-        if crate::slot::span_several(self.keys.iter().map(|(_, slot)| *slot)) {
+        if crate::wire::slot::span_several(self.keys.iter().map(|(_, slot)| *slot)) {
             return Err(Error::operation(
                 "Batch",
-                crate::ErrorKind::CrossSlot {
+                ErrorKind::CrossSlot {
                     keys: self.keys.clone(),
                 },
             ));
@@ -504,12 +505,12 @@ impl BatchReplies {
             _ => None,
         };
         match reply {
-            Some((script, Ok(value))) => crate::invocation::decode_counted(script, Ok(value)),
+            Some((script, Ok(value))) => invocation::decode_counted(script, Ok(value)),
             // Counted as it was read.
             Some((_, Err(error))) => Err(error),
             None => Err(Error::operation(
                 "Batch",
-                crate::ErrorKind::Redis(RedisError::from((
+                ErrorKind::Redis(RedisError::from((
                     redis::ErrorKind::Client,
                     "this reply was taken already, or the handle is of another batch",
                 ))),

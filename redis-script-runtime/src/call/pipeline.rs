@@ -2,10 +2,10 @@
 
 use redis::{Arg, Pipeline};
 
+use super::invocation::Invocation;
+use crate::embedded::script::Script;
 use crate::error::Error;
-use crate::invocation::Invocation;
 use crate::observe::ObservedPipeline;
-use crate::script::Script;
 
 /// Queues script calls in a [`redis::Pipeline`], atomic (`MULTI`/`EXEC`) or not.
 ///
@@ -245,9 +245,9 @@ mod tests {
     use redis::{Arg, Pipeline};
 
     use super::ScriptPipeline;
-    use crate::invocation::Invocation;
-    use crate::reply::Shape;
-    use crate::script::{Script, ScriptParts};
+    use crate::call::invocation::Invocation;
+    use crate::embedded::script::{Script, ScriptParts};
+    use crate::embedded::shape::Shape;
 
     const fn script(name: &'static str, source: &'static str, sha1: &'static str) -> Script {
         Script::from_parts(ScriptParts {

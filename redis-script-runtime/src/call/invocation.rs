@@ -7,13 +7,14 @@ use redis::{
     Cmd, ConnectionLike, FromRedisValue, RedisError, RedisResult, RedisWrite, ToRedisArgs, Value,
 };
 
+use crate::embedded::script::Script;
 use crate::error::{Error, ErrorKind};
-use crate::key_prefix::KeyPrefix;
 use crate::observe::{self, CallObservation};
-use crate::packed::{self, Packed};
 use crate::reply::decode;
-use crate::script::Script;
-use crate::slot::key_slot;
+use crate::wire::key_prefix::KeyPrefix;
+use crate::wire::packed::{self, Packed};
+use crate::wire::refusals;
+use crate::wire::slot::key_slot;
 
 /// What a binding's parameter type must be: any [`ToRedisArgs`]. The bound
 /// of the generated code, so that a parameter of another type is an error at
@@ -271,7 +272,7 @@ impl<T> Invocation<T> {
     }
 
     fn keys_span_slots(&self) -> bool {
-        crate::slot::span_several(self.keys().map(key_slot))
+        crate::wire::slot::span_several(self.keys().map(key_slot))
     }
 
     /// The encoded KEYS of this call: the values after numkeys.
@@ -552,40 +553,22 @@ fn needs_load(script: &Script, reply: &RedisResult<Value>) -> bool {
         Some(_) => {
             error_code(reply) == Some("ERR")
                 && error_detail(reply).is_some_and(|detail| {
-                    detail.trim() == FUNCTION_NOT_FOUND
-                        || (script.is_read_only() && is_write_flag_under_ro(detail))
+                    refusals::is_function_not_found(detail)
+                        || (script.is_read_only() && refusals::is_write_flag_under_ro(detail))
                 })
         }
         None => is_noscript(reply),
     }
 }
 
-/// The servers' message when FCALL names no loaded function.
-const FUNCTION_NOT_FOUND: &str = "Function not found";
-
-/// The servers' message when FCALL_RO (or EVALSHA_RO) names a function (or
-/// script) without the `no-writes` flag; Redis 7.0, Valkey 8.1 and 9.1 end
-/// it with a period.
-const WRITE_FLAG_UNDER_RO: &str = "Can not execute a script with write flag using *_ro command";
-
-fn is_write_flag_under_ro(detail: &str) -> bool {
-    detail.trim().trim_end_matches('.') == WRITE_FLAG_UNDER_RO
-}
-
-/// Whether an `ERR` detail is the server refusing a function call before
-/// running it: no such function, or a `_ro` call of one that may write.
-pub(crate) fn is_server_function_refusal(detail: &str) -> bool {
-    detail.trim() == FUNCTION_NOT_FOUND || is_write_flag_under_ro(detail)
-}
-
 /// Whether the server did not know the script. Matched on the server's own
 /// message, not only on the code: a script may fail with an error whose code
 /// is NOSCRIPT (`redis.error_reply('NOSCRIPT ...')`), and running it again
 /// would repeat its writes. Redis says `No matching script. Please use
-/// EVAL.`, Valkey `No matching script.`: both start with [`NOSCRIPT_MESSAGE`].
+/// EVAL.`, Valkey `No matching script.`: see [`refusals::is_server_noscript_message`].
 fn is_noscript(reply: &RedisResult<Value>) -> bool {
     error_code(reply) == Some("NOSCRIPT")
-        && error_detail(reply).is_some_and(is_server_noscript_message)
+        && error_detail(reply).is_some_and(refusals::is_server_noscript_message)
 }
 
 /// The code of an error reply (`NOSCRIPT`, `CROSSSLOT`, ...), whether redis-rs
@@ -604,35 +587,5 @@ fn error_detail(reply: &RedisResult<Value>) -> Option<&str> {
         Err(error) => error.detail(),
         Ok(Value::ServerError(error)) => error.details(),
         Ok(_) => None,
-    }
-}
-
-/// The start of every supported server's own NOSCRIPT message.
-const NOSCRIPT_MESSAGE: &str = "No matching script.";
-
-pub(crate) fn is_server_noscript_message(detail: &str) -> bool {
-    match detail.trim().strip_prefix(NOSCRIPT_MESSAGE) {
-        Some(rest) => rest.is_empty() || rest == " Please use EVAL.",
-        None => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_server_noscript_message;
-
-    #[test]
-    fn the_noscript_message_of_each_server_is_recognised() {
-        // Redis 7.0, and Valkey 8.1 and 9.1, as each sends it.
-        assert!(is_server_noscript_message(
-            "No matching script. Please use EVAL."
-        ));
-        assert!(is_server_noscript_message("No matching script."));
-        // A script's own error coded NOSCRIPT is not the server's.
-        assert!(!is_server_noscript_message("fake"));
-        assert!(!is_server_noscript_message(
-            "No matching script. Or is there?"
-        ));
-        assert!(!is_server_noscript_message(""));
     }
 }

@@ -1,5 +1,9 @@
 //! Per-script counts that need no feature: what a health endpoint or a test
 //! reads with [`Script::stats`](crate::Script::stats).
+//!
+//! On the embedded floor because every [`Script`](crate::Script) holds its
+//! own, built with it in `const` context; `observe` adds to them, and
+//! re-exports [`ScriptStats`] where users look for it.
 
 #[cfg(target_has_atomic = "64")]
 use std::sync::atomic::AtomicU64 as Count;
@@ -8,7 +12,7 @@ use std::sync::atomic::AtomicU64 as Count;
 use std::sync::atomic::AtomicUsize as Count;
 use std::sync::atomic::Ordering::Relaxed;
 
-use crate::error::ErrorClass;
+use super::error_class::ErrorClass;
 
 const CLASSES: usize = ErrorClass::ALL.len();
 

@@ -196,7 +196,7 @@ impl StdError for InvalidKeyPrefix {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::slot::key_slot;
+    use crate::wire::slot::key_slot;
 
     fn slot(prefix: &KeyPrefix, key: &str) -> u16 {
         key_slot(prefix.apply(key).as_bytes())

@@ -1,11 +1,13 @@
 //! The static description of one Lua script, as the macro embeds it.
+//!
+//! Only what the description is and the commands it is called with: how a
+//! script is loaded lives with the deployment (`deploy::load`), and how it
+//! is called with the calls (`call::invocation`), so that this floor names
+//! no error, reply or connection.
 
-use redis::{Cmd, ConnectionLike};
-
-use crate::error::Error;
-use crate::library::Library;
-use crate::observe::{Counters, ScriptStats};
-use crate::reply::Shape;
+use super::counters::{Counters, ScriptStats};
+use super::library::Library;
+use super::shape::Shape;
 
 /// How many KEYS or ARGV values a script takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -303,72 +305,6 @@ impl Script {
         match self.function {
             Some(_) => self.call_head(),
             None => [self.eval_command().as_bytes(), self.source.as_bytes()],
-        }
-    }
-
-    /// The command that puts this binding's code on a server: `SCRIPT LOAD
-    /// source` for a script; for a `#[redis_function]` binding, its
-    /// library's `FUNCTION LOAD REPLACE code` ([`Library::load_cmd`]).
-    pub fn load_cmd(&self) -> Cmd {
-        match self.function {
-            Some((library, _)) => library.load_cmd(),
-            None => {
-                let mut cmd = redis::cmd("SCRIPT");
-                cmd.arg("LOAD").arg(self.source);
-                cmd
-            }
-        }
-    }
-
-    /// Puts the binding's code on the server: a script into the server's
-    /// script cache with `SCRIPT LOAD`, a `#[redis_function]` binding's
-    /// library with `FUNCTION LOAD REPLACE` (as [`Library::load`] does, so
-    /// loading each binding of [`registry::scripts`](crate::registry::scripts)
-    /// loads every script and library; [`registry::load`](crate::registry::load)
-    /// does it with each library and script once).
-    ///
-    /// Scripts loaded this way are never evicted, where EVAL-cached ones can
-    /// be (Valkey and Redis from 7.4 on keep the 500 most recently used; see
-    /// [`NoScriptFallback`](crate::NoScriptFallback)), so this is the way to
-    /// warm a server before a pipeline of EVALSHA calls. Fails if the
-    /// server's SHA1 differs from the embedded one (for a library: if it
-    /// replies another library's name). Whatever the failure, nothing ran:
-    /// the error's [`applied`](Error::applied) is
-    /// [`Applied::No`](crate::Applied::No), and it names this binding.
-    pub fn load(&self, con: &mut dyn ConnectionLike) -> Result<(), Error> {
-        let reply = con.req_command(&self.load_cmd());
-        self.check_loaded(reply)
-    }
-
-    /// The async form of [`load`](Self::load).
-    #[cfg(feature = "aio")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "aio")))]
-    pub async fn load_async<C: redis::aio::ConnectionLike>(
-        &self,
-        con: &mut C,
-    ) -> Result<(), Error> {
-        let reply = con.req_packed_command(&self.load_cmd()).await;
-        self.check_loaded(reply)
-    }
-
-    /// Checks the reply of [`load_cmd`](Self::load_cmd): the SHA1 of a
-    /// script, the name of a library.
-    pub(crate) fn check_loaded(
-        &self,
-        reply: redis::RedisResult<redis::Value>,
-    ) -> Result<(), Error> {
-        // Whatever fails here, nothing has run.
-        if let Some((library, _)) = self.function {
-            return library
-                .read_loaded(reply)
-                .map_err(|kind| Error::new(self, kind).during_load());
-        }
-        let sha1: String =
-            crate::reply::decode(self, "String", &Shape::Any, reply).map_err(Error::during_load)?;
-        if sha1.eq_ignore_ascii_case(self.sha1) {
-            Ok(())
-        } else {
-            Err(Error::sha1_mismatch(self, sha1).during_load())
         }
     }
 }

@@ -4,9 +4,9 @@ use std::ops::{Deref, DerefMut};
 
 use redis::{ConnectionLike, FromRedisValue};
 
+use super::invocation::Invocation;
 use crate::error::Error;
-use crate::invocation::Invocation;
-use crate::key_prefix::KeyPrefix;
+use crate::wire::key_prefix::KeyPrefix;
 
 /// A redis-rs connection (sync or async, single server or cluster) paired
 /// with a [`KeyPrefix`] that every script call run through it gets: the

@@ -1,0 +1,12 @@
+//! The top floor: calls of bindings, built on everything below.
+//!
+//! One call's [`invocation`] (EVALSHA, NOSCRIPT recovery, slot checks), a
+//! [`batch`] of calls with a result each, calls queued in a redis-rs
+//! [`pipeline`], a [`prefixed_connection`] that prefixes every call's keys,
+//! and the calls of a cluster pipeline that a [`redirect`] refused.
+
+pub(crate) mod batch;
+pub(crate) mod invocation;
+pub(crate) mod pipeline;
+pub(crate) mod prefixed_connection;
+pub(crate) mod redirect;
