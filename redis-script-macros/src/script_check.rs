@@ -140,7 +140,8 @@ fn report_findings(
             // A warning, or a milder severity a later analyzer may add.
             _ => {
                 let message = warning_message(binding, keys, script, diagnostic);
-                warnings.extend(warning(span, diagnostic.rule, &message));
+                let parameter = target_parameter(binding, keys, diagnostic.target);
+                warnings.extend(warning(span, diagnostic.rule, parameter, &message));
             }
         }
     }
@@ -252,18 +253,32 @@ fn sentence(note: &str) -> String {
     })
 }
 
+/// The parameter a finding is about, if it is about one.
+fn target_parameter<'b>(binding: &'b Binding, keys: &Keys, target: Target) -> Option<&'b Ident> {
+    let index = match target {
+        Target::Key(index) => index,
+        Target::Arg(index) => keys.count + index,
+        _ => return None,
+    };
+    binding.params.get(index).map(|param| &param.ident)
+}
+
 /// Stable proc macros cannot emit warnings; the use of a deprecated item is
 /// the usual way to have rustc show one, at `span`. A statement of the
-/// binding's body: the item, a constant named after the finding, is then
-/// named by the binding's path, and the warning reads "use of deprecated
-/// constant `set::unread_parameter`: <message>".
-fn warning(span: Span, rule: Rule, message: &str) -> TokenStream {
-    let name = match rule {
-        Rule::Unread => "unread_parameter",
-        other => other.name(),
+/// binding's body: the item, a constant named after the finding (and the
+/// parameter it is about), is then named by the binding's path, and the
+/// warning reads "use of deprecated constant `set::ttl_ms_is_never_read`:
+/// <message>".
+fn warning(span: Span, rule: Rule, parameter: Option<&Ident>, message: &str) -> TokenStream {
+    let parameter = parameter.map(|p| p.to_string().trim_start_matches("r#").to_owned());
+    let name = match (rule, parameter) {
+        (Rule::Unread, Some(parameter)) => format!("{parameter}_is_never_read"),
+        (Rule::Unread, None) => "unread_parameter".to_owned(),
+        (other, Some(parameter)) => format!("{parameter}_{}", other.name()),
+        (other, None) => other.name().to_owned(),
     };
-    let item = Ident::new(name, Span::call_site());
-    let used = Ident::new(name, span);
+    let item = Ident::new(&name, Span::call_site());
+    let used = Ident::new(&name, span);
     quote! {
         {
             #[deprecated(note = #message)]

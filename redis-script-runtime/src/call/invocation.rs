@@ -24,7 +24,7 @@ use crate::wire::slot::key_slot;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a parameter of a script binding: it does not implement `redis::ToRedisArgs`",
     label = "not a KEYS or ARGV value",
-    note = "a key or argument must implement `redis::ToRedisArgs`: use `&str`, `String`, an integer, `f64`, `bool` or `&[u8]`, or implement the trait for this type"
+    note = "a key or argument must implement `redis::ToRedisArgs`: use `&str`, `String`, an integer, `f64`, `bool` or `&[u8]`; for a serde type, `redis_script::Json<{Self}>` (feature `json`) sends it as JSON text; or implement `ToRedisArgs` for this type"
 )]
 pub trait Argument: ToRedisArgs {}
 
