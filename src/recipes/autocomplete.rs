@@ -140,7 +140,8 @@ pub fn autocomplete_on_prefix(
         return Ok(Vec::new());
     };
     let mut names = call.invoke(con)?;
-    // The script skips sentinels already; this keeps the seed's guard.
+    // The script skips sentinels already; this guard keeps one from ever
+    // reaching a caller.
     names.retain(|name| !name.contains(AFTER_Z));
     Ok(names)
 }
