@@ -41,6 +41,19 @@ impl Parse for Binding {
         } else {
             Some(input.parse::<Block>()?)
         };
+        Ok(Binding::from_syn(attrs, vis, sig, body))
+    }
+}
+
+impl Binding {
+    /// The typed view of a declaration's parts, written by the user or
+    /// built from a script's header.
+    pub fn from_syn(
+        attrs: Vec<Attribute>,
+        vis: Visibility,
+        sig: Signature,
+        body: Option<Block>,
+    ) -> Binding {
         let mut params = Vec::new();
         let mut bad_params = Vec::new();
         for arg in &sig.inputs {
@@ -49,14 +62,14 @@ impl Parse for Binding {
                 Err(error) => bad_params.push(error),
             }
         }
-        Ok(Binding {
+        Binding {
             attrs,
             vis,
             sig,
             body,
             params,
             bad_params,
-        })
+        }
     }
 }
 

@@ -210,6 +210,24 @@ impl Args {
         args
     }
 
+    /// The arguments of a headed script of a `scripts!` folder: its file
+    /// and the keys its header declares, nothing else.
+    pub fn from_header(file: LitStr, keys: Keys) -> Args {
+        Args {
+            kind: Kind::Script,
+            file: Some(file),
+            name: None,
+            keys: Some(keys),
+            file_written: true,
+            keys_written: true,
+            krate_written: false,
+            krate: None,
+            allowed: Allowed::NONE,
+            servers: None,
+            servers_written: false,
+        }
+    }
+
     /// `allow(unread, unknown_commands, ...)`: names of the rules an
     /// attribute may allow ([`Rule::allowable_by`]); any other name inside
     /// is an error.

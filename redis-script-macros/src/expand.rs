@@ -5,14 +5,13 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::{Ident, LitStr, Type};
 
 use crate::ast::{Binding, Param, Split};
-use crate::attr::{Args, Kind, RawArgs};
-use crate::errors::Errors;
+use crate::attr::Kind;
+use crate::check;
+use crate::input::request::Request;
 use crate::manifest::Manifest;
 use crate::reply_type::{self, Reading};
-use crate::script_check::{self, Callee, Checked};
+use crate::script_check::Checked;
 use crate::script_file::ScriptFile;
-use crate::signature;
-use redis_script_analyzer::header;
 
 /// `#[redis_script(args)] item`, as tokens in and out; errors become
 /// `compile_error!`s beside a stub of the function, so call sites do not add
@@ -27,104 +26,48 @@ pub fn redis_function(args: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 fn binding(kind: Kind, args: TokenStream, item: TokenStream) -> TokenStream {
-    let binding = match syn::parse2::<Binding>(item) {
-        Ok(binding) => binding,
-        Err(error) => return error.to_compile_error(),
-    };
-    let mut errors = Errors::default();
-    let args = errors
-        .take(syn::parse2::<RawArgs>(args))
-        .map(|raw| Args::from_raw(raw, kind, &mut errors));
-    if let Some(args) = &args {
-        args.check_required(&mut errors);
+    let manifest = Manifest::read(Span::call_site());
+    match Request::from_attribute(kind, args, item, &manifest) {
+        Ok(request) => request_tokens(request),
+        Err(error) => error.to_compile_error(),
     }
-    let keys = args.as_ref().and_then(|args| args.keys.as_ref());
-    binding.validate(keys, &mut errors);
-    let file = args.as_ref().and_then(|args| args.file.as_ref());
-    let script = file.and_then(|lit| errors.take(ScriptFile::read(lit)));
-    if let (Some(file), Some(script), Some(keys)) = (file, &script, keys) {
-        match header::parse_optional(script.own_source()) {
-            Err(header_errors) => {
-                signature::header_errors(file, script.own_source(), header_errors, &mut errors)
-            }
-            // A declaration with errors of its own is not compared.
-            Ok(Some(header)) if errors.is_empty() => signature::check_agreement(
-                &binding,
-                keys,
-                file,
-                script.own_source(),
-                &header,
-                &mut errors,
-            ),
-            Ok(_) => {}
-        }
-    }
-    let manifest = errors.take(Manifest::read(Span::call_site()));
-    let checked = match (&args, file, keys, &script, &manifest) {
-        // A binding whose `servers` list has a mistake is not checked
-        // against any servers until it is fixed.
-        (Some(args), ..) if args.servers_invalid() => None,
-        (Some(args), Some(file), Some(keys), Some(script), Some(manifest)) => {
-            let options = script_check::Options {
-                allowed: args.allowed,
-                // A declaration with errors of its own cannot be held against the script.
-                declaration_ok: errors.is_empty(),
-                servers: args.servers.unwrap_or(manifest.servers),
-                cluster: manifest.cluster,
-            };
-            let function = function_name(&binding, args);
-            let callee = match kind {
-                Kind::Script => Callee::Script,
-                Kind::Function => Callee::Function(&function),
-            };
-            Some(script_check::check(
-                &binding,
-                keys,
-                file,
-                script,
-                callee,
-                options,
-                &mut errors,
-            ))
-        }
-        _ => None,
-    };
+}
 
-    let krate = match args.as_ref().and_then(|args| args.krate.as_ref()) {
+/// A request, checked then expanded: its function and module, or beside
+/// its errors a stub of them.
+pub fn request_tokens(mut request: Request) -> TokenStream {
+    let mut errors = std::mem::take(&mut request.errors);
+    let checked = check::check(&request, &mut errors);
+    let binding = &request.binding;
+    let krate = match request.args.as_ref().and_then(|args| args.krate.as_ref()) {
         Some(path) => quote!(#path),
         None => quote!(::redis_script),
     };
+    let (file, keys, script) = (request.file(), request.keys(), request.script());
+    let manifest = request.manifest.as_ref().ok();
 
     match (errors.into_result(), file, keys, script, checked) {
         (Ok(()), Some(file), Some(keys), Some(script), Some(checked)) => expand(
-            &binding,
+            binding,
             &Source::File {
                 lit: file,
-                script: &script,
+                script,
                 checked: &checked,
-                function: (kind == Kind::Function)
-                    .then(|| args.as_ref().map(|args| function_name(&binding, args)))
+                function: (request.kind == Kind::Function)
+                    .then(|| request.function_name())
                     .flatten(),
             },
             keys.count,
-            manifest.as_ref(),
+            manifest,
             &krate,
         ),
         (result, ..) => {
             let error = result.err().map(|error| error.to_compile_error());
             let keys = keys.map_or(0, |keys| keys.count);
-            let stub = expand(&binding, &Source::Stub, keys, manifest.as_ref(), &krate);
+            let stub = expand(binding, &Source::Stub, keys, manifest, &krate);
             quote!(#error #stub)
         }
     }
-}
-
-/// The function a `#[redis_function]` binding calls: `name = "..."`, or
-/// the binding's own name.
-fn function_name(binding: &Binding, args: &Args) -> String {
-    args.name
-        .as_ref()
-        .map_or_else(|| binding.sig.ident.to_string(), LitStr::value)
 }
 
 /// Where the expansion's script comes from.

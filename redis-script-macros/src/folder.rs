@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token, Visibility};
@@ -12,6 +12,8 @@ use redis_script_analyzer::header;
 
 use crate::errors::Errors;
 use crate::expand;
+use crate::input::request::Request;
+use crate::manifest::Manifest;
 use crate::script_file::{ScriptFile, resolve_dir};
 use crate::signature;
 
@@ -64,6 +66,8 @@ pub fn scripts(input: TokenStream) -> TokenStream {
         Err(error) => return error.to_compile_error(),
     };
     let krate = quote!(::redis_script);
+    // Read once for the whole folder.
+    let manifest = Manifest::read(Span::call_site());
     let mut bindings = Vec::new();
     for file in files {
         let name = file
@@ -108,12 +112,9 @@ pub fn scripts(input: TokenStream) -> TokenStream {
             ));
             continue;
         }
-        let keys = signature::key_parameters(&header);
-        let declaration = signature::declaration(&ident, &header, &krate, input.dir.span());
-        bindings.push(expand::redis_script(
-            quote!(file = #lit, keys = #keys),
-            declaration,
-        ));
+        let binding = signature::binding(&ident, &header, &krate, input.dir.span());
+        let request = Request::from_header(binding, lit, script, header, &manifest);
+        bindings.push(expand::request_tokens(request));
     }
     let error = errors
         .into_result()

@@ -13,13 +13,13 @@
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-#[cfg(test)]
-mod agreement;
 mod ast;
 mod attr;
+mod check;
 mod errors;
 mod expand;
 mod folder;
+mod input;
 mod manifest;
 mod reply_type;
 mod script_check;

@@ -18,7 +18,10 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
-use syn::{LitStr, Type};
+use syn::{
+    Attribute, FnArg, Generics, LitStr, Pat, PatIdent, PatType, ReturnType, Safety, Signature,
+    Type, Visibility,
+};
 
 use redis_script_analyzer::header::{Header, HeaderError, LuaType, Value};
 use redis_script_analyzer::{Span as HeaderSpan, report};
@@ -84,15 +87,11 @@ fn reply_type_name(ty: &LuaType) -> String {
     reply_type::type_name(&syn::parse_quote!(#tokens))
 }
 
-/// The declaration `scripts!` binds a headed script with: its description
-/// and each value's as docs, the names and types the header gives, all at
-/// `span` (the folder literal, where errors about them show).
-pub fn declaration(
-    name: &syn::Ident,
-    header: &Header,
-    krate: &TokenStream,
-    span: Span,
-) -> TokenStream {
+/// The declaration `scripts!` binds a headed script with, built from the
+/// header: its description and each value's as docs, the names and types
+/// the header gives, the names at `span` (the folder literal, where errors
+/// about them show).
+pub fn binding(name: &syn::Ident, header: &Header, krate: &TokenStream, span: Span) -> Binding {
     let mut docs: Vec<String> = header
         .description
         .iter()
@@ -125,36 +124,72 @@ pub fn declaration(
         docs.push(String::new());
         docs.push(format!(" Replies {}", reply.description));
     }
-    let fixed = |values: &[Value]| -> Vec<TokenStream> {
+    let attrs: Vec<Attribute> = docs
+        .iter()
+        .map(|doc| syn::parse_quote!(#[doc = #doc]))
+        .collect();
+    let param = |ident: syn::Ident, ty: Type, attrs: Vec<Attribute>| {
+        FnArg::Typed(PatType {
+            attrs,
+            pat: Box::new(Pat::Ident(PatIdent {
+                attrs: Vec::new(),
+                by_ref: None,
+                mutability: None,
+                ident,
+                subpat: None,
+            })),
+            colon_token: Default::default(),
+            ty: Box::new(ty),
+        })
+    };
+    let fixed = |values: &[Value]| -> Vec<FnArg> {
         values
             .iter()
             .map(|value| {
-                let ident = syn::Ident::new(&value.name, span);
                 let ty = param_type(&value.ty);
-                quote!(#ident: #ty)
+                param(
+                    syn::Ident::new(&value.name, span),
+                    syn::parse_quote!(#ty),
+                    Vec::new(),
+                )
             })
             .collect()
     };
     let list = |value: Option<&Value>, name: &str| {
         value.map(|value| {
             let ty = param_type(&value.ty);
-            let ident = format_ident!("{}", name, span = span);
-            quote!(#[variadic] #ident: &[#ty])
+            param(
+                format_ident!("{}", name, span = span),
+                syn::parse_quote!(&[#ty]),
+                vec![syn::parse_quote!(#[variadic])],
+            )
         })
     };
-    let params = fixed(&header.keys)
+    let inputs = fixed(&header.keys)
         .into_iter()
         .chain(list(header.variadic_keys.as_ref(), VARIADIC_KEYS))
         .chain(fixed(&header.args))
-        .chain(list(header.variadic.as_ref(), VARIADIC_TAIL));
+        .chain(list(header.variadic.as_ref(), VARIADIC_TAIL))
+        .collect();
     let reply = header
         .reply
         .as_ref()
         .map_or_else(|| quote!(()), |reply| reply_type(&reply.ty, krate));
-    quote! {
-        #(#[doc = #docs])*
-        pub fn #name(#(#params),*) -> #reply;
-    }
+    let sig = Signature {
+        constness: None,
+        asyncness: None,
+        safety: Safety::Default,
+        abi: None,
+        fn_token: Default::default(),
+        ident: name.clone(),
+        generics: Generics::default(),
+        paren_token: Default::default(),
+        inputs,
+        variadic: None,
+        output: ReturnType::Type(Default::default(), Box::new(syn::parse_quote!(#reply))),
+    };
+    let vis = Visibility::Public(Default::default());
+    Binding::from_syn(attrs, vis, sig, None)
 }
 
 /// What a declared Rust type is, as far as its name tells.

@@ -1,4 +1,4 @@
-//! The `redis-lua` tool and the macros agree: every Lua file of the
+//! The `redis-lua` tool and the checks of a [`Request`] agree: every Lua file of the
 //! repository (`scripts/`, `tests/lua/`, the UI cases' `tests/ui/`,
 //! `examples/lua/`, the tool's corpus `redis-lua/tests/corpus/`) gets the same errors, word for word and at the same
 //! line, from `#[redis_script]`/`#[redis_function]` (run here as the
@@ -18,6 +18,9 @@ use redis_script_analyzer::lint::{self, FileOptions};
 use redis_script_analyzer::{Severity, header, library};
 
 use crate::expand;
+use crate::input::request::Request;
+use crate::manifest::Manifest;
+use crate::script_file::ScriptFile;
 use crate::signature;
 
 /// The folders whose Lua files are compared, relative to this crate.
@@ -87,6 +90,11 @@ fn macro_errors(function: bool, args: TokenStream, item: TokenStream) -> Vec<Str
     } else {
         expand::redis_script(args, item)
     };
+    errors_of(expanded)
+}
+
+/// The comparable messages of the `compile_error!`s of an expansion.
+fn errors_of(expanded: TokenStream) -> Vec<String> {
     let mut messages = Vec::new();
     compile_errors(expanded, &mut messages);
     let mut messages: Vec<String> = messages.iter().map(|m| comparable(m)).collect();
@@ -160,15 +168,23 @@ fn the_tool_and_the_macro_agree_on_every_script_of_the_repository() {
                 cases.push((from_macro, tool_errors(&relative, path, Some(keys))));
             }
         } else if let Ok(Some(header)) = header::parse_optional(own) {
+            // Bound as `scripts!` binds it: the binding built from the
+            // header, no tokens in between.
             let name = format_ident!("headed");
-            let item =
-                signature::declaration(&name, &header, &quote!(::redis_script), Span::call_site());
-            let keys = signature::key_parameters(&header);
-            let args = quote!(file = #lit, keys = #keys);
-            cases.push((
-                macro_errors(false, args, item),
-                tool_errors(&relative, path, None),
-            ));
+            let binding =
+                signature::binding(&name, &header, &quote!(::redis_script), Span::call_site());
+            let manifest = Manifest::read(Span::call_site());
+            let expanded = match ScriptFile::read(&lit) {
+                Ok(script) => expand::request_tokens(Request::from_header(
+                    binding,
+                    lit.clone(),
+                    script,
+                    header,
+                    &manifest,
+                )),
+                Err(error) => error.to_compile_error(),
+            };
+            cases.push((errors_of(expanded), tool_errors(&relative, path, None)));
         } else {
             for keys in 0..=2 {
                 let params = keyed_params(keys);
