@@ -45,7 +45,7 @@ const DEADLINE: Duration = Duration::from_secs(20);
 
 /// The stack of the thread that analyzes an input: what a spawned Rust
 /// thread gets by default, far less than the macro gives the analysis
-/// (`redis-script-macros/src/script_check.rs`), so that a recursion as
+/// (`redis-script-macros/src/check/script.rs`), so that a recursion as
 /// deep as the input is long shows here.
 const STACK: usize = 2 << 20;
 

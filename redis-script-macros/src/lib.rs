@@ -6,26 +6,22 @@
 //! generated code reaches the runtime through `::redis_script::__private`, and
 //! its signature names the public `::redis_script::Invocation`.
 //!
-//! The pipeline reads top to bottom: `attr` and `ast` parse, `valid` checks,
-//! `script_file` reads the Lua file and `manifest` the crate's target
-//! servers, `script_check` runs the Lua analyzer (the crate
-//! `redis-script-analyzer`) on it, `expand` generates.
+//! The pipeline reads top to bottom, one folder a step: `input` gathers
+//! every route's binding into one `Request` (the attribute's arguments and
+//! declaration, or a `scripts!` folder's script and the binding its header
+//! declares; the Lua file read once, its header parsed once, the crate's
+//! target servers read once per macro invocation), `check` checks it
+//! (`valid` the declaration, `signature` the header against it, `script`
+//! the Lua analysis, with the crate `redis-script-analyzer`), `expand`
+//! generates.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod ast;
-mod attr;
 mod check;
 mod errors;
 mod expand;
-mod folder;
 mod input;
-mod manifest;
 mod reply_type;
-mod script_check;
-mod script_file;
-mod signature;
-mod valid;
 
 use proc_macro::TokenStream;
 
@@ -40,7 +36,7 @@ pub fn redis_script(args: TokenStream, item: TokenStream) -> TokenStream {
 // crate for the guide.
 #[proc_macro]
 pub fn scripts(input: TokenStream) -> TokenStream {
-    folder::scripts(input.into()).into()
+    expand::folder::scripts(input.into()).into()
 }
 
 // Turns a function of a Redis Functions library on disk into a typed Rust

@@ -2,14 +2,16 @@
 //! against the declaration, and the Lua analysis, each mistake recorded in
 //! the order the user reads them.
 
+pub mod script;
+pub mod signature;
 #[cfg(test)]
 mod tests;
+mod valid;
 
-use crate::attr::Kind;
 use crate::errors::Errors;
+use crate::input::attr::Kind;
 use crate::input::request::Request;
-use crate::script_check::{self, Callee, Checked};
-use crate::signature;
+use script::{Callee, Checked};
 
 /// Checks `request`, pushing every mistake into `errors`; what the Lua
 /// analysis found that the expansion uses, when it ran.
@@ -53,7 +55,7 @@ pub fn check(request: &Request, errors: &mut Errors) -> Option<Checked> {
         return None;
     }
     let (file, keys, script, manifest) = (file?, keys?, script?, manifest?);
-    let options = script_check::Options {
+    let options = script::Options {
         allowed: args.allowed,
         // A declaration with errors of its own cannot be held against the script.
         declaration_ok: errors.is_empty(),
@@ -65,7 +67,7 @@ pub fn check(request: &Request, errors: &mut Errors) -> Option<Checked> {
         Kind::Script => Callee::Script,
         Kind::Function => Callee::Function(&function),
     };
-    Some(script_check::check(
+    Some(script::check(
         binding, keys, file, script, callee, options, errors,
     ))
 }

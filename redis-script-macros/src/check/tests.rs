@@ -18,10 +18,10 @@ use redis_script_analyzer::lint::{self, FileOptions};
 use redis_script_analyzer::{Severity, header, library};
 
 use crate::expand;
+use crate::input::header::binding as header_binding;
+use crate::input::manifest::Manifest;
 use crate::input::request::Request;
-use crate::manifest::Manifest;
-use crate::script_file::ScriptFile;
-use crate::signature;
+use crate::input::script_file::ScriptFile;
 
 /// The folders whose Lua files are compared, relative to this crate.
 const FOLDERS: &[&str] = &[
@@ -172,7 +172,7 @@ fn the_tool_and_the_macro_agree_on_every_script_of_the_repository() {
             // header, no tokens in between.
             let name = format_ident!("headed");
             let binding =
-                signature::binding(&name, &header, &quote!(::redis_script), Span::call_site());
+                header_binding(&name, &header, &quote!(::redis_script), Span::call_site());
             let manifest = Manifest::read(Span::call_site());
             let expanded = match ScriptFile::read(&lit) {
                 Ok(script) => expand::request_tokens(Request::from_header(

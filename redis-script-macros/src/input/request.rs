@@ -8,11 +8,11 @@ use syn::{LitInt, LitStr};
 
 use redis_script_analyzer::header::{self, Header, HeaderError};
 
-use crate::ast::Binding;
-use crate::attr::{Args, Keys, Kind, RawArgs};
 use crate::errors::Errors;
-use crate::manifest::Manifest;
-use crate::script_file::ScriptFile;
+use crate::input::ast::Binding;
+use crate::input::attr::{Args, Keys, Kind, RawArgs};
+use crate::input::manifest::Manifest;
+use crate::input::script_file::ScriptFile;
 
 /// The header of a script: parsed once, its mistakes kept for the checks.
 pub type HeaderResult = Result<Option<Header>, Vec<HeaderError>>;
@@ -77,7 +77,7 @@ impl<'m> Request<'m> {
         header: Header,
         manifest: &'m syn::Result<Manifest>,
     ) -> Request<'m> {
-        let count = crate::signature::key_parameters(&header);
+        let count = crate::input::header::key_parameters(&header);
         // As `keys = N` would be written by a macro: a `usize` literal at
         // the call site.
         let keys = Keys {

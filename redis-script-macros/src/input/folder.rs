@@ -1,27 +1,27 @@
-//! `scripts!("scripts/lock")`: a module with one binding per script of a
-//! folder, each declared by the script's own header.
+//! `scripts!("scripts/lock")`: the folder, and a [`Request`] per script of
+//! it, each file read once and its header parsed once, the binding built
+//! from the header.
 
 use std::path::Path;
 
-use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token, Visibility};
 
-use redis_script_analyzer::header;
+use redis_script_analyzer::header as analyzer_header;
 
+use crate::check::signature;
 use crate::errors::Errors;
-use crate::expand;
+use crate::input::header;
+use crate::input::manifest::Manifest;
 use crate::input::request::Request;
-use crate::manifest::Manifest;
-use crate::script_file::{ScriptFile, resolve_dir};
-use crate::signature;
+use crate::input::script_file::{ScriptFile, resolve_dir};
 
 /// `"dir"`, or `pub mod name = "dir"`.
-struct Input {
-    vis: Visibility,
-    name: Option<Ident>,
-    dir: LitStr,
+pub struct Input {
+    pub vis: Visibility,
+    pub name: Option<Ident>,
+    pub dir: LitStr,
 }
 
 impl Parse for Input {
@@ -53,22 +53,18 @@ impl Parse for Input {
     }
 }
 
-/// The expansion of `scripts!(input)`.
-pub fn scripts(input: TokenStream) -> TokenStream {
-    let input = match syn::parse2::<Input>(input) {
-        Ok(input) => input,
-        Err(error) => return error.to_compile_error(),
-    };
-    let mut errors = Errors::default();
+/// The requests of the scripts of `input`'s folder, all sharing
+/// `manifest`; a script that cannot be bound has its error in `errors`, a
+/// folder that cannot be read is the `Err`.
+pub fn requests<'m>(
+    input: &Input,
+    manifest: &'m syn::Result<Manifest>,
+    errors: &mut Errors,
+) -> syn::Result<Vec<Request<'m>>> {
     let relative = input.dir.value();
-    let files = match resolve_dir(&input.dir) {
-        Ok(files) => files,
-        Err(error) => return error.to_compile_error(),
-    };
+    let files = resolve_dir(&input.dir)?;
     let krate = quote!(::redis_script);
-    // Read once for the whole folder.
-    let manifest = Manifest::read(Span::call_site());
-    let mut bindings = Vec::new();
+    let mut requests = Vec::new();
     for file in files {
         let name = file
             .file_stem()
@@ -79,11 +75,11 @@ pub fn scripts(input: TokenStream) -> TokenStream {
         let Some(script) = errors.take(ScriptFile::read(&lit)) else {
             continue;
         };
-        let Some(ident) = binding_name(name, &lit, &mut errors) else {
+        let Some(ident) = binding_name(name, &lit, errors) else {
             continue;
         };
-        let header = match header::parse(script.own_source()) {
-            Ok(Some(header)) => header,
+        let parsed = match analyzer_header::parse(script.own_source()) {
+            Ok(Some(parsed)) => parsed,
             Ok(None) => {
                 errors.push(syn::Error::new(
                     lit.span(),
@@ -97,11 +93,11 @@ pub fn scripts(input: TokenStream) -> TokenStream {
                 continue;
             }
             Err(header_errors) => {
-                signature::header_errors(&lit, script.own_source(), header_errors, &mut errors);
+                signature::header_errors(&lit, script.own_source(), header_errors, errors);
                 continue;
             }
         };
-        if header.reply.is_none() {
+        if parsed.reply.is_none() {
             errors.push(syn::Error::new(
                 lit.span(),
                 format!(
@@ -112,40 +108,10 @@ pub fn scripts(input: TokenStream) -> TokenStream {
             ));
             continue;
         }
-        let binding = signature::binding(&ident, &header, &krate, input.dir.span());
-        let request = Request::from_header(binding, lit, script, header, &manifest);
-        bindings.push(expand::request_tokens(request));
+        let binding = header::binding(&ident, &parsed, &krate, input.dir.span());
+        requests.push(Request::from_header(binding, lit, script, parsed, manifest));
     }
-    let error = errors
-        .into_result()
-        .err()
-        .map(|error| error.to_compile_error());
-    let items = quote!(#error #(#bindings)*);
-    let vis = &input.vis;
-    let name = match input.name {
-        Some(name) => name,
-        None => match default_module_name(&relative) {
-            Some(name) => Ident::new(&name, input.dir.span()),
-            None => {
-                return syn::Error::new(
-                    input.dir.span(),
-                    format!(
-                        "the folder `{relative}` has no name a module can take: name the \
-                         module, e.g. `scripts!(pub mod lua = \"{relative}\")`"
-                    ),
-                )
-                .to_compile_error();
-            }
-        },
-    };
-    let doc =
-        format!(" The scripts of `{relative}`, one function each, declared by their headers.");
-    quote! {
-        #[doc = #doc]
-        #vis mod #name {
-            #items
-        }
-    }
+    Ok(requests)
 }
 
 fn file_name(path: &Path) -> String {
@@ -175,7 +141,7 @@ fn binding_name(stem: &str, lit: &LitStr, errors: &mut Errors) -> Option<Ident> 
 }
 
 /// A folder's last component as a module name, when it is one.
-fn default_module_name(relative: &str) -> Option<String> {
+pub fn default_module_name(relative: &str) -> Option<String> {
     let last = relative
         .trim_end_matches(['/', '\\'])
         .rsplit(['/', '\\'])

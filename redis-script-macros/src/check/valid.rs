@@ -3,9 +3,9 @@
 use syn::spanned::Spanned;
 use syn::{FnArg, Ident, Type};
 
-use crate::ast::{Binding, Param, VARIADIC};
-use crate::attr::Keys;
 use crate::errors::Errors;
+use crate::input::ast::{Binding, Param, VARIADIC};
+use crate::input::attr::Keys;
 use crate::reply_type::{self, Reading};
 
 impl Binding {

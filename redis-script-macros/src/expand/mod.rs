@@ -1,17 +1,19 @@
 //! Code generation: the typed function and its `SCRIPT` metadata module.
 
+pub mod folder;
+
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::{Ident, LitStr, Type};
 
-use crate::ast::{Binding, Param, Split};
-use crate::attr::Kind;
 use crate::check;
+use crate::check::script::Checked;
+use crate::input::ast::{Binding, Param, Split};
+use crate::input::attr::Kind;
+use crate::input::manifest::Manifest;
 use crate::input::request::Request;
-use crate::manifest::Manifest;
+use crate::input::script_file::ScriptFile;
 use crate::reply_type::{self, Reading};
-use crate::script_check::Checked;
-use crate::script_file::ScriptFile;
 
 /// `#[redis_script(args)] item`, as tokens in and out; errors become
 /// `compile_error!`s beside a stub of the function, so call sites do not add

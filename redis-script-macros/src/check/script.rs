@@ -12,11 +12,11 @@ use redis_script_analyzer::{
     self as analyzer, Allowed, Checker, Declared, Diagnostic, Rule, Severity, Target,
 };
 
-use crate::ast::Binding;
-use crate::attr::Keys;
 use crate::errors::Errors;
+use crate::input::ast::Binding;
+use crate::input::attr::Keys;
+use crate::input::script_file::ScriptFile;
 use crate::reply_type;
-use crate::script_file::ScriptFile;
 
 /// What the checks found that the expansion uses.
 pub struct Checked {
