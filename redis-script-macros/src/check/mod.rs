@@ -32,7 +32,7 @@ pub fn check(request: &Request, errors: &mut Errors) -> Option<Checked> {
     {
         match header {
             Err(header_errors) => {
-                signature::header_errors(file, script.own_source(), header_errors.clone(), errors)
+                signature::header_errors(file, script.own_source(), header_errors, errors)
             }
             // A declaration with errors of its own is not compared.
             Ok(Some(header)) if errors.is_empty() => {

@@ -349,7 +349,7 @@ struct List {
 pub fn header_errors(
     file: &LitStr,
     source: &str,
-    header_errors: Vec<HeaderError>,
+    header_errors: &[HeaderError],
     errors: &mut Errors,
 ) {
     for error in header_errors {

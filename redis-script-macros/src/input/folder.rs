@@ -93,7 +93,7 @@ pub fn requests<'m>(
                 continue;
             }
             Err(header_errors) => {
-                signature::header_errors(&lit, script.own_source(), header_errors, errors);
+                signature::header_errors(&lit, script.own_source(), &header_errors, errors);
                 continue;
             }
         };

@@ -188,3 +188,55 @@ pub fn binding(name: &syn::Ident, header: &Header, krate: &TokenStream, span: Sp
     let vis = Visibility::Public(Default::default());
     Binding::from_syn(attrs, vis, sig, None)
 }
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::Span;
+    use quote::quote;
+
+    use redis_script_analyzer::header;
+
+    use super::binding;
+
+    /// The binding a header declares, as the declaration a user would write.
+    #[test]
+    fn a_header_declares_the_binding_scripts_binds() {
+        let source = "--- Takes a lock.\n\
+                      ---@key lock string the lock\n\
+                      ---@key ... string\n\
+                      ---@param ttl_ms integer\n\
+                      ---@param ... string\n\
+                      ---@return string? the token\n\
+                      return nil\n";
+        let header = header::parse(source)
+            .expect("a header that parses")
+            .expect("a header");
+        let name = syn::Ident::new("acquire", Span::call_site());
+        let binding = binding(&name, &header, &quote!(::redis_script), Span::call_site());
+        let (attrs, vis, sig) = (&binding.attrs, &binding.vis, &binding.sig);
+        let written = quote!(#(#attrs)* #vis #sig;).to_string();
+        let expected = quote! {
+            #[doc = " Takes a lock."]
+            #[doc = ""]
+            #[doc = " - `lock`: the lock"]
+            #[doc = ""]
+            #[doc = " Replies the token"]
+            pub fn acquire(
+                lock: &str,
+                #[variadic] keys: &[&str],
+                ttl_ms: i64,
+                #[variadic] rest: &[&str]
+            ) -> ::std::option::Option<::std::string::String>;
+        }
+        .to_string();
+        assert_eq!(written, expected);
+        assert_eq!(binding.params.len(), 4);
+        assert!(binding.bad_params.is_empty() && binding.body.is_none());
+        let variadic: Vec<bool> = binding
+            .params
+            .iter()
+            .map(|p| p.variadic.is_some())
+            .collect();
+        assert_eq!(variadic, [false, true, false, true]);
+    }
+}
