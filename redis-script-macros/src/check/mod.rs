@@ -31,9 +31,12 @@ pub fn check(request: &Request, errors: &mut Errors) -> Option<Checked> {
         (file, script, keys, &request.header)
     {
         match header {
-            Err(header_errors) => {
-                signature::header_errors(file, script.own_source(), header_errors, errors)
-            }
+            Err(header_errors) => crate::input::header::header_errors(
+                file,
+                script.own_source(),
+                header_errors,
+                errors,
+            ),
             // A declaration with errors of its own is not compared.
             Ok(Some(header)) if errors.is_empty() => {
                 signature::check_agreement(binding, keys, file, script.own_source(), header, errors)

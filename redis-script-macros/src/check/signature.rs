@@ -1,12 +1,12 @@
 //! Whether a hand-written `#[redis_script]` declaration agrees with its
-//! script's header signature ([`redis_script_analyzer::header`]), and a
-//! header that does not parse, as errors. The header's types as Rust sees
-//! them are in [`crate::input::header`].
+//! script's header signature ([`redis_script_analyzer::header`]), as errors.
+//! The header's types as Rust sees them, and a header that does not parse,
+//! are in [`crate::input::header`].
 
 use quote::ToTokens;
 use syn::{LitStr, Type};
 
-use redis_script_analyzer::header::{Header, HeaderError, LuaType, Value};
+use redis_script_analyzer::header::{Header, LuaType, Value};
 use redis_script_analyzer::{Span as HeaderSpan, report};
 
 use crate::errors::Errors;
@@ -342,24 +342,4 @@ struct List {
     what: &'static str,
     /// A declaration of it.
     example: &'static str,
-}
-
-/// A header that does not parse, as errors on the `file` literal quoting
-/// each line.
-pub fn header_errors(
-    file: &LitStr,
-    source: &str,
-    header_errors: &[HeaderError],
-    errors: &mut Errors,
-) {
-    for error in header_errors {
-        let message = report::render(
-            &file.value(),
-            source,
-            error.span,
-            &format!("in the script's header: {}", error.message),
-            error.note.as_deref(),
-        );
-        errors.push(syn::Error::new(file.span(), message));
-    }
 }

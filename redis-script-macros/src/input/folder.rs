@@ -10,7 +10,6 @@ use syn::{Ident, LitStr, Token, Visibility};
 
 use redis_script_analyzer::header as analyzer_header;
 
-use crate::check::signature;
 use crate::errors::Errors;
 use crate::input::header;
 use crate::input::manifest::Manifest;
@@ -93,7 +92,7 @@ pub fn requests<'m>(
                 continue;
             }
             Err(header_errors) => {
-                signature::header_errors(&lit, script.own_source(), &header_errors, errors);
+                header::header_errors(&lit, script.own_source(), &header_errors, errors);
                 continue;
             }
         };

@@ -19,12 +19,14 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::{
-    Attribute, FnArg, Generics, Pat, PatIdent, PatType, ReturnType, Safety, Signature, Type,
-    Visibility,
+    Attribute, FnArg, Generics, LitStr, Pat, PatIdent, PatType, ReturnType, Safety, Signature,
+    Type, Visibility,
 };
 
-use redis_script_analyzer::header::{Header, LuaType, Value};
+use redis_script_analyzer::header::{Header, HeaderError, LuaType, Value};
+use redis_script_analyzer::report;
 
+use crate::errors::Errors;
 use crate::input::ast::Binding;
 use crate::reply_type;
 
@@ -187,6 +189,26 @@ pub fn binding(name: &syn::Ident, header: &Header, krate: &TokenStream, span: Sp
     };
     let vis = Visibility::Public(Default::default());
     Binding::from_syn(attrs, vis, sig, None)
+}
+
+/// A header that does not parse, as errors on the `file` literal quoting
+/// each line.
+pub fn header_errors(
+    file: &LitStr,
+    source: &str,
+    header_errors: &[HeaderError],
+    errors: &mut Errors,
+) {
+    for error in header_errors {
+        let message = report::render(
+            &file.value(),
+            source,
+            error.span,
+            &format!("in the script's header: {}", error.message),
+            error.note.as_deref(),
+        );
+        errors.push(syn::Error::new(file.span(), message));
+    }
 }
 
 #[cfg(test)]
