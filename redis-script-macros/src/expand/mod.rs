@@ -1,6 +1,7 @@
 //! Code generation: the typed function and its `SCRIPT` metadata module.
 
 pub mod folder;
+pub mod impl_block;
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -37,7 +38,35 @@ fn binding(kind: Kind, args: TokenStream, item: TokenStream) -> TokenStream {
 
 /// A request, checked then expanded: its function and module, or beside
 /// its errors a stub of them.
-pub fn request_tokens(mut request: Request) -> TokenStream {
+pub fn request_tokens(request: Request) -> TokenStream {
+    let Expansion { function, module } = request_expansion(request, &Place::Module);
+    quote!(#function #module)
+}
+
+/// Where a binding stands, which decides where its metadata goes.
+pub enum Place {
+    /// A module: `mod <name>` beside the function (the attribute alone).
+    Module,
+    /// An `impl` block rewritten by `#[bindings]`: the function is an
+    /// associated function, `<name>_script()` returns its `Script`, and
+    /// `mod <name>` goes in `hidden`, a module beside the `impl`.
+    Impl {
+        hidden: Ident,
+        /// The type's name, for docs.
+        self_ty: String,
+    },
+}
+
+/// A binding's expansion, in two parts: `function` where the binding was
+/// written (a module or an `impl`), `module` where modules may stand.
+pub struct Expansion {
+    pub function: TokenStream,
+    pub module: TokenStream,
+}
+
+/// [`request_tokens`], for a binding at `place`; errors go with the module,
+/// which stands at module level in either place.
+pub fn request_expansion(mut request: Request, place: &Place) -> Expansion {
     let mut errors = std::mem::take(&mut request.errors);
     let checked = check::check(&request, &mut errors);
     let binding = &request.binding;
@@ -62,12 +91,17 @@ pub fn request_tokens(mut request: Request) -> TokenStream {
             keys.count,
             manifest,
             &krate,
+            place,
         ),
         (result, ..) => {
             let error = result.err().map(|error| error.to_compile_error());
             let keys = keys.map_or(0, |keys| keys.count);
-            let stub = expand(binding, &Source::Stub, keys, manifest, &krate);
-            quote!(#error #stub)
+            let Expansion { function, module } =
+                expand(binding, &Source::Stub, keys, manifest, &krate, place);
+            Expansion {
+                function,
+                module: quote!(#error #module),
+            }
         }
     }
 }
@@ -92,9 +126,16 @@ fn expand(
     keys: usize,
     manifest: Option<&Manifest>,
     krate: &TokenStream,
-) -> TokenStream {
+    place: &Place,
+) -> Expansion {
     let private = quote!(#krate::__private);
     let name = &binding.sig.ident;
+    // Where the function's body, and the accessor of an associated one,
+    // find the metadata.
+    let script_path = match place {
+        Place::Module => quote!(#name::SCRIPT),
+        Place::Impl { hidden, .. } => quote!(#hidden::#name::SCRIPT),
+    };
     let vis = &binding.vis;
     let reply = binding.reply_type();
     let reply_name = reply_type::type_name(&reply);
@@ -166,7 +207,7 @@ fn expand(
                     #warnings
                     // The binding's own metadata, deprecated with it if it is.
                     #[allow(deprecated)]
-                    let mut #call = #private::Invocation::new(&#name::SCRIPT);
+                    let mut #call = #private::Invocation::new(&#script_path);
                     #(#key_singles)*
                     #key_list
                     #(#arg_singles)*
@@ -194,14 +235,30 @@ fn expand(
         attr.path().is_ident("deprecated")
             || (attr.path().is_ident("doc") && !matches!(attr.meta, syn::Meta::NameValue(_)))
     });
-    let generated_doc = generated_doc(binding, source, &file_name, &sha1, &binding.split(keys));
-    let module_doc = format!("The script behind [`{name}()`](fn@{name}).");
+    let generated_doc = generated_doc(
+        binding,
+        source,
+        &file_name,
+        &sha1,
+        &binding.split(keys),
+        place,
+    );
     // Items inside the module name the function from there: rustdoc
     // resolves their links in the module (the binding's name spans it, see
-    // below), where only `super::` reaches the function.
-    let script_doc = format!(
-        "Static metadata of `{file_name}`, the script behind [`{name}()`](fn@super::{name})."
-    );
+    // below), where only `super::` reaches the function. In an `impl`'s
+    // hidden module the function is named, not linked.
+    let (module_doc, function_link) = match place {
+        Place::Module => (
+            format!("The script behind [`{name}()`](fn@{name})."),
+            format!("[`{name}()`](fn@super::{name})"),
+        ),
+        Place::Impl { self_ty, .. } => (
+            format!("The script behind `{self_ty}::{name}()`."),
+            format!("`{self_ty}::{name}()`"),
+        ),
+    };
+    let script_doc =
+        format!("Static metadata of `{file_name}`, the script behind {function_link}.");
     let generics = &binding.sig.generics;
     let where_clause = &generics.where_clause;
     let params = binding
@@ -228,7 +285,7 @@ fn expand(
         } => {
             let library = checked.library.clone().unwrap_or_default();
             let library_doc = format!(
-                "The Lua library `{library}` (`{file_name}`), which [`{name}()`](fn@super::{name}) calls a function of."
+                "The Lua library `{library}` (`{file_name}`), which {function_link} calls a function of."
             );
             (
                 quote! {
@@ -257,10 +314,16 @@ fn expand(
     // where it stands: spanned at the binding's name, rustc's error there
     // ("module is not supported in `trait`s or `impl`s") points at the
     // name rather than at the whole attribute.
+    // In a hidden module, the binding's module is `pub` for the `impl`
+    // beside it; its accessor has the function's visibility.
+    let module_vis = match place {
+        Place::Module => quote!(#vis),
+        Place::Impl { .. } => quote!(pub),
+    };
     let module = quote_spanned! {name.span()=>
         #(#module_attrs)*
         #[doc = #module_doc]
-        #vis mod #name {
+        #module_vis mod #name {
             #track_manifest
             #library_items
 
@@ -288,15 +351,41 @@ fn expand(
 
     // The signature names the public path, which docs and errors show the
     // user; the body and the metadata reach the runtime through `__private`.
-    quote! {
-        #(#attrs)*
-        #(#[doc = #generated_doc])*
-        #stub_allow
-        #vis fn #name #generics (#(#params),*) -> #krate::Invocation<#reply> #where_clause {
-            #body
+    // An associated function's metadata, reached through its type.
+    let accessor = match place {
+        Place::Module => None,
+        Place::Impl { self_ty, .. } => {
+            let accessor = quote::format_ident!("{}_script", name);
+            let doc = format!(
+                "The metadata of `{file_name}`, the script behind [`{self_ty}::{name}()`](Self::{name})."
+            );
+            let deprecated = binding.attrs.iter().filter(|attr| {
+                attr.path().is_ident("deprecated")
+                    || (attr.path().is_ident("doc")
+                        && !matches!(attr.meta, syn::Meta::NameValue(_)))
+            });
+            Some(quote! {
+                #(#deprecated)*
+                #[doc = #doc]
+                #[allow(deprecated)]
+                #vis fn #accessor() -> &'static #krate::Script {
+                    &#script_path
+                }
+            })
         }
+    };
+    Expansion {
+        function: quote! {
+            #(#attrs)*
+            #(#[doc = #generated_doc])*
+            #stub_allow
+            #vis fn #name #generics (#(#params),*) -> #krate::Invocation<#reply> #where_clause {
+                #body
+            }
 
-        #module
+            #accessor
+        },
+        module,
     }
 }
 
@@ -325,6 +414,7 @@ fn generated_doc(
     file: &str,
     sha1: &str,
     split: &Split,
+    place: &Place,
 ) -> Vec<String> {
     let Split {
         keys,
@@ -333,6 +423,14 @@ fn generated_doc(
         variadic,
     } = split;
     let name = &binding.sig.ident;
+    // Where the docs send the reader for the metadata.
+    let (script_link, library_link) = match place {
+        Place::Module => (format!("[`{name}::SCRIPT`]"), format!("[`{name}::LIBRARY`]")),
+        Place::Impl { .. } => (
+            format!("[`Self::{name}_script()`]"),
+            format!("`Self::{name}_script().library()`"),
+        ),
+    };
     let list = |params: &[Param], table: &str| -> String {
         params
             .iter()
@@ -352,11 +450,11 @@ fn generated_doc(
             ..
         } => format!(
             " Calls the function `{function}` of the Lua library `{}` (`{file}`) with FCALL; \
-             its metadata is [`{name}::SCRIPT`], its library [`{name}::LIBRARY`].",
+             its metadata is {script_link}, its library {library_link}.",
             checked.library.as_deref().unwrap_or_default()
         ),
         _ => format!(
-            " Runs the Lua script `{file}` (SHA1 `{sha1}`); its metadata is [`{name}::SCRIPT`]."
+            " Runs the Lua script `{file}` (SHA1 `{sha1}`); its metadata is {script_link}."
         ),
     });
     lines.push(String::new());

@@ -1,0 +1,138 @@
+//! `#[bindings] impl Type { … }`: bindings as associated functions.
+//!
+//! An attribute on a function cannot tell whether it stands in a module or
+//! in an `impl`, and an `impl` admits no module, static or `const _` (rustc:
+//! "module is not supported in `trait`s or `impl`s", "associated `static`
+//! items are not allowed", "`const` items in this context need a name").
+//! The attribute on the `impl` sees it whole: being outer, it expands
+//! before the bindings' own attributes, takes each binding out of the
+//! attribute's hands, leaves its function in the `impl` (with a
+//! `<name>_script()` accessor) and puts its `mod <name>` in a hidden module
+//! beside the `impl`, `__redis_script_<Type>`.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+use syn::parse::{Parse, ParseStream};
+use syn::{Attribute, ImplItem, ItemImpl, Type};
+
+use super::{Expansion, Place, request_expansion};
+use crate::input::attr::Kind;
+use crate::input::manifest::Manifest;
+use crate::input::request::Request;
+
+/// `#[bindings] impl …`, as tokens in and out.
+pub fn bindings(args: TokenStream, item: TokenStream) -> TokenStream {
+    match expand(args, item) {
+        Ok(tokens) => tokens,
+        Err(error) => error.to_compile_error(),
+    }
+}
+
+fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
+    if !args.is_empty() {
+        return Err(syn::Error::new_spanned(
+            args,
+            "#[bindings] takes no arguments: write it alone on the `impl`",
+        ));
+    }
+    let mut block = syn::parse2::<ItemImpl>(item)?;
+    if let Some((path, _)) = &block.trait_ {
+        return Err(syn::Error::new_spanned(
+            path,
+            "#[bindings] goes on an inherent `impl Type`, not on a trait's `impl`",
+        ));
+    }
+    let self_ty = type_name(&block.self_ty)?;
+    let hidden = format_ident!("__redis_script_{}", self_ty);
+    let place = Place::Impl {
+        hidden: hidden.clone(),
+        self_ty: self_ty.to_string(),
+    };
+    let manifest = Manifest::read(Span::call_site());
+
+    let mut modules = Vec::new();
+    for item in &mut block.items {
+        let tokens = item.to_token_stream();
+        let Ok(Item { attrs, rest }) = syn::parse2::<Item>(tokens) else {
+            continue;
+        };
+        let Some(index) = attrs.iter().position(|attr| binding_kind(attr).is_some()) else {
+            continue;
+        };
+        let mut attrs = attrs;
+        let attr = attrs.remove(index);
+        let kind = binding_kind(&attr).expect("found above");
+        let args = match &attr.meta {
+            syn::Meta::List(list) => list.tokens.clone(),
+            // `#[redis_script]` alone: the request reports the missing arguments.
+            _ => TokenStream::new(),
+        };
+        let declaration = quote!(#(#attrs)* #rest);
+        let Expansion { function, module } =
+            match Request::from_attribute(kind, args, declaration, &manifest) {
+                Ok(request) => request_expansion(request, &place),
+                Err(error) => Expansion {
+                    function: TokenStream::new(),
+                    module: error.to_compile_error(),
+                },
+            };
+        *item = ImplItem::Verbatim(function);
+        modules.push(module);
+    }
+
+    let module_doc = format!("The scripts of the bindings of `{self_ty}`.");
+    Ok(quote! {
+        #block
+
+        #[doc = #module_doc]
+        #[doc(hidden)]
+        #[allow(non_snake_case)]
+        mod #hidden {
+            #(#modules)*
+        }
+    })
+}
+
+/// An `impl` item split into its outer attributes and the rest.
+struct Item {
+    attrs: Vec<Attribute>,
+    rest: TokenStream,
+}
+
+impl Parse for Item {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        Ok(Item {
+            attrs: input.call(Attribute::parse_outer)?,
+            rest: input.parse()?,
+        })
+    }
+}
+
+/// `#[redis_script(…)]` or `#[redis_function(…)]`, by any path.
+fn binding_kind(attr: &Attribute) -> Option<Kind> {
+    let last = attr.path().segments.last()?;
+    if last.ident == "redis_script" {
+        Some(Kind::Script)
+    } else if last.ident == "redis_function" {
+        Some(Kind::Function)
+    } else {
+        None
+    }
+}
+
+/// The last segment of the `impl`'s type (`Jobs` in `impl Jobs`,
+/// `impl<T> jobs::Jobs<T>`), which names the hidden module.
+fn type_name(ty: &Type) -> syn::Result<syn::Ident> {
+    match ty {
+        Type::Path(path) if path.qself.is_none() => path
+            .path
+            .segments
+            .last()
+            .map(|segment| segment.ident.clone())
+            .ok_or_else(|| syn::Error::new_spanned(ty, "expected a type name")),
+        _ => Err(syn::Error::new_spanned(
+            ty,
+            "#[bindings] goes on the `impl` of a named type (`impl Jobs`)",
+        )),
+    }
+}

@@ -1,0 +1,47 @@
+// Bindings grouped in an `impl` block by `#[redis_script::bindings]`:
+// associated functions, each with a `<name>_script()` accessor, beside the
+// impl's own items; module-level bindings keep their `name::SCRIPT`.
+use redis_script::redis_script;
+
+pub struct Lock;
+
+#[redis_script::bindings]
+impl Lock {
+    /// Takes the lock for `ttl_ms`.
+    #[redis_script(file = "scripts/lock_acquire.lua", keys = 1)]
+    pub fn acquire(lock: &str, ttl_ms: u64, token: &str) -> Option<String>;
+
+    #[redis_script(file = "scripts/lock_release.lua", keys = 1)]
+    fn release(lock: &str, token: &str) -> bool;
+
+    /// An ordinary associated item, left as written.
+    pub const NAME: &'static str = "lock";
+
+    pub fn owner_key(lock: &str) -> String {
+        format!("{lock}:owner")
+    }
+}
+
+#[redis_script(file = "scripts/lock_release.lua", keys = 1)]
+fn release(lock: &str, token: &str) -> bool;
+
+fn main() {
+    let _call = Lock::acquire("lock", 1_000, "token");
+    let _call = Lock::release("lock", "token");
+    assert_eq!(Lock::acquire_script().name(), "acquire");
+    assert_eq!(Lock::release_script().file(), "scripts/lock_release.lua");
+    assert_eq!(Lock::NAME, "lock");
+    assert_eq!(Lock::owner_key("a"), "a:owner");
+
+    // The module-level binding of the same file is unchanged, and distinct.
+    assert_eq!(release::SCRIPT.name(), "release");
+    assert!(!std::ptr::eq(Lock::release_script(), &release::SCRIPT));
+
+    // Both are registered.
+    let registered = |script: &'static redis_script::Script| {
+        redis_script::registry::scripts().any(|listed| std::ptr::eq(listed, script))
+    };
+    assert!(registered(Lock::acquire_script()));
+    assert!(registered(Lock::release_script()));
+    assert!(registered(&release::SCRIPT));
+}
