@@ -51,6 +51,7 @@ fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let manifest = Manifest::read(Span::call_site());
 
     let mut modules = Vec::new();
+    let mut attribute_paths = Vec::new();
     for item in &mut block.items {
         let tokens = item.to_token_stream();
         let Ok(Item { attrs, rest }) = syn::parse2::<Item>(tokens) else {
@@ -62,6 +63,7 @@ fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
         let mut attrs = attrs;
         let attr = attrs.remove(index);
         let kind = binding_kind(&attr).expect("found above");
+        attribute_paths.push(attr.path().clone());
         let args = match &attr.meta {
             syn::Meta::List(list) => list.tokens.clone(),
             // `#[redis_script]` alone: the request reports the missing arguments.
@@ -81,8 +83,20 @@ fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     }
 
     let module_doc = format!("The scripts of the bindings of `{self_ty}`.");
+    // The attributes are taken, not expanded: a use of each path keeps its
+    // import from being reported unused (a block's `use` resolves as the
+    // attribute did, in the scope around it).
+    let uses = (!attribute_paths.is_empty()).then(|| {
+        quote! {
+            const _: () = {
+                #(#[allow(unused_imports)] use #attribute_paths as _;)*
+            };
+        }
+    });
     Ok(quote! {
         #block
+
+        #uses
 
         #[doc = #module_doc]
         #[doc(hidden)]
