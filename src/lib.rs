@@ -96,6 +96,25 @@
 // Generated code names `::redis_script::__private`, also inside this crate.
 extern crate self as redis_script;
 
+/// Lets `#[redis_script]` and `#[redis_function]` bindings stand in an
+/// inherent `impl` block, as associated functions.
+///
+/// ```text
+/// #[redis_script::bindings]
+/// impl Jobs {
+///     #[redis_script(file = "scripts/claim.lua", keys = 1)]
+///     pub fn claim(queue: &str, worker: &str) -> Option<String>;
+/// }
+/// ```
+///
+/// Each binding becomes `Jobs::claim(...)`, which returns the same
+/// [`Invocation`] as a binding at module level, and `Jobs::claim_script()`,
+/// its [`Script`] (what `claim::SCRIPT` is at module level). The bindings'
+/// `mod <name>`s, which an `impl` cannot hold, go in a hidden module beside
+/// it (`__redis_script_Jobs`); the bindings are listed by
+/// [`registry::scripts`] and loaded by [`load_all`] as any other.
+/// Other items of the `impl` are left as written.
+pub use redis_script_macros::bindings;
 /// Turns a function of a Redis Functions library on disk into a typed
 /// function.
 ///
@@ -232,25 +251,6 @@ pub use redis_script_macros::redis_script;
 /// error quoting its file and line. The guide, with the header's grammar
 /// and types: [Signatures in the Lua file](crate::guide::lua#signatures-in-the-lua-file).
 pub use redis_script_macros::scripts;
-/// Lets `#[redis_script]` and `#[redis_function]` bindings stand in an
-/// inherent `impl` block, as associated functions.
-///
-/// ```text
-/// #[redis_script::bindings]
-/// impl Jobs {
-///     #[redis_script(file = "scripts/claim.lua", keys = 1)]
-///     pub fn claim(queue: &str, worker: &str) -> Option<String>;
-/// }
-/// ```
-///
-/// Each binding becomes `Jobs::claim(...)`, which returns the same
-/// [`Invocation`] as a binding at module level, and `Jobs::claim_script()`,
-/// its [`Script`] (what `claim::SCRIPT` is at module level). The bindings'
-/// `mod <name>`s, which an `impl` cannot hold, go in a hidden module beside
-/// it (`__redis_script_Jobs`); the bindings are listed by
-/// [`registry::scripts`] and loaded by [`load_all`] as any other.
-/// Other items of the `impl` are left as written.
-pub use redis_script_macros::bindings;
 #[cfg(feature = "json")]
 #[cfg_attr(docsrs, doc(cfg(feature = "json")))]
 pub use redis_script_runtime::Json;

@@ -425,7 +425,10 @@ fn generated_doc(
     let name = &binding.sig.ident;
     // Where the docs send the reader for the metadata.
     let (script_link, library_link) = match place {
-        Place::Module => (format!("[`{name}::SCRIPT`]"), format!("[`{name}::LIBRARY`]")),
+        Place::Module => (
+            format!("[`{name}::SCRIPT`]"),
+            format!("[`{name}::LIBRARY`]"),
+        ),
         Place::Impl { .. } => (
             format!("[`Self::{name}_script()`]"),
             format!("`Self::{name}_script().library()`"),
@@ -453,9 +456,9 @@ fn generated_doc(
              its metadata is {script_link}, its library {library_link}.",
             checked.library.as_deref().unwrap_or_default()
         ),
-        _ => format!(
-            " Runs the Lua script `{file}` (SHA1 `{sha1}`); its metadata is {script_link}."
-        ),
+        _ => {
+            format!(" Runs the Lua script `{file}` (SHA1 `{sha1}`); its metadata is {script_link}.")
+        }
     });
     lines.push(String::new());
     if !keys.is_empty() {
