@@ -1,7 +1,7 @@
 // Bindings grouped in an `impl` block by `#[redis_script::bindings]`:
 // associated functions, each with a `<name>_script()` accessor, beside the
 // impl's own items; module-level bindings keep their `name::SCRIPT`.
-use redis_script::redis_script;
+use redis_script::{redis_function, redis_script};
 
 pub struct Lock;
 
@@ -25,6 +25,18 @@ impl Lock {
 #[redis_script(file = "scripts/lock_release.lua", keys = 1)]
 fn release(lock: &str, token: &str) -> bool;
 
+pub struct Stock;
+
+// A function of a library, and a path to the attribute.
+#[redis_script::bindings]
+impl Stock {
+    #[redis_function(library = "tests/lua/functions/stock.lua", keys = 1)]
+    pub fn stock_take(stock: &str, item: &str) -> Option<i64>;
+
+    #[redis_script::redis_script(file = "scripts/lock_release.lua", keys = 1)]
+    pub fn release(lock: &str, token: &str) -> bool;
+}
+
 fn main() {
     let _call = Lock::acquire("lock", 1_000, "token");
     let _call = Lock::release("lock", "token");
@@ -44,4 +56,10 @@ fn main() {
     assert!(registered(Lock::acquire_script()));
     assert!(registered(Lock::release_script()));
     assert!(registered(&release::SCRIPT));
+
+    let _call = Stock::stock_take("stock", "apple");
+    let library = Stock::stock_take_script().library().expect("a function");
+    assert_eq!(library.name(), "stock");
+    let _call = Stock::release("lock", "token");
+    assert!(registered(Stock::release_script()));
 }
