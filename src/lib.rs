@@ -111,7 +111,7 @@ extern crate self as redis_script;
 /// [`Invocation`] as a binding at module level, and `Jobs::claim_script()`,
 /// its [`Script`] (what `claim::SCRIPT` is at module level). The bindings'
 /// `mod <name>`s, which an `impl` cannot hold, go in a hidden module beside
-/// it (`__redis_script_Jobs`); the bindings are listed by
+/// it (`__redis_script_Jobs_claim`); the bindings are listed by
 /// [`registry::scripts`] and loaded by [`load_all`] as any other.
 /// Other items of the `impl` are left as written.
 pub use redis_script_macros::bindings;

@@ -8,10 +8,10 @@
 //! before the bindings' own attributes, takes each binding out of the
 //! attribute's hands, leaves its function in the `impl` (with a
 //! `<name>_script()` accessor) and puts its `mod <name>` in a hidden module
-//! beside the `impl`, `__redis_script_<Type>`.
+//! beside the `impl`, `__redis_script_<Type>_<name>`.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{ToTokens, format_ident, quote};
+use quote::{ToTokens, quote};
 use syn::parse::{Parse, ParseStream};
 use syn::{Attribute, ImplItem, ItemImpl, Type};
 
@@ -43,11 +43,7 @@ fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
         ));
     }
     let self_ty = type_name(&block.self_ty)?;
-    let hidden = format_ident!("__redis_script_{}", self_ty);
-    let place = Place::Impl {
-        hidden: hidden.clone(),
-        self_ty: self_ty.to_string(),
-    };
+    let place = Place::Impl { self_ty };
     let manifest = Manifest::read(Span::call_site());
 
     let mut modules = Vec::new();
@@ -82,7 +78,6 @@ fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
         modules.push(module);
     }
 
-    let module_doc = format!("The scripts of the bindings of `{self_ty}`.");
     // The attributes are taken, not expanded: a use of each path keeps its
     // import from being reported unused (a block's `use` resolves as the
     // attribute did, in the scope around it).
@@ -98,12 +93,7 @@ fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
 
         #uses
 
-        #[doc = #module_doc]
-        #[doc(hidden)]
-        #[allow(non_snake_case)]
-        mod #hidden {
-            #(#modules)*
-        }
+        #(#modules)*
     })
 }
 

@@ -5,6 +5,7 @@ pub mod impl_block;
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
+use syn::ext::IdentExt;
 use syn::{Ident, LitStr, Type};
 
 use crate::check;
@@ -49,11 +50,12 @@ pub enum Place {
     Module,
     /// An `impl` block rewritten by `#[bindings]`: the function is an
     /// associated function, `<name>_script()` returns its `Script`, and
-    /// `mod <name>` goes in `hidden`, a module beside the `impl`.
+    /// `mod <name>` goes in a hidden module beside the `impl`,
+    /// `__redis_script_<Type>_<name>`: one a binding, so two `impl` blocks
+    /// of a type do not collide (their functions' names cannot).
     Impl {
-        hidden: Ident,
-        /// The type's name, for docs.
-        self_ty: String,
+        /// The type's name (its path's last segment).
+        self_ty: Ident,
     },
 }
 
@@ -132,9 +134,17 @@ fn expand(
     let name = &binding.sig.ident;
     // Where the function's body, and the accessor of an associated one,
     // find the metadata.
-    let script_path = match place {
-        Place::Module => quote!(#name::SCRIPT),
-        Place::Impl { hidden, .. } => quote!(#hidden::#name::SCRIPT),
+    let hidden = match place {
+        Place::Module => None,
+        Place::Impl { self_ty } => Some(quote::format_ident!(
+            "__redis_script_{}_{}",
+            self_ty.unraw(),
+            name.unraw()
+        )),
+    };
+    let script_path = match &hidden {
+        None => quote!(#name::SCRIPT),
+        Some(hidden) => quote!(#hidden::#name::SCRIPT),
     };
     let vis = &binding.vis;
     let reply = binding.reply_type();
@@ -252,7 +262,7 @@ fn expand(
             format!("The script behind [`{name}()`](fn@{name})."),
             format!("[`{name}()`](fn@super::{name})"),
         ),
-        Place::Impl { self_ty, .. } => (
+        Place::Impl { self_ty } => (
             format!("The script behind `{self_ty}::{name}()`."),
             format!("`{self_ty}::{name}()`"),
         ),
@@ -348,13 +358,23 @@ fn expand(
             #registration
         }
     };
+    let module = match &hidden {
+        None => module,
+        Some(hidden) => quote! {
+            #[doc(hidden)]
+            #[allow(non_snake_case)]
+            mod #hidden {
+                #module
+            }
+        },
+    };
 
     // The signature names the public path, which docs and errors show the
     // user; the body and the metadata reach the runtime through `__private`.
     // An associated function's metadata, reached through its type.
     let accessor = match place {
         Place::Module => None,
-        Place::Impl { self_ty, .. } => {
+        Place::Impl { self_ty } => {
             let accessor = quote::format_ident!("{}_script", name);
             let doc = format!(
                 "The metadata of `{file_name}`, the script behind [`{self_ty}::{name}()`](Self::{name})."

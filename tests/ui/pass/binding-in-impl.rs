@@ -25,6 +25,13 @@ impl Lock {
 #[redis_script(file = "scripts/lock_release.lua", keys = 1)]
 fn release(lock: &str, token: &str) -> bool;
 
+// A second impl block of the same type.
+#[redis_script::bindings]
+impl Lock {
+    #[redis_script(file = "scripts/lock_extend.lua", keys = 1)]
+    pub fn extend(lock: &str, ttl_ms: u64, token: &str) -> bool;
+}
+
 pub struct Stock;
 
 // A function of a library, and a path to the attribute.
@@ -56,6 +63,9 @@ fn main() {
     assert!(registered(Lock::acquire_script()));
     assert!(registered(Lock::release_script()));
     assert!(registered(&release::SCRIPT));
+
+    let _call = Lock::extend("lock", 1_000, "token");
+    assert!(registered(Lock::extend_script()));
 
     let _call = Stock::stock_take("stock", "apple");
     let library = Stock::stock_take_script().library().expect("a function");
