@@ -140,3 +140,86 @@ fn type_name(ty: &Type) -> syn::Result<syn::Ident> {
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::bindings;
+    use quote::quote;
+    use syn::{File, ImplItem, Item};
+
+    fn expand(args: proc_macro2::TokenStream, item: proc_macro2::TokenStream) -> File {
+        syn::parse2(bindings(args, item)).expect("the expansion parses as items")
+    }
+
+    fn error_of(file: &File) -> Option<String> {
+        file.items.iter().find_map(|item| match item {
+            Item::Macro(mac)
+                if mac
+                    .mac
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident == "compile_error") =>
+            {
+                Some(mac.mac.tokens.to_string())
+            }
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn binding_becomes_associated_function_with_hidden_module_beside() {
+        // A file that does not exist: the stub's shape is the same.
+        let file = expand(
+            quote!(),
+            quote! {
+                impl Jobs {
+                    #[redis_script(file = "no/such/claim.lua", keys = 1)]
+                    pub fn claim(queue: &str) -> Option<String>;
+                    const OTHER: u8 = 1;
+                }
+            },
+        );
+        let Some(Item::Impl(block)) = file.items.first() else {
+            panic!("the impl comes first");
+        };
+        let text = quote!(#block).to_string();
+        assert!(text.contains("fn claim ("), "{text}");
+        assert!(text.contains("fn claim_script ()"), "{text}");
+        assert!(text.contains("const OTHER"), "{text}");
+        assert!(
+            !text.contains("redis_script ("),
+            "the attribute is taken: {text}"
+        );
+        assert!(block.items.iter().all(|item| !matches!(item, ImplItem::Verbatim(tokens) if tokens.to_string().contains("mod "))));
+        let hidden = file.items.iter().any(
+            |item| matches!(item, Item::Mod(module) if module.ident == "__redis_script_Jobs_claim"),
+        );
+        assert!(hidden, "{}", quote!(#file));
+        assert!(error_of(&file).is_some(), "the missing file is reported");
+    }
+
+    #[test]
+    fn trait_impl_is_refused() {
+        let file = expand(quote!(), quote!(impl Clone for Jobs {}));
+        assert!(error_of(&file).unwrap().contains("inherent"));
+    }
+
+    #[test]
+    fn arguments_are_refused() {
+        let file = expand(quote!(jobs), quote!(impl Jobs {}));
+        assert!(error_of(&file).unwrap().contains("no arguments"));
+    }
+
+    #[test]
+    fn impl_of_unnamed_type_is_refused() {
+        let file = expand(quote!(), quote!(impl [u8] {}));
+        assert!(error_of(&file).unwrap().contains("named type"));
+    }
+
+    #[test]
+    fn impl_without_bindings_is_left_alone() {
+        let file = expand(quote!(), quote!(impl Jobs { fn f() {} }));
+        assert_eq!(file.items.len(), 1);
+    }
+}
