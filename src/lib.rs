@@ -113,7 +113,8 @@ extern crate self as redis_script;
 /// `mod <name>`s, which an `impl` cannot hold, go in a hidden module beside
 /// it (`__redis_script_Jobs_claim`); the bindings are listed by
 /// [`registry::scripts`] and loaded by [`load_all`] as any other.
-/// Other items of the `impl` are left as written.
+/// Other items of the `impl` are left as written. The guide:
+/// [Bindings in an `impl` block](crate::guide::parameters#bindings-in-an-impl-block).
 pub use redis_script_macros::bindings;
 /// Turns a function of a Redis Functions library on disk into a typed
 /// function.
@@ -232,6 +233,11 @@ pub use redis_script_macros::redis_function;
 ///   [metadata](crate::guide::parameters#metadata) (source, SHA1, names, arity, flags), its
 ///   counts ([`Script::stats`]) and [`Script::load`]. The binding is also
 ///   listed by [`registry::scripts`] and loaded by [`load_all`].
+///
+/// A module cannot stand in an `impl` block: there, mark the block with
+/// [`macro@bindings`], which makes each binding an associated function
+/// `Type::<name>(..)` and gives its `Script` as `Type::<name>_script()`
+/// ([Bindings in an `impl` block](crate::guide::parameters#bindings-in-an-impl-block)).
 ///
 /// How the Lua file is checked: the guide's
 /// [Compile-time checks of the Lua](crate::guide::checks#compile-time-checks-of-the-lua).
