@@ -112,7 +112,9 @@ extern crate self as redis_script;
 /// its [`Script`] (what `claim::SCRIPT` is at module level). The bindings'
 /// `mod <name>`s, which an `impl` cannot hold, go in a hidden module beside
 /// it (`__redis_script_Jobs_claim`); the bindings are listed by
-/// [`registry::scripts`] and loaded by [`load_all`] as any other.
+/// [`registry::scripts`] (with [`Script::binding_path`] `my_app::jobs::Jobs::claim`)
+/// and loaded by [`load_all`] as any other. A binding of a library
+/// function reaches its library as `Jobs::done_script().library()`.
 /// Other items of the `impl` are left as written. The guide:
 /// [Bindings in an `impl` block](crate::guide::parameters#bindings-in-an-impl-block).
 pub use redis_script_macros::bindings;
@@ -133,7 +135,8 @@ pub use redis_script_macros::bindings;
 ///   second ARGV.
 ///
 /// It generates what [`macro@redis_script`] does, plus `<name>::LIBRARY`,
-/// the [`Library`] the function belongs to. A call is FCALL, or FCALL_RO for
+/// the [`Library`] the function belongs to (in a [`macro@bindings`]
+/// `impl`: `Type::<name>_script().library()`). A call is FCALL, or FCALL_RO for
 /// a `no-writes` function, and loads the library when the server lacks it:
 /// the guide is [Redis Functions](crate::guide::lua#redis-functions).
 pub use redis_script_macros::redis_function;
@@ -261,7 +264,7 @@ pub use redis_script_macros::scripts;
 #[cfg_attr(docsrs, doc(cfg(feature = "json")))]
 pub use redis_script_runtime::Json;
 pub use redis_script_runtime::{
-    Applied, Arity, Batch, BatchReplies, Error, ErrorClass, ErrorKind, InvalidKeyPrefix,
+    Applied, Argument, Arity, Batch, BatchReplies, Error, ErrorClass, ErrorKind, InvalidKeyPrefix,
     Invocation, KeyPrefix, Library, LibraryStatus, Loaded, NoScriptFallback, PrefixedConnection,
     Queued, SLOTS, Script, ScriptKill, ScriptPipeline, ScriptStats, hash_tag, key_slot,
     kill_running_script, load_all, observe, redirected_commands, registry,

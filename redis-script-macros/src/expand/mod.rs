@@ -164,7 +164,7 @@ fn expand(
     // A hygienic local cannot collide with a parameter name.
     let call = Ident::new("call", Span::mixed_site());
     // Spanned at the parameter's type, where an error of its bound
-    // (`__private::Argument`: a type that is no `ToRedisArgs`) belongs.
+    // (`Argument`: a type that is no `ToRedisArgs`) belongs.
     let singles = |params: &[Param]| -> Vec<TokenStream> {
         params
             .iter()
@@ -330,6 +330,19 @@ fn expand(
         Place::Module => quote!(#vis),
         Place::Impl { .. } => quote!(pub),
     };
+    // An impl binding's module path names its hidden module; the runtime
+    // puts `Type::name` in its place, in const context.
+    let binding_path = match place {
+        Place::Module => quote!(::core::module_path!()),
+        Place::Impl { self_ty } => {
+            let type_and_name = format!("{}::{}", self_ty.unraw(), name.unraw());
+            quote!({
+                const LEN: usize = #private::impl_path::len(::core::module_path!(), #type_and_name);
+                static PATH: [u8; LEN] = #private::impl_path::bytes(::core::module_path!(), #type_and_name);
+                #private::impl_path::as_str(&PATH)
+            })
+        }
+    };
     let module = quote_spanned! {name.span()=>
         #(#module_attrs)*
         #[doc = #module_doc]
@@ -340,7 +353,7 @@ fn expand(
             #[doc = #script_doc]
             pub static SCRIPT: #private::Script = #private::Script::from_parts(#private::ScriptParts {
                 name: ::core::stringify!(#name),
-                binding_path: ::core::module_path!(),
+                binding_path: #binding_path,
                 file: #file_name,
                 source: #source_expr,
                 sha1: #sha1,

@@ -52,6 +52,16 @@ fn main() {
     assert_eq!(Lock::NAME, "lock");
     assert_eq!(Lock::owner_key("a"), "a:owner");
 
+    // Paths read as the calls do, not as the hidden modules are named.
+    assert_eq!(
+        Lock::acquire_script().binding_path(),
+        concat!(module_path!(), "::Lock::acquire")
+    );
+    assert_eq!(
+        release::SCRIPT.binding_path(),
+        concat!(module_path!(), "::release")
+    );
+
     // The module-level binding of the same file is unchanged, and distinct.
     assert_eq!(release::SCRIPT.name(), "release");
     assert!(!std::ptr::eq(Lock::release_script(), &release::SCRIPT));
