@@ -96,6 +96,28 @@
 // Generated code names `::redis_script::__private`, also inside this crate.
 extern crate self as redis_script;
 
+/// Lets `#[redis_script]` and `#[redis_function]` bindings stand in an
+/// inherent `impl` block, as associated functions.
+///
+/// ```text
+/// #[redis_script::bindings]
+/// impl Jobs {
+///     #[redis_script(file = "scripts/claim.lua", keys = 1)]
+///     pub fn claim(queue: &str, worker: &str) -> Option<String>;
+/// }
+/// ```
+///
+/// Each binding becomes `Jobs::claim(...)`, which returns the same
+/// [`Invocation`] as a binding at module level, and `Jobs::claim_script()`,
+/// its [`Script`] (what `claim::SCRIPT` is at module level). The bindings'
+/// `mod <name>`s, which an `impl` cannot hold, go in a hidden module beside
+/// it (`__redis_script_Jobs_claim`); the bindings are listed by
+/// [`registry::scripts`] (with [`Script::binding_path`] `my_app::jobs::Jobs::claim`)
+/// and loaded by [`load_all`] as any other. A binding of a library
+/// function reaches its library as `Jobs::done_script().library()`.
+/// Other items of the `impl` are left as written. The guide:
+/// [Bindings in an `impl` block](crate::guide::parameters#bindings-in-an-impl-block).
+pub use redis_script_macros::bindings;
 /// Turns a function of a Redis Functions library on disk into a typed
 /// function.
 ///
@@ -113,7 +135,8 @@ extern crate self as redis_script;
 ///   second ARGV.
 ///
 /// It generates what [`macro@redis_script`] does, plus `<name>::LIBRARY`,
-/// the [`Library`] the function belongs to. A call is FCALL, or FCALL_RO for
+/// the [`Library`] the function belongs to (in a [`macro@bindings`]
+/// `impl`: `Type::<name>_script().library()`). A call is FCALL, or FCALL_RO for
 /// a `no-writes` function, and loads the library when the server lacks it:
 /// the guide is [Redis Functions](crate::guide::lua#redis-functions).
 pub use redis_script_macros::redis_function;
@@ -214,6 +237,11 @@ pub use redis_script_macros::redis_function;
 ///   counts ([`Script::stats`]) and [`Script::load`]. The binding is also
 ///   listed by [`registry::scripts`] and loaded by [`load_all`].
 ///
+/// A module cannot stand in an `impl` block: there, mark the block with
+/// [`macro@bindings`], which makes each binding an associated function
+/// `Type::<name>(..)` and gives its `Script` as `Type::<name>_script()`
+/// ([Bindings in an `impl` block](crate::guide::parameters#bindings-in-an-impl-block)).
+///
 /// How the Lua file is checked: the guide's
 /// [Compile-time checks of the Lua](crate::guide::checks#compile-time-checks-of-the-lua).
 pub use redis_script_macros::redis_script;
@@ -236,7 +264,7 @@ pub use redis_script_macros::scripts;
 #[cfg_attr(docsrs, doc(cfg(feature = "json")))]
 pub use redis_script_runtime::Json;
 pub use redis_script_runtime::{
-    Applied, Arity, Batch, BatchReplies, Error, ErrorClass, ErrorKind, InvalidKeyPrefix,
+    Applied, Argument, Arity, Batch, BatchReplies, Error, ErrorClass, ErrorKind, InvalidKeyPrefix,
     Invocation, KeyPrefix, Library, LibraryStatus, Loaded, NoScriptFallback, PrefixedConnection,
     Queued, SLOTS, Script, ScriptKill, ScriptPipeline, ScriptStats, hash_tag, key_slot,
     kill_running_script, load_all, observe, redirected_commands, registry,

@@ -45,3 +45,10 @@ pub fn scripts(input: TokenStream) -> TokenStream {
 pub fn redis_function(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::redis_function(args.into(), item.into()).into()
 }
+
+// Lets the bindings of an `impl` block stand there as associated
+// functions; see the `redis-script` crate for the guide.
+#[proc_macro_attribute]
+pub fn bindings(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand::impl_block::bindings(args.into(), item.into()).into()
+}

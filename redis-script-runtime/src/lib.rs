@@ -39,7 +39,7 @@ mod reply;
 mod wire;
 
 pub use call::batch::{Batch, BatchReplies, Queued};
-pub use call::invocation::{Invocation, NoScriptFallback};
+pub use call::invocation::{Argument, Invocation, NoScriptFallback};
 pub use call::pipeline::ScriptPipeline;
 pub use call::prefixed_connection::PrefixedConnection;
 pub use call::redirect::redirected_commands;
@@ -79,7 +79,8 @@ pub extern crate redis2 as redis;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::__register_script as register_script;
-    pub use crate::call::invocation::{Argument, Invocation};
+    pub use crate::call::invocation::Invocation;
+    pub use crate::embedded::impl_path;
     pub use crate::embedded::library::Library;
     pub use crate::embedded::linked::SCRIPTS;
     pub use crate::embedded::script::{Script, ScriptParts};

@@ -17,6 +17,7 @@ mod faults;
 mod functions;
 mod headers;
 mod idiomatic;
+mod impl_bindings;
 mod includes;
 mod invocation;
 mod json;

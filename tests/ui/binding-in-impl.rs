@@ -1,4 +1,4 @@
-// A binding inside an `impl` block: bindings are module-level items.
+// A binding inside an `impl` without `#[redis_script::bindings]` on it: rustc rejects its module.
 use redis_script::redis_script;
 
 struct Lock;

@@ -1,9 +1,11 @@
 //! Code generation: the typed function and its `SCRIPT` metadata module.
 
 pub mod folder;
+pub mod impl_block;
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
+use syn::ext::IdentExt;
 use syn::{Ident, LitStr, Type};
 
 use crate::check;
@@ -37,7 +39,36 @@ fn binding(kind: Kind, args: TokenStream, item: TokenStream) -> TokenStream {
 
 /// A request, checked then expanded: its function and module, or beside
 /// its errors a stub of them.
-pub fn request_tokens(mut request: Request) -> TokenStream {
+pub fn request_tokens(request: Request) -> TokenStream {
+    let Expansion { function, module } = request_expansion(request, &Place::Module);
+    quote!(#function #module)
+}
+
+/// Where a binding stands, which decides where its metadata goes.
+pub enum Place {
+    /// A module: `mod <name>` beside the function (the attribute alone).
+    Module,
+    /// An `impl` block rewritten by `#[bindings]`: the function is an
+    /// associated function, `<name>_script()` returns its `Script`, and
+    /// `mod <name>` goes in a hidden module beside the `impl`,
+    /// `__redis_script_<Type>_<name>`: one a binding, so two `impl` blocks
+    /// of a type do not collide (their functions' names cannot).
+    Impl {
+        /// The type's name (its path's last segment).
+        self_ty: Ident,
+    },
+}
+
+/// A binding's expansion, in two parts: `function` where the binding was
+/// written (a module or an `impl`), `module` where modules may stand.
+pub struct Expansion {
+    pub function: TokenStream,
+    pub module: TokenStream,
+}
+
+/// [`request_tokens`], for a binding at `place`; errors go with the module,
+/// which stands at module level in either place.
+pub fn request_expansion(mut request: Request, place: &Place) -> Expansion {
     let mut errors = std::mem::take(&mut request.errors);
     let checked = check::check(&request, &mut errors);
     let binding = &request.binding;
@@ -62,12 +93,17 @@ pub fn request_tokens(mut request: Request) -> TokenStream {
             keys.count,
             manifest,
             &krate,
+            place,
         ),
         (result, ..) => {
             let error = result.err().map(|error| error.to_compile_error());
             let keys = keys.map_or(0, |keys| keys.count);
-            let stub = expand(binding, &Source::Stub, keys, manifest, &krate);
-            quote!(#error #stub)
+            let Expansion { function, module } =
+                expand(binding, &Source::Stub, keys, manifest, &krate, place);
+            Expansion {
+                function,
+                module: quote!(#error #module),
+            }
         }
     }
 }
@@ -92,9 +128,24 @@ fn expand(
     keys: usize,
     manifest: Option<&Manifest>,
     krate: &TokenStream,
-) -> TokenStream {
+    place: &Place,
+) -> Expansion {
     let private = quote!(#krate::__private);
     let name = &binding.sig.ident;
+    // Where the function's body, and the accessor of an associated one,
+    // find the metadata.
+    let hidden = match place {
+        Place::Module => None,
+        Place::Impl { self_ty } => Some(quote::format_ident!(
+            "__redis_script_{}_{}",
+            self_ty.unraw(),
+            name.unraw()
+        )),
+    };
+    let script_path = match &hidden {
+        None => quote!(#name::SCRIPT),
+        Some(hidden) => quote!(#hidden::#name::SCRIPT),
+    };
     let vis = &binding.vis;
     let reply = binding.reply_type();
     let reply_name = reply_type::type_name(&reply);
@@ -113,7 +164,7 @@ fn expand(
     // A hygienic local cannot collide with a parameter name.
     let call = Ident::new("call", Span::mixed_site());
     // Spanned at the parameter's type, where an error of its bound
-    // (`__private::Argument`: a type that is no `ToRedisArgs`) belongs.
+    // (`Argument`: a type that is no `ToRedisArgs`) belongs.
     let singles = |params: &[Param]| -> Vec<TokenStream> {
         params
             .iter()
@@ -166,7 +217,7 @@ fn expand(
                     #warnings
                     // The binding's own metadata, deprecated with it if it is.
                     #[allow(deprecated)]
-                    let mut #call = #private::Invocation::new(&#name::SCRIPT);
+                    let mut #call = #private::Invocation::new(&#script_path);
                     #(#key_singles)*
                     #key_list
                     #(#arg_singles)*
@@ -194,14 +245,30 @@ fn expand(
         attr.path().is_ident("deprecated")
             || (attr.path().is_ident("doc") && !matches!(attr.meta, syn::Meta::NameValue(_)))
     });
-    let generated_doc = generated_doc(binding, source, &file_name, &sha1, &binding.split(keys));
-    let module_doc = format!("The script behind [`{name}()`](fn@{name}).");
+    let generated_doc = generated_doc(
+        binding,
+        source,
+        &file_name,
+        &sha1,
+        &binding.split(keys),
+        place,
+    );
     // Items inside the module name the function from there: rustdoc
     // resolves their links in the module (the binding's name spans it, see
-    // below), where only `super::` reaches the function.
-    let script_doc = format!(
-        "Static metadata of `{file_name}`, the script behind [`{name}()`](fn@super::{name})."
-    );
+    // below), where only `super::` reaches the function. In an `impl`'s
+    // hidden module the function is named, not linked.
+    let (module_doc, function_link) = match place {
+        Place::Module => (
+            format!("The script behind [`{name}()`](fn@{name})."),
+            format!("[`{name}()`](fn@super::{name})"),
+        ),
+        Place::Impl { self_ty } => (
+            format!("The script behind `{self_ty}::{name}()`."),
+            format!("`{self_ty}::{name}()`"),
+        ),
+    };
+    let script_doc =
+        format!("Static metadata of `{file_name}`, the script behind {function_link}.");
     let generics = &binding.sig.generics;
     let where_clause = &generics.where_clause;
     let params = binding
@@ -228,7 +295,7 @@ fn expand(
         } => {
             let library = checked.library.clone().unwrap_or_default();
             let library_doc = format!(
-                "The Lua library `{library}` (`{file_name}`), which [`{name}()`](fn@super::{name}) calls a function of."
+                "The Lua library `{library}` (`{file_name}`), which {function_link} calls a function of."
             );
             (
                 quote! {
@@ -257,17 +324,36 @@ fn expand(
     // where it stands: spanned at the binding's name, rustc's error there
     // ("module is not supported in `trait`s or `impl`s") points at the
     // name rather than at the whole attribute.
+    // In a hidden module, the binding's module is `pub` for the `impl`
+    // beside it; its accessor has the function's visibility.
+    let module_vis = match place {
+        Place::Module => quote!(#vis),
+        Place::Impl { .. } => quote!(pub),
+    };
+    // An impl binding's module path names its hidden module; the runtime
+    // puts `Type::name` in its place, in const context.
+    let binding_path = match place {
+        Place::Module => quote!(::core::module_path!()),
+        Place::Impl { self_ty } => {
+            let type_and_name = format!("{}::{}", self_ty.unraw(), name.unraw());
+            quote!({
+                const LEN: usize = #private::impl_path::len(::core::module_path!(), #type_and_name);
+                static PATH: [u8; LEN] = #private::impl_path::bytes(::core::module_path!(), #type_and_name);
+                #private::impl_path::as_str(&PATH)
+            })
+        }
+    };
     let module = quote_spanned! {name.span()=>
         #(#module_attrs)*
         #[doc = #module_doc]
-        #vis mod #name {
+        #module_vis mod #name {
             #track_manifest
             #library_items
 
             #[doc = #script_doc]
             pub static SCRIPT: #private::Script = #private::Script::from_parts(#private::ScriptParts {
                 name: ::core::stringify!(#name),
-                binding_path: ::core::module_path!(),
+                binding_path: #binding_path,
                 file: #file_name,
                 source: #source_expr,
                 sha1: #sha1,
@@ -285,18 +371,54 @@ fn expand(
             #registration
         }
     };
+    let module = match &hidden {
+        None => module,
+        Some(hidden) => quote! {
+            #[doc(hidden)]
+            #[allow(non_snake_case)]
+            mod #hidden {
+                #module
+            }
+        },
+    };
 
     // The signature names the public path, which docs and errors show the
     // user; the body and the metadata reach the runtime through `__private`.
-    quote! {
-        #(#attrs)*
-        #(#[doc = #generated_doc])*
-        #stub_allow
-        #vis fn #name #generics (#(#params),*) -> #krate::Invocation<#reply> #where_clause {
-            #body
+    // An associated function's metadata, reached through its type.
+    let accessor = match place {
+        Place::Module => None,
+        Place::Impl { self_ty } => {
+            let accessor = quote::format_ident!("{}_script", name);
+            let doc = format!(
+                "The metadata of `{file_name}`, the script behind [`{self_ty}::{name}()`](Self::{name})."
+            );
+            let deprecated = binding.attrs.iter().filter(|attr| {
+                attr.path().is_ident("deprecated")
+                    || (attr.path().is_ident("doc")
+                        && !matches!(attr.meta, syn::Meta::NameValue(_)))
+            });
+            Some(quote! {
+                #(#deprecated)*
+                #[doc = #doc]
+                #[allow(deprecated)]
+                #vis fn #accessor() -> &'static #krate::Script {
+                    &#script_path
+                }
+            })
         }
+    };
+    Expansion {
+        function: quote! {
+            #(#attrs)*
+            #(#[doc = #generated_doc])*
+            #stub_allow
+            #vis fn #name #generics (#(#params),*) -> #krate::Invocation<#reply> #where_clause {
+                #body
+            }
 
-        #module
+            #accessor
+        },
+        module,
     }
 }
 
@@ -325,6 +447,7 @@ fn generated_doc(
     file: &str,
     sha1: &str,
     split: &Split,
+    place: &Place,
 ) -> Vec<String> {
     let Split {
         keys,
@@ -333,6 +456,17 @@ fn generated_doc(
         variadic,
     } = split;
     let name = &binding.sig.ident;
+    // Where the docs send the reader for the metadata.
+    let (script_link, library_link) = match place {
+        Place::Module => (
+            format!("[`{name}::SCRIPT`]"),
+            format!("[`{name}::LIBRARY`]"),
+        ),
+        Place::Impl { .. } => (
+            format!("[`Self::{name}_script()`]"),
+            format!("`Self::{name}_script().library()`"),
+        ),
+    };
     let list = |params: &[Param], table: &str| -> String {
         params
             .iter()
@@ -352,12 +486,12 @@ fn generated_doc(
             ..
         } => format!(
             " Calls the function `{function}` of the Lua library `{}` (`{file}`) with FCALL; \
-             its metadata is [`{name}::SCRIPT`], its library [`{name}::LIBRARY`].",
+             its metadata is {script_link}, its library {library_link}.",
             checked.library.as_deref().unwrap_or_default()
         ),
-        _ => format!(
-            " Runs the Lua script `{file}` (SHA1 `{sha1}`); its metadata is [`{name}::SCRIPT`]."
-        ),
+        _ => {
+            format!(" Runs the Lua script `{file}` (SHA1 `{sha1}`); its metadata is {script_link}.")
+        }
     });
     lines.push(String::new());
     if !keys.is_empty() {

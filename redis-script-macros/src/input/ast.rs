@@ -80,8 +80,9 @@ impl Param {
             FnArg::Receiver(receiver) => {
                 return Err(syn::Error::new_spanned(
                     receiver,
-                    "remove `self`: a #[redis_script] function is a free function whose \
-                     parameters are the script's KEYS then ARGV",
+                    "remove `self`: a #[redis_script] function's parameters are the script's \
+                     KEYS then ARGV; in an `impl` marked #[redis_script::bindings] it is an \
+                     associated function, called as `Type::name(...)`",
                 ));
             }
         };

@@ -16,11 +16,23 @@ use crate::wire::packed::{self, Packed};
 use crate::wire::refusals;
 use crate::wire::slot::key_slot;
 
-/// What a binding's parameter type must be: any [`ToRedisArgs`]. The bound
-/// of the generated code, so that a parameter of another type is an error at
-/// that type, in words about parameters rather than about this crate's
-/// internals.
-#[doc(hidden)]
+/// What a binding's parameter may be: any type that implements redis-rs's
+/// [`ToRedisArgs`] (`&str`, `String`, integers, `f64`, `bool`, `&[u8]`,
+/// [`Json<T>`](crate::Json), or a type of yours that implements it).
+///
+/// Every `ToRedisArgs` type implements it. It is the bound the generated
+/// code puts on each parameter, so that a parameter of another type is a
+/// compile error at that type, in words about parameters; a generic
+/// binding or helper can use it as its own bound:
+///
+/// ```
+/// use redis_script_runtime::Argument; // `redis_script::Argument` in the facade
+///
+/// fn sent<A: Argument>(value: A) -> Vec<Vec<u8>> {
+///     value.to_redis_args()
+/// }
+/// assert_eq!(sent(42), [b"42".to_vec()]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a parameter of a script binding: it does not implement `redis::ToRedisArgs`",
     label = "not a KEYS or ARGV value",
@@ -28,6 +40,10 @@ use crate::wire::slot::key_slot;
 )]
 pub trait Argument: ToRedisArgs {}
 
+// Not recommended: the error stays at `Argument` and its words, instead of
+// descending to `ToRedisArgs` and listing its implementors, most of which
+// (tuples, `&mut T`) a binding's parameter is not.
+#[diagnostic::do_not_recommend]
 impl<T: ToRedisArgs> Argument for T {}
 
 /// What [`Invocation::invoke`] does when the server answers EVALSHA with

@@ -13,6 +13,7 @@
 
 pub(crate) mod counters;
 pub(crate) mod error_class;
+pub mod impl_path;
 pub(crate) mod library;
 pub(crate) mod linked;
 pub(crate) mod script;

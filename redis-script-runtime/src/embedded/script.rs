@@ -92,7 +92,7 @@ pub struct Script {
 #[doc(hidden)]
 pub struct ScriptParts {
     pub name: &'static str,
-    /// `binding_path!()` where the binding is declared.
+    /// Where the binding is declared, ending in its name (see [`Script::binding_path`]).
     pub binding_path: &'static str,
     pub file: &'static str,
     pub source: &'static str,
@@ -146,8 +146,10 @@ impl Script {
         self.name
     }
 
-    /// The module the binding is declared in, as `binding_path!()` names it
-    /// (`my_app::jobs`), e.g. to pick a crate's or a module's scripts out of
+    /// Where the binding is declared, ending in its name:
+    /// `my_app::jobs::claim` for a binding in the module `my_app::jobs`,
+    /// `my_app::jobs::Jobs::claim` for one in a `#[bindings] impl Jobs`
+    /// there. Used e.g. to pick a crate's or a module's scripts out of
     /// [`registry::scripts`](crate::registry::scripts).
     pub const fn binding_path(&self) -> &'static str {
         self.binding_path
