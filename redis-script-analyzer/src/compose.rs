@@ -128,6 +128,26 @@ impl Composed {
         (&self.files[piece.file], Span::new(start, end.max(start)))
     }
 
+    /// As [`Composed::locate`], for a span the edit of a fix replaces: `None`
+    /// when it crosses from one file into another (or into an include),
+    /// which no edit of one file can replace. An empty span between two
+    /// runs of text is placed at the start of the second.
+    pub fn locate_exact(&self, span: Span) -> Option<(&SourceFile, Span)> {
+        let index = self
+            .pieces
+            .partition_point(|piece| piece.at + piece.len <= span.start)
+            .min(self.pieces.len().saturating_sub(1));
+        let Some(piece) = self.pieces.get(index) else {
+            return Some((&self.files[0], span));
+        };
+        let inside = piece.at <= span.start && span.start <= span.end;
+        (inside && span.end <= piece.at + piece.len).then(|| {
+            let start = span.start - piece.at + piece.from;
+            let end = span.end - piece.at + piece.from;
+            (&self.files[piece.file], Span::new(start, end))
+        })
+    }
+
     /// The chain of includes that brought `file` in, nearest first, as
     /// `(includer, directive span)` pairs.
     pub fn include_chain(&self, mut file: usize) -> Vec<(&SourceFile, Span)> {

@@ -143,7 +143,7 @@ fn analyze(source: &[u8], function: Option<&str>, mut declared: Declared) -> Fun
         .collect();
     model.set_callbacks(callbacks.iter().map(|callback| callback.function));
     declared.read_only = false;
-    let found = check::check_library(&model, &declared, &callbacks);
+    let found = check::check_library(source, &model, &declared, &callbacks);
     // A function registered under two names, or a callback inside another,
     // is checked twice: each finding once, in the order found.
     let mut seen: HashSet<Diagnostic> = analysis.diagnostics.iter().cloned().collect();

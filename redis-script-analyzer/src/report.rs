@@ -78,6 +78,12 @@ impl Lines {
         line_at(source, offset, self.starts[line - 1], line)
     }
 
+    /// The byte where line `line` (1-based, as [`Lines::locate`] gives
+    /// it) starts; the last line's start for a line past the end.
+    pub fn start_of(&self, line: usize) -> usize {
+        self.starts[line.clamp(1, self.starts.len()) - 1]
+    }
+
     /// As [`render`], in `source`, the source these are the lines of.
     pub fn render<S: AsRef<[u8]> + ?Sized>(
         &self,
