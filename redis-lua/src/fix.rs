@@ -106,10 +106,7 @@ pub fn fix_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
                     changed = true;
                     match applied.iter_mut().find(|fixed| fixed.file == file) {
                         Some(fixed) => fixed.fixes += count,
-                        None => applied.push(Fixed {
-                            file,
-                            fixes: count,
-                        }),
+                        None => applied.push(Fixed { file, fixes: count }),
                     }
                 }
                 Err(why) => troubles.push(Trouble::new(file, why)),
@@ -153,7 +150,8 @@ fn certain_fixes(run: &Run) -> Vec<(PathBuf, String, Vec<&FileFix>)> {
 /// were made (0 when the file would not change, or would stop loading),
 /// or why it could not be read or written.
 fn fix_file(path: &Path, fixes: &[&FileFix]) -> Result<usize, String> {
-    let source = std::fs::read(path).map_err(|error| format!("cannot read it to fix it: {error}"))?;
+    let source =
+        std::fs::read(path).map_err(|error| format!("cannot read it to fix it: {error}"))?;
     let taken = compatible(fixes);
     let edits: Vec<FileEdit> = taken
         .iter()

@@ -24,6 +24,12 @@ fn plural(count: usize, word: &str) -> String {
     format!("{count} {word}{}", if count == 1 { "" } else { "s" })
 }
 
+/// "1 fix applied", "2 fixes applied" to `file`.
+fn applied(file: &str, count: usize) -> String {
+    let fixes = if count == 1 { "fix" } else { "fixes" };
+    format!("{file}: {count} {fixes} applied")
+}
+
 /// The finding's certain fix, the one `--fix` applies.
 fn certain_fix(finding: &Finding) -> Option<&FileFix> {
     finding
@@ -56,12 +62,7 @@ pub fn human(run: &Run, out: &mut dyn Write) -> io::Result<()> {
         )?;
     }
     for fixed in &run.fixed {
-        writeln!(
-            out,
-            "redis-lua: {}: {} applied",
-            fixed.file,
-            plural(fixed.fixes, "fix")
-        )?;
+        writeln!(out, "redis-lua: {}", applied(&fixed.file, fixed.fixes))?;
     }
     let mut checked = plural(run.checked.len(), "file");
     let libraries = run.libraries();
@@ -241,7 +242,7 @@ pub fn sarif(run: &Run, out: &mut dyn Write) -> io::Result<()> {
     notifications.extend(run.fixed.iter().map(|fixed| {
         json!({
             "level": "note",
-            "message": { "text": format!("{}: {} applied", fixed.file, plural(fixed.fixes, "fix")) },
+            "message": { "text": applied(&fixed.file, fixed.fixes) },
             "locations": [{
                 "physicalLocation": {
                     "artifactLocation": artifact_location(&fixed.file, &root),

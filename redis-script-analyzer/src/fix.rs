@@ -225,29 +225,31 @@ pub(crate) fn allow_here(
     code: &CodeLines,
     at: usize,
 ) -> Option<FileFix> {
-    let (line, ..) = lines.locate(source, at);
+    // Nothing here reads the whole line: a generated script may be one
+    // long line with many findings.
+    let line = lines.line_of(at);
     let start = lines.start_of(line);
-    if !code.starts_code(start) || source[start..].starts_with(b"#!") {
+    let rest = &source[start..];
+    if !code.starts_code(start) || rest.starts_with(b"#!") {
         return None;
     }
-    let text = &source[start..crate::text::line_end(source, start)];
-    let indent_len = text
+    let indent_len = rest
         .iter()
         .take_while(|&&byte| byte == b' ' || byte == b'\t')
         .count();
-    let indent = String::from_utf8_lossy(&text[..indent_len]);
+    let indent = String::from_utf8_lossy(&rest[..indent_len]);
     // In a header (a run of `---` lines) a `--` line would end the header:
     // the allow is one of its `---` lines there, which reads the same.
-    let dashes = if text[indent_len..].starts_with(b"---") {
+    let dashes = if rest[indent_len..].starts_with(b"---") {
         "---"
     } else {
         "--"
     };
-    let ending = line_ending(source, lines, line);
     let comment = format!(
-        "{indent}{dashes} {} allow({}){ending}",
+        "{indent}{dashes} {} allow({}){}",
         crate::INLINE_ALLOW,
-        rule.name()
+        rule.name(),
+        line_ending(source, lines, line)
     );
     let here = Position::at(lines, source, start);
     Some(FileFix {
@@ -265,21 +267,21 @@ pub(crate) fn allow_here(
 /// The line ending of line `line` of `source` (1-based), or, on a last
 /// line without one, of the line before it; `\n` in a file of one line.
 fn line_ending(source: &[u8], lines: &Lines, line: usize) -> String {
-    let ending_of = |line: usize| {
-        let end = crate::text::line_end(source, lines.start_of(line));
-        let width = crate::text::ending_at(source, end);
-        &source[end..end + width]
+    // The ending of the line before the line `next`: its last byte, and
+    // the byte before when that is a line break too (its text has none).
+    let ending_before = |next: usize| {
+        let (start, end) = (lines.start_of(next - 1), lines.start_of(next));
+        let two = end - start >= 2 && matches!(source[end - 2], b'\n' | b'\r');
+        &source[end - if two { 2 } else { 1 }..end]
     };
-    let own = ending_of(line);
-    let ending = if own.is_empty() && line > 1 {
-        ending_of(line - 1)
+    let ending = if line < lines.count() {
+        ending_before(line + 1)
+    } else if line > 1 {
+        ending_before(line)
     } else {
-        own
+        b"\n"
     };
-    match ending {
-        [] => "\n".to_owned(),
-        ending => String::from_utf8_lossy(ending).into_owned(),
-    }
+    String::from_utf8_lossy(ending).into_owned()
 }
 
 /// The span of the text between the quotes of the string literal at
@@ -343,6 +345,19 @@ mod tests {
             allow(b"---@key k string\nreturn 1\n", 3).unwrap(),
             "--- redis-lua: allow(unknown_commands)\n---@key k string\nreturn 1\n"
         );
+    }
+
+    #[test]
+    fn each_line_s_own_ending_is_read() {
+        let ending = |source: &[u8], line: usize| line_ending(source, &Lines::new(source), line);
+        // `\n\r` ends one line, then `\n` ends an empty one.
+        let source = b"a\n\r\nb";
+        assert_eq!(ending(source, 1), "\n\r");
+        assert_eq!(ending(source, 2), "\n");
+        assert_eq!(ending(source, 3), "\n");
+        assert_eq!(ending(b"a\rb\r", 2), "\r");
+        assert_eq!(ending(b"a\r\nb", 2), "\r\n");
+        assert_eq!(ending(b"b", 1), "\n");
     }
 
     #[test]
