@@ -842,6 +842,29 @@ mod tests {
     }
 
     #[test]
+    fn an_allow_fix_allows_its_finding() {
+        for script in [
+            // In a header, as one of its lines: the header still declares.
+            "--- Takes a lock.\n---@key lock string\n---@param ttl integer\n---@return integer\n\
+             return redis.call('EXISTS', KEYS[1])\n",
+            "local function f()\n\tif KEYS[1] then\n\t\treturn redis.call('GETT', KEYS[1])\n\
+             \tend\nend\nreturn f()",
+        ] {
+            let report = check("x.lua", script, &FileOptions::default());
+            let [finding] = &report.findings[..] else {
+                panic!("{report:?}")
+            };
+            let allow = finding.fixes.last().expect("an allow");
+            assert_eq!(allow.applicability, fix::Applicability::Suggested);
+            let at = allow.edits[0].start.offset;
+            let allowed = [&script[..at], &allow.edits[0].replacement, &script[at..]].concat();
+            let again = check("x.lua", &allowed, &FileOptions::default());
+            assert_eq!(again.kind, report.kind, "{allowed}");
+            assert_eq!(rules(&again), [], "{allowed}");
+        }
+    }
+
+    #[test]
     fn only_a_rule_the_tool_may_allow_has_an_allow_fix() {
         let report = check(
             "x.lua",
