@@ -631,6 +631,37 @@ mod tests {
     }
 
     #[test]
+    fn an_exact_span_stays_in_one_file() {
+        let composed = run(
+            "main.lua",
+            &[
+                (
+                    "main.lua",
+                    "local a = 1\n--- @include \"b\"\nreturn a + b\n",
+                ),
+                ("b.lua", "local b = 2\n"),
+            ],
+        )
+        .unwrap();
+        let text = &composed.text;
+        assert_eq!(text, b"local a = 1\nlocal b = 2\nreturn a + b\n");
+        let at = find(text, "b = 2");
+        let (file, span) = composed.locate_exact(Span::new(at, at + 1)).unwrap();
+        assert_eq!((file.display.as_str(), span), ("b.lua", Span::new(6, 7)));
+        // Where the included text starts, an insertion is its.
+        let at = find(text, "local b");
+        let (file, span) = composed.locate_exact(Span::new(at, at)).unwrap();
+        assert_eq!((file.display.as_str(), span.start), ("b.lua", 0));
+        let at = find(text, "return");
+        let (file, span) = composed.locate_exact(Span::new(at, at)).unwrap();
+        assert_eq!((file.display.as_str(), span.start), ("main.lua", 29));
+        // Across the include: no file holds it.
+        let from = find(text, "1\nlocal b");
+        assert_eq!(composed.locate_exact(Span::new(from, from + 8)), None);
+        assert_eq!(composed.locate_exact(Span::new(0, text.len() + 1)), None);
+    }
+
+    #[test]
     fn includes_are_replaced_in_place_nested_and_once() {
         let composed = run(
             "s/main.lua",

@@ -343,6 +343,10 @@ mod tests {
                 "local vals = redis.call('MGET', KEYS[1], KEYS[2]) if nil ~= vals[2] then return 1 end",
                 "local vals = redis.call('MGET', KEYS[1], KEYS[2]) if vals[2] then return 1 end",
             ),
+            (
+                "repeat local v = redis.call('LPOP', KEYS[1]) until v ~= nil return 1",
+                "repeat local v = redis.call('LPOP', KEYS[1]) until v return 1",
+            ),
             // Elsewhere its value would differ from the comparison's: `false`.
             (
                 "local v = redis.call('GET', KEYS[1]) return v ~= nil",
