@@ -29,16 +29,6 @@ pub enum Applicability {
     Suggested,
 }
 
-impl Applicability {
-    /// In lower case, as the tool's JSON writes it: `certain`, `suggested`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Applicability::Certain => "certain",
-            Applicability::Suggested => "suggested",
-        }
-    }
-}
-
 /// One change of the text: `span` replaced by `replacement` (an empty span
 /// inserts, an empty replacement deletes).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -52,7 +42,7 @@ pub struct Edit {
 
 impl Edit {
     /// `span` replaced by `replacement`.
-    pub fn replace(span: Span, replacement: impl Into<String>) -> Edit {
+    pub(crate) fn replace(span: Span, replacement: impl Into<String>) -> Edit {
         Edit {
             span,
             replacement: replacement.into(),
@@ -60,12 +50,12 @@ impl Edit {
     }
 
     /// `text` inserted at byte `at`.
-    pub fn insert(at: usize, text: impl Into<String>) -> Edit {
+    pub(crate) fn insert(at: usize, text: impl Into<String>) -> Edit {
         Edit::replace(Span::new(at, at), text)
     }
 
     /// `span` deleted.
-    pub fn delete(span: Span) -> Edit {
+    pub(crate) fn delete(span: Span) -> Edit {
         Edit::replace(span, String::new())
     }
 }
@@ -85,20 +75,11 @@ pub struct Fix {
 
 impl Fix {
     /// A certain fix (see [`Applicability::Certain`]).
-    pub fn certain(title: impl Into<String>, edits: Vec<Edit>) -> Fix {
-        Fix::new(title.into(), Applicability::Certain, edits)
-    }
-
-    /// A suggested fix (see [`Applicability::Suggested`]).
-    pub fn suggested(title: impl Into<String>, edits: Vec<Edit>) -> Fix {
-        Fix::new(title.into(), Applicability::Suggested, edits)
-    }
-
-    fn new(title: String, applicability: Applicability, mut edits: Vec<Edit>) -> Fix {
+    pub(crate) fn certain(title: impl Into<String>, mut edits: Vec<Edit>) -> Fix {
         edits.sort_by_key(|edit| (edit.span.start, edit.span.end));
         Fix {
-            title,
-            applicability,
+            title: title.into(),
+            applicability: Applicability::Certain,
             edits,
         }
     }
