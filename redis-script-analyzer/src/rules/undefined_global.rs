@@ -13,7 +13,7 @@ use super::{Allow, Context, Judges, Meta};
 use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
 use crate::fix::{Edit, Fix};
 use crate::sandbox::{self, KEYWORD_VALUES};
-use crate::semantic::Access;
+use crate::semantic::{Access, Environment};
 use crate::servers::Servers;
 use crate::suggest::did_you_mean;
 use crate::syntax::tree::Name;
@@ -61,11 +61,16 @@ fn undefined(context: &Context, index: usize, name: &Name) -> Diagnostic {
     };
     // A name some server has is no misspelling: the note says where it is.
     let misspelt = sandbox::servers_with(&name.text, Servers::ALL).is_empty();
+    let library = context.model.environment == Environment::Library;
     let fix = match (local, global) {
         (Some(local), _) if local.unique && misspelt => rename(context, name, local.name, true),
-        // `nil` or `true` for a name is no fix where the name is called or indexed.
+        // `nil` or `true` for a name is no fix where the name is called or
+        // indexed; nor `KEYS` in a library, where it is no global.
         (None, Some(global))
-            if global.unique && misspelt && !KEYWORD_VALUES.contains(&global.name) =>
+            if global.unique
+                && misspelt
+                && !KEYWORD_VALUES.contains(&global.name)
+                && !(library && matches!(global.name, "KEYS" | "ARGV")) =>
         {
             rename(context, name, global.name, false)
         }
@@ -268,5 +273,14 @@ mod tests {
                 "{source}: {fixes:?}"
             );
         }
+        // In a library, KEYS is no global either.
+        let library = "#!lua name=lib\nlocal function f() return keys[1] end\n\
+                       redis.register_function('f', function(k, a) return f() end)";
+        let found = crate::library::analyze_library(library, ONE_KEY_TWO_ARGS).diagnostics;
+        let keys = found
+            .iter()
+            .find(|d| d.rule == crate::diagnostic::Rule::UndefinedGlobal)
+            .expect("`keys` is undefined");
+        assert_eq!(keys.fix, None);
     }
 }
