@@ -2,12 +2,13 @@
 //! (the crate `redis-script-analyzer`) on the Redis Lua of any project, as
 //! a command-line tool. The binary is `src/main.rs`; this library is what
 //! it runs, for tests and benchmarks: [`run`] takes the command line,
-//! [`find_files`] and [`check_files`] are the engine, [`output`] writes
-//! the findings.
+//! [`find_files`] and [`check_files`] are the engine, [`fix`] applies the
+//! fixes the findings carry, [`output`] writes the findings.
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod config;
+pub mod fix;
 pub mod options;
 pub mod output;
 
@@ -66,8 +67,10 @@ pub struct Run {
     /// Files the config excludes.
     pub excluded: usize,
     /// Paths that could not be read (missing, not a file), each
-    /// with why.
+    /// with why; with `--fix`, files that could not be written too.
     pub unreadable: Vec<Trouble>,
+    /// With `--fix`, the files fixes were applied to ([`fix::fix_files`]).
+    pub fixed: Vec<fix::Fixed>,
 }
 
 /// A path that could not be checked, and why.
@@ -372,7 +375,11 @@ fn check(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> i3
         config,
     };
     let (files, missing) = find_files(&options.paths);
-    let mut run = check_files(&files, &settings);
+    let mut run = if options.fix {
+        fix::fix_files(&files, &settings)
+    } else {
+        check_files(&files, &settings)
+    };
     run.unreadable.splice(0..0, missing);
     let written = match options.format {
         options::Format::Human => output::human(&run, out),

@@ -48,6 +48,8 @@ pub struct CheckOptions {
     pub no_config: bool,
     /// `--deny-warnings`: warnings fail the run too.
     pub deny_warnings: bool,
+    /// `--fix`: apply the certain fixes to the files first.
+    pub fix: bool,
 }
 
 /// The usage text of `--help`.
@@ -76,6 +78,7 @@ Options of check:
                               redis-lua.toml
   --no-config                 read no config file
   --deny-warnings             exit 1 on warnings too
+  --fix                       apply the certain fixes, then report what remains
 
 Exit status: 0 no errors, 1 errors found, 2 usage or I/O error.
 ";
@@ -111,6 +114,7 @@ fn check(args: &[String]) -> Result<Command, String> {
         config: None,
         no_config: false,
         deny_warnings: false,
+        fix: false,
     };
     let mut args = args.iter();
     let mut only_paths = false;
@@ -164,6 +168,7 @@ fn check(args: &[String]) -> Result<Command, String> {
             "--no-config" => options.no_config = true,
             "--cluster" => options.cluster = true,
             "--deny-warnings" => options.deny_warnings = true,
+            "--fix" => options.fix = true,
             "--help" => return Ok(Command::Help),
             other => return Err(format!("unknown option `{other}`: see `redis-lua --help`")),
         }

@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 use std::path::{Component, Path};
 
+use redis_script_analyzer::fix::{Applicability, FileEdit, FileFix, Position};
 use redis_script_analyzer::lint::{FileKind, Finding};
 use redis_script_analyzer::{Rule, Severity, compose};
 use serde_json::{Value, json};
@@ -23,16 +24,45 @@ fn plural(count: usize, word: &str) -> String {
     format!("{count} {word}{}", if count == 1 { "" } else { "s" })
 }
 
-/// Each finding as the macro shows it, headed `error[rule]:`, then a summary.
+/// "1 fix applied", "2 fixes applied" to `file`.
+fn applied(file: &str, count: usize) -> String {
+    let fixes = if count == 1 { "fix" } else { "fixes" };
+    format!("{file}: {count} {fixes} applied")
+}
+
+/// The finding's certain fix, the one `--fix` applies.
+fn certain_fix(finding: &Finding) -> Option<&FileFix> {
+    finding
+        .fixes
+        .iter()
+        .find(|fix| fix.applicability == Applicability::Certain)
+}
+
+/// Each finding as the macro shows it, headed `error[rule]:`, with the fix
+/// `--fix` would apply; then, after `--fix`, what it applied to each file;
+/// then a summary.
 pub fn human(run: &Run, out: &mut dyn Write) -> io::Result<()> {
     for finding in findings(run) {
+        let mut rendered = finding.rendered.clone();
+        if let Some(fix) = certain_fix(finding) {
+            // Aligned with the note under the quoted line, and after it,
+            // before the includes that brought the file in.
+            let gutter = " ".repeat(finding.line.to_string().len());
+            let line = format!("\n{gutter} = fix: {} (`--fix` applies it)", fix.title);
+            let at = rendered
+                .find(&format!("\n{gutter} = included from "))
+                .unwrap_or(rendered.len());
+            rendered.insert_str(at, &line);
+        }
         writeln!(
             out,
-            "{}[{}]: {}\n",
+            "{}[{}]: {rendered}\n",
             finding.severity.name(),
             finding.rule,
-            finding.rendered
         )?;
+    }
+    for fixed in &run.fixed {
+        writeln!(out, "redis-lua: {}", applied(&fixed.file, fixed.fixes))?;
     }
     let mut checked = plural(run.checked.len(), "file");
     let libraries = run.libraries();
@@ -85,6 +115,10 @@ pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
                 "severity": finding.severity.name(),
                 "message": finding.message,
                 "note": finding.note,
+                "fix": certain_fix(finding).map(|fix| json!({
+                    "title": fix.title,
+                    "edits": fix.edits.iter().map(json_edit).collect::<Vec<_>>(),
+                })),
             })
         })
         .collect();
@@ -120,9 +154,33 @@ pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
         "warnings": run.count(Severity::Warning),
         "unreadable": run.unreadable.len(),
         "findings": findings,
+        "fixed": run
+            .fixed
+            .iter()
+            .map(|fixed| json!({ "file": fixed.file, "fixes": fixed.fixes }))
+            .collect::<Vec<_>>(),
     });
     serde_json::to_writer_pretty(&mut *out, &document)?;
     writeln!(out)
+}
+
+/// An edit of a fix in the JSON document: where it starts and ends (byte
+/// offset in the file, line, column in characters, byte offset in the
+/// line) and what replaces the bytes between.
+fn json_edit(edit: &FileEdit) -> Value {
+    let position = |at: &Position| {
+        json!({
+            "offset": at.offset,
+            "line": at.line,
+            "column": at.column,
+            "line_offset": at.line_offset,
+        })
+    };
+    json!({
+        "start": position(&edit.start),
+        "end": position(&edit.end),
+        "replacement": edit.replacement,
+    })
 }
 
 /// SARIF 2.1.0: one run, the rules, and a result per finding. Paths are
@@ -148,7 +206,7 @@ pub fn sarif(run: &Run, out: &mut dyn Write) -> io::Result<()> {
                 Some(note) => format!("{}\nnote: {note}", finding.message),
                 None => finding.message.clone(),
             };
-            json!({
+            let mut result = json!({
                 "ruleId": finding.rule.name(),
                 "ruleIndex": Rule::ALL.iter().position(|rule| *rule == finding.rule),
                 "level": finding.severity.name(),
@@ -159,10 +217,14 @@ pub fn sarif(run: &Run, out: &mut dyn Write) -> io::Result<()> {
                         "region": region(finding),
                     }
                 }],
-            })
+            });
+            if let Some(fix) = certain_fix(finding) {
+                result["fixes"] = json!([sarif_fix(fix, &finding.file, &root)]);
+            }
+            result
         })
         .collect();
-    let notifications: Vec<Value> = run
+    let mut notifications: Vec<Value> = run
         .unreadable
         .iter()
         .map(|trouble| {
@@ -177,6 +239,17 @@ pub fn sarif(run: &Run, out: &mut dyn Write) -> io::Result<()> {
             })
         })
         .collect();
+    notifications.extend(run.fixed.iter().map(|fixed| {
+        json!({
+            "level": "note",
+            "message": { "text": applied(&fixed.file, fixed.fixes) },
+            "locations": [{
+                "physicalLocation": {
+                    "artifactLocation": artifact_location(&fixed.file, &root),
+                }
+            }],
+        })
+    }));
     let document = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -220,6 +293,38 @@ fn region(finding: &Finding) -> Value {
         "startColumn": finding.column,
         "endLine": finding.end_line,
         "endColumn": end_column,
+    })
+}
+
+/// A fix as SARIF's `fix` object: its title, and its edits as the
+/// replacements of one artifact change in `file` (where the finding is).
+/// Each deleted region is exact (empty for an insertion), in lines and
+/// columns as the run's `columnKind` counts them and in bytes, which say
+/// the same.
+fn sarif_fix(fix: &FileFix, file: &str, root: &Path) -> Value {
+    let replacements: Vec<Value> = fix
+        .edits
+        .iter()
+        .map(|edit| {
+            json!({
+                "deletedRegion": {
+                    "startLine": edit.start.line,
+                    "startColumn": edit.start.column,
+                    "endLine": edit.end.line,
+                    "endColumn": edit.end.column,
+                    "byteOffset": edit.start.offset,
+                    "byteLength": edit.end.offset.saturating_sub(edit.start.offset),
+                },
+                "insertedContent": { "text": edit.replacement },
+            })
+        })
+        .collect();
+    json!({
+        "description": { "text": fix.title },
+        "artifactChanges": [{
+            "artifactLocation": artifact_location(file, root),
+            "replacements": replacements,
+        }],
     })
 }
 

@@ -18,11 +18,13 @@ use crate::{
     servers::{Server, Servers},
 };
 
-/// Runs every check on `chunk`, and leaves out what `declared` allows.
-pub fn check(chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
+/// Runs every check on `chunk` (parsed from `source`), and leaves out what
+/// `declared` allows.
+pub fn check(source: &[u8], chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     let model = Model::build(chunk, Environment::Script);
     let context = rules::Context {
+        source,
         model: &model,
         declared,
         callback: None,
@@ -47,12 +49,14 @@ pub(crate) struct Callback {
 /// the cost is the library's size, not its size times its functions.
 /// Without callbacks (the text settles none), only the file's rules.
 pub(crate) fn check_library(
+    source: &[u8],
     model: &Model,
     declared: &Declared,
     callbacks: &[Callback],
 ) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     let file = rules::Context {
+        source,
         model,
         declared,
         callback: None,
@@ -60,6 +64,7 @@ pub(crate) fn check_library(
     rules::run(&file, &mut diagnostics);
     for callback in callbacks {
         let context = rules::Context {
+            source,
             model,
             declared: &callback.declared,
             callback: Some(callback.function),
@@ -90,6 +95,7 @@ pub(crate) mod test_support {
         let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
         let model = Model::build(&chunk, Environment::Script);
         let context = rules::Context {
+            source: source.as_bytes(),
             model: &model,
             declared,
             callback: None,
@@ -97,6 +103,38 @@ pub(crate) mod test_support {
         let mut diagnostics = Vec::new();
         check(&context, &mut diagnostics);
         diagnostics
+    }
+
+    /// For each finding of one rule's `check` on `source`, the script with
+    /// the finding's fix applied, which must be certain; `None` for a
+    /// finding without a fix.
+    pub(crate) fn fixed(
+        source: &str,
+        declared: Declared,
+        check: fn(&rules::Context, &mut Vec<Diagnostic>),
+    ) -> Vec<Option<String>> {
+        run_rule(source, &declared, check)
+            .into_iter()
+            .map(|diagnostic| {
+                let fix = diagnostic.fix?;
+                assert_eq!(fix.applicability, crate::fix::Applicability::Certain);
+                Some(apply(source, &fix))
+            })
+            .collect()
+    }
+
+    /// `source` with the edits of `fix` made.
+    pub(crate) fn apply(source: &str, fix: &crate::fix::Fix) -> String {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for edit in &fix.edits {
+            assert!(edit.span.start >= at, "overlapping edits: {fix:?}");
+            out.extend_from_slice(&source.as_bytes()[at..edit.span.start]);
+            out.extend_from_slice(edit.replacement.as_bytes());
+            at = edit.span.end;
+        }
+        out.extend_from_slice(&source.as_bytes()[at..]);
+        String::from_utf8(out).expect("UTF-8 in, UTF-8 out")
     }
 
     pub(crate) const ONE_KEY_TWO_ARGS: Declared = Declared {
@@ -116,7 +154,7 @@ pub(crate) mod test_support {
     /// Every finding on `source`: severity, target and message.
     pub(crate) fn findings(source: &str, declared: Declared) -> Vec<(Severity, Target, String)> {
         let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
-        check(&chunk, &declared)
+        check(source.as_bytes(), &chunk, &declared)
             .into_iter()
             .map(|d| (d.severity, d.target, d.message))
             .collect()
@@ -134,7 +172,7 @@ pub(crate) mod test_support {
     /// The notes of the errors on `source`.
     pub(crate) fn notes(source: &str, declared: Declared) -> Vec<String> {
         let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
-        check(&chunk, &declared)
+        check(source.as_bytes(), &chunk, &declared)
             .into_iter()
             .filter(|d| d.severity == Severity::Error)
             .filter_map(|d| d.note)
@@ -245,10 +283,14 @@ mod tests {
             let found = errors(script, ONE_KEY_TWO_ARGS);
             assert_eq!(found.len(), 1, "{script}: {found:?}");
             assert_eq!(errors(script, REDIS_ONLY), found, "{script}");
-            let note = check(&parse(script).unwrap(), &ONE_KEY_TWO_ARGS)[0]
-                .note
-                .clone()
-                .unwrap_or_default();
+            let note = check(
+                script.as_bytes(),
+                &parse(script).unwrap(),
+                &ONE_KEY_TWO_ARGS,
+            )[0]
+            .note
+            .clone()
+            .unwrap_or_default();
             let expected = format!("it exists on {} only", having.names());
             assert!(
                 note.contains(&expected) && note.contains(&having.cargo_toml()),

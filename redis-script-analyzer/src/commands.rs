@@ -310,13 +310,21 @@ pub fn subcommands_of(server: Server, container: &str) -> &'static [Command] {
 /// "Did you mean" for an unknown command name (any case), among the
 /// commands (not subcommands) of `server`: `lpsuh` -> `lpush`.
 pub fn suggest(server: Server, name: &str) -> Option<&'static str> {
+    suggestion(server, name).map(|found| found.name)
+}
+
+/// [`suggest`], saying whether the suggestion is the only one that close.
+pub(crate) fn suggestion(
+    server: Server,
+    name: &str,
+) -> Option<crate::suggest::Suggestion<'static>> {
     let lower = name.to_ascii_lowercase();
     let names = server
         .commands()
         .iter()
         .map(|c| c.name)
         .filter(|n| !n.contains('|'));
-    crate::suggest::suggest(&lower, names)
+    crate::suggest::suggestion(&lower, names)
 }
 
 /// What `server` runs for `redis.call(name, first_arg, ...)`, looked up as

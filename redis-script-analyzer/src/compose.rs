@@ -128,6 +128,26 @@ impl Composed {
         (&self.files[piece.file], Span::new(start, end.max(start)))
     }
 
+    /// As [`Composed::locate`], for a span the edit of a fix replaces: `None`
+    /// when it crosses from one file into another (or into an include),
+    /// which no edit of one file can replace. An empty span between two
+    /// runs of text is placed at the start of the second.
+    pub fn locate_exact(&self, span: Span) -> Option<(&SourceFile, Span)> {
+        let index = self
+            .pieces
+            .partition_point(|piece| piece.at + piece.len <= span.start)
+            .min(self.pieces.len().saturating_sub(1));
+        let Some(piece) = self.pieces.get(index) else {
+            return Some((&self.files[0], span));
+        };
+        let inside = piece.at <= span.start && span.start <= span.end;
+        (inside && span.end <= piece.at + piece.len).then(|| {
+            let start = span.start - piece.at + piece.from;
+            let end = span.end - piece.at + piece.from;
+            (&self.files[piece.file], Span::new(start, end))
+        })
+    }
+
     /// The chain of includes that brought `file` in, nearest first, as
     /// `(includer, directive span)` pairs.
     pub fn include_chain(&self, mut file: usize) -> Vec<(&SourceFile, Span)> {
@@ -608,6 +628,37 @@ mod tests {
             "{}",
             error.message
         );
+    }
+
+    #[test]
+    fn an_exact_span_stays_in_one_file() {
+        let composed = run(
+            "main.lua",
+            &[
+                (
+                    "main.lua",
+                    "local a = 1\n--- @include \"b\"\nreturn a + b\n",
+                ),
+                ("b.lua", "local b = 2\n"),
+            ],
+        )
+        .unwrap();
+        let text = &composed.text;
+        assert_eq!(text, b"local a = 1\nlocal b = 2\nreturn a + b\n");
+        let at = find(text, "b = 2");
+        let (file, span) = composed.locate_exact(Span::new(at, at + 1)).unwrap();
+        assert_eq!((file.display.as_str(), span), ("b.lua", Span::new(6, 7)));
+        // Where the included text starts, an insertion is its.
+        let at = find(text, "local b");
+        let (file, span) = composed.locate_exact(Span::new(at, at)).unwrap();
+        assert_eq!((file.display.as_str(), span.start), ("b.lua", 0));
+        let at = find(text, "return");
+        let (file, span) = composed.locate_exact(Span::new(at, at)).unwrap();
+        assert_eq!((file.display.as_str(), span.start), ("main.lua", 29));
+        // Across the include: no file holds it.
+        let from = find(text, "1\nlocal b");
+        assert_eq!(composed.locate_exact(Span::new(from, from + 8)), None);
+        assert_eq!(composed.locate_exact(Span::new(0, text.len() + 1)), None);
     }
 
     #[test]

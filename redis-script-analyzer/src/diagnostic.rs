@@ -1,7 +1,9 @@
 //! What the checks report: a [`Diagnostic`] per finding, located in the Lua
 //! source ([`Span`]) and at the token of the caller's declaration it
-//! concerns ([`Target`]); and the [`Rule`] each is of, which an `allow(...)` may silence.
+//! concerns ([`Target`]), with the change that corrects it when that is
+//! certain ([`Fix`]); and the [`Rule`] each is of, which an `allow(...)` may silence.
 
+use crate::fix::Fix;
 pub use crate::rules::Rule;
 use crate::syntax::tree::Span;
 
@@ -164,6 +166,8 @@ pub struct Diagnostic {
     pub target: Target,
     /// Its kind, by a stable name.
     pub rule: Rule,
+    /// The change that corrects it, when that change is certain.
+    pub fix: Option<Fix>,
 }
 
 impl Diagnostic {
@@ -176,7 +180,13 @@ impl Diagnostic {
             note: None,
             target,
             rule,
+            fix: None,
         }
+    }
+
+    pub(crate) fn with_fix(mut self, fix: Option<Fix>) -> Diagnostic {
+        self.fix = fix;
+        self
     }
 
     pub(crate) fn with_note(mut self, note: impl Into<String>) -> Diagnostic {

@@ -54,6 +54,7 @@ pub mod commands;
 pub mod compose;
 mod declared;
 mod diagnostic;
+pub mod fix;
 #[doc(hidden)]
 pub mod header;
 pub mod library;
@@ -77,6 +78,7 @@ mod text;
 
 pub use declared::{Declared, ReplyKind};
 pub use diagnostic::{Allowed, Checker, Diagnostic, Rule, Severity, Target};
+pub use fix::{Applicability, Edit, Fix};
 pub use syntax::parser::SyntaxError;
 pub use syntax::tree::Span;
 
@@ -116,7 +118,7 @@ pub fn analyze<S: AsRef<[u8]> + ?Sized>(source: &S, mut declared: Declared) -> A
     let (inline, mut diagnostics) = inline_allows(source, declared.checker);
     declared.allowed = declared.allowed.union(inline);
     match syntax::parser::parse(source) {
-        Ok(chunk) => diagnostics.extend(check::check(&chunk, &declared)),
+        Ok(chunk) => diagnostics.extend(check::check(source, &chunk, &declared)),
         Err(error) => diagnostics.push(syntax_error(source, error)),
     }
     Analysis {
@@ -216,6 +218,7 @@ fn syntax_error(source: &[u8], error: syntax::parser::SyntaxError) -> Diagnostic
         .is_some_and(|rest| rest.starts_with(b"!="))
     {
         diagnostic.note = Some("Lua writes not-equal as `~=`".to_owned());
+        diagnostic.fix = rules::not_equal(source);
     }
     diagnostic
 }
@@ -237,6 +240,11 @@ mod tests {
         }
         let error = syntax::parser::parse("return 1 !").unwrap_err();
         assert_eq!(syntax_error(b"return 1 !", error).note, None);
+        // With its fix, when the fix makes a script the server loads.
+        let source = "if ARGV[1] != 'x' then return 1 end";
+        let error = syntax::parser::parse(source).unwrap_err();
+        let fix = syntax_error(source.as_bytes(), error).fix.expect("a fix");
+        assert_eq!(fix.edits, [Edit::replace(Span::new(11, 13), "~=")]);
     }
 
     #[test]

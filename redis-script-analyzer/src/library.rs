@@ -96,7 +96,7 @@ fn analyze(source: &[u8], function: Option<&str>, mut declared: Declared) -> Fun
     match library_name(&crate::text::same_offsets(source)) {
         Ok(name) => analysis.library = name,
         Err(diagnostic) => {
-            analysis.diagnostics.push(diagnostic);
+            analysis.diagnostics.push(*diagnostic);
             return analysis;
         }
     }
@@ -143,7 +143,7 @@ fn analyze(source: &[u8], function: Option<&str>, mut declared: Declared) -> Fun
         .collect();
     model.set_callbacks(callbacks.iter().map(|callback| callback.function));
     declared.read_only = false;
-    let found = check::check_library(&model, &declared, &callbacks);
+    let found = check::check_library(source, &model, &declared, &callbacks);
     // A function registered under two names, or a callback inside another,
     // is checked twice: each finding once, in the order found.
     let mut seen: HashSet<Diagnostic> = analysis.diagnostics.iter().cloned().collect();
@@ -156,12 +156,15 @@ fn analyze(source: &[u8], function: Option<&str>, mut declared: Declared) -> Fun
 }
 
 /// The name in `#!lua name=<library>`, read as FUNCTION LOAD reads it.
-fn library_name(source: &str) -> Result<String, Diagnostic> {
+fn library_name(source: &str) -> Result<String, Box<Diagnostic>> {
     let line_end = source.find('\n');
     let line = &source[..line_end.unwrap_or(source.len())];
     let span = Span::new(0, line.len());
     let error = |message: String, note: &str| {
-        Diagnostic::error(Rule::Library, Target::File, span, message).with_note(note.to_owned())
+        Box::new(
+            Diagnostic::error(Rule::Library, Target::File, span, message)
+                .with_note(note.to_owned()),
+        )
     };
     let example = "start the library with a line such as `#!lua name=mylib`";
     let Some(options) = line.strip_prefix("#!lua") else {

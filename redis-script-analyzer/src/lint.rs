@@ -18,6 +18,7 @@
 use std::path::Path;
 
 use crate::compose::{self, Composed};
+use crate::fix::{self, CodeLines, FileFix};
 use crate::header::{self, Header};
 use crate::reply_type::RustType;
 use crate::servers::Servers;
@@ -137,6 +138,11 @@ pub struct Finding {
     /// The finding as `#[redis_script]` shows it: the message, `-->
     /// file:line:col`, the line, a caret, the note, the include chain.
     pub rendered: String,
+    /// The changes that correct it, in the file it is in: the
+    /// [certain](fix::Applicability::Certain) one when there is one, then
+    /// for a rule the tool may allow, an allow comment above its line
+    /// ([suggested](fix::Applicability::Suggested)).
+    pub fixes: Vec<FileFix>,
 }
 
 /// The findings on one file.
@@ -197,6 +203,7 @@ pub fn check_file(
                 message: error.message,
                 note: error.note,
                 rendered,
+                fixes: Vec::new(),
             }
             .place();
             return FileReport {
@@ -276,6 +283,7 @@ pub fn check_file(
                             message,
                             note: error.note,
                             rendered,
+                            fixes: Vec::new(),
                         }
                         .place(),
                     );
@@ -347,12 +355,15 @@ pub fn keys_from_name(path: &Path) -> Option<usize> {
     count.parse().ok()
 }
 
-/// Each diagnostic on the composed text, placed where its text is.
+/// Each diagnostic on the composed text, placed where its text is, with
+/// its fixes there.
 fn findings(
     composed: &Composed,
     header: Option<&Header>,
     diagnostics: &[Diagnostic],
 ) -> Vec<Finding> {
+    // Each file's lines of code, read when a finding there first needs them.
+    let mut code: Vec<Option<CodeLines>> = composed.files.iter().map(|_| None).collect();
     diagnostics
         .iter()
         .map(|diagnostic| {
@@ -376,16 +387,35 @@ fn findings(
             }
             let rendered = composed.render(span, &message, diagnostic.note.as_deref());
             let (file, file_span) = composed.locate(span);
+            let index = composed.index_of(file);
+            let lines = composed.lines(index);
+            let mut fixes: Vec<FileFix> = diagnostic
+                .fix
+                .iter()
+                .filter_map(|fix| fix::place(fix, composed, index))
+                .collect();
+            if diagnostic.rule.allowable_by(Checker::CommandLine) {
+                let code = code[index].get_or_insert_with(|| CodeLines::new(&file.source));
+                fixes.extend(fix::allow_here(
+                    diagnostic.rule,
+                    &file.path,
+                    &file.source,
+                    lines,
+                    code,
+                    file_span.start,
+                ));
+            }
             Unplaced {
                 rule: diagnostic.rule,
                 severity: diagnostic.severity,
                 file: &file.display,
                 source: &file.source,
-                lines: composed.lines(composed.index_of(file)),
+                lines,
                 span: file_span,
                 message,
                 note: diagnostic.note.clone(),
                 rendered,
+                fixes,
             }
             .place()
         })
@@ -407,6 +437,7 @@ struct Unplaced<'a> {
     message: String,
     note: Option<String>,
     rendered: String,
+    fixes: Vec<FileFix>,
 }
 
 impl Unplaced<'_> {
@@ -427,6 +458,7 @@ impl Unplaced<'_> {
             end_line,
             end_column,
             rendered: self.rendered,
+            fixes: self.fixes,
         }
     }
 }
@@ -737,5 +769,113 @@ mod tests {
             rules(&report),
             [Rule::UnknownCommands, Rule::UnknownCommands]
         );
+    }
+
+    #[test]
+    fn fixes_are_placed_in_the_file_their_text_is_in() {
+        let disk = |path: &Path| match path.to_str() {
+            Some("lib/get.lua") => Ok(
+                "local function get(k)\n  return redis.call('GTE', k)\nend\n"
+                    .as_bytes()
+                    .to_vec(),
+            ),
+            _ => Err(std::io::ErrorKind::NotFound.into()),
+        };
+        let report = check_file(
+            "main.lua",
+            Path::new("main.lua"),
+            "local s = 'é'\n--- @include \"lib/get\"\nreturn get(KEYS[1]) .. s != ''\n".to_owned(),
+            &mut { disk },
+            &FileOptions::default(),
+        );
+        // The syntax error comes first: the rules wait for a script that parses.
+        assert_eq!(rules(&report), [Rule::Syntax]);
+        let fix = &report.findings[0].fixes[0];
+        assert_eq!(fix.applicability, fix::Applicability::Certain);
+        assert_eq!(fix.path, Path::new("main.lua"));
+        let edit = &fix.edits[0];
+        assert_eq!(edit.replacement, "~=");
+        assert_eq!(
+            (edit.start.line, edit.start.column, edit.start.line_offset),
+            (3, 26, 25)
+        );
+        let before = "local s = 'é'\n--- @include \"lib/get\"\n".len();
+        assert_eq!(edit.start.offset, before + 25);
+        let report = check_file(
+            "main.lua",
+            Path::new("main.lua"),
+            "local s = 'é'\n--- @include \"lib/get\"\nreturn get(KEYS[1]) .. s\n".to_owned(),
+            &mut { disk },
+            &FileOptions::default(),
+        );
+        assert_eq!(rules(&report), [Rule::UnknownCommands]);
+        let finding = &report.findings[0];
+        assert_eq!((finding.file.as_str(), finding.line), ("lib/get.lua", 2));
+        let [respell, allow] = &finding.fixes[..] else {
+            panic!("{:?}", finding.fixes)
+        };
+        assert_eq!(respell.path, Path::new("lib/get.lua"));
+        assert_eq!(respell.title, "replace `GTE` with `GET`");
+        let edit = &respell.edits[0];
+        assert_eq!(
+            (
+                edit.start.offset,
+                edit.end.offset,
+                edit.replacement.as_str()
+            ),
+            (43, 46, "GET")
+        );
+        assert_eq!(
+            (edit.start.line, edit.start.column, edit.end.column),
+            (2, 22, 25)
+        );
+        assert_eq!(allow.applicability, fix::Applicability::Suggested);
+        assert_eq!(allow.path, Path::new("lib/get.lua"));
+        assert_eq!(
+            allow.edits[0].replacement,
+            "  -- redis-lua: allow(unknown_commands)\n"
+        );
+        assert_eq!(
+            (allow.edits[0].start.offset, allow.edits[0].start.line),
+            (22, 2)
+        );
+    }
+
+    #[test]
+    fn an_allow_fix_allows_its_finding() {
+        for script in [
+            // In a header, as one of its lines: the header still declares.
+            "--- Takes a lock.\n---@key lock string\n---@param ttl integer\n---@return integer\n\
+             return redis.call('EXISTS', KEYS[1])\n",
+            "local function f()\n\tif KEYS[1] then\n\t\treturn redis.call('GETT', KEYS[1])\n\
+             \tend\nend\nreturn f()",
+        ] {
+            let report = check("x.lua", script, &FileOptions::default());
+            let [finding] = &report.findings[..] else {
+                panic!("{report:?}")
+            };
+            let allow = finding.fixes.last().expect("an allow");
+            assert_eq!(allow.applicability, fix::Applicability::Suggested);
+            let at = allow.edits[0].start.offset;
+            let allowed = [&script[..at], &allow.edits[0].replacement, &script[at..]].concat();
+            let again = check("x.lua", &allowed, &FileOptions::default());
+            assert_eq!(again.kind, report.kind, "{allowed}");
+            assert_eq!(rules(&again), [], "{allowed}");
+        }
+    }
+
+    #[test]
+    fn only_a_rule_the_tool_may_allow_has_an_allow_fix() {
+        let report = check(
+            "x.lua",
+            "---@key k string\n---@return integer\nreturn redis.call('GET', KEYS[1])",
+            &FileOptions::default(),
+        );
+        assert_eq!(rules(&report), [Rule::NilReply]);
+        assert_eq!(report.findings[0].fixes.len(), 1);
+        assert_eq!(report.findings[0].fixes[0].title, "allow `nil_reply` here");
+        let report = check("x.lua", "return 1 +", &FileOptions::default());
+        assert_eq!(rules(&report), [Rule::Syntax]);
+        assert_eq!(report.findings[0].fixes, []);
     }
 }

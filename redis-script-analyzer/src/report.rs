@@ -73,9 +73,26 @@ impl Lines {
     ) -> (usize, usize, Cow<'s, str>) {
         let source = source.as_ref();
         let offset = offset.min(source.len());
-        // The line holds the offset when the next line starts after it.
-        let line = self.starts.partition_point(|&start| start <= offset).max(1);
+        let line = self.line_of(offset);
         line_at(source, offset, self.starts[line - 1], line)
+    }
+
+    /// The 1-based line that holds byte `offset` (its ending included), as
+    /// [`Lines::locate`] gives it, without counting its columns.
+    pub fn line_of(&self, offset: usize) -> usize {
+        // The line holds the offset when the next line starts after it.
+        self.starts.partition_point(|&start| start <= offset).max(1)
+    }
+
+    /// The byte where line `line` (1-based, as [`Lines::locate`] gives
+    /// it) starts; the last line's start for a line past the end.
+    pub fn start_of(&self, line: usize) -> usize {
+        self.starts[line.clamp(1, self.starts.len()) - 1]
+    }
+
+    /// How many lines there are (one, in an empty source).
+    pub fn count(&self) -> usize {
+        self.starts.len()
     }
 
     /// As [`render`], in `source`, the source these are the lines of.

@@ -47,7 +47,7 @@
 //! Strings index the `string` library (`s:upper()`), as in any Lua 5.1.
 
 use crate::servers::{Server, Servers, sandbox_extra};
-use crate::suggest::suggest;
+use crate::suggest::{Suggestion, suggestion};
 
 /// What a global name or a library member holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,9 +120,10 @@ impl Library {
         self.names(targets).collect()
     }
 
-    /// "Did you mean" among the members on `targets` ([`suggest`]).
-    pub fn suggest(&self, member: &str, targets: Servers) -> Option<&'static str> {
-        suggest(member, self.names(targets))
+    /// "Did you mean" among the members on `targets` ([`suggest`]), and
+    /// whether it is the only one that close.
+    pub fn suggest(&self, member: &str, targets: Servers) -> Option<Suggestion<'static>> {
+        suggestion(member, self.names(targets))
     }
 }
 
@@ -411,11 +412,11 @@ pub fn member_note(library: &str, member: &str) -> Option<&'static str> {
 /// and [`KEYWORD_VALUES`] (`True` -> `true`). `None` for a name with a note
 /// ([`absent_note`]), so `bit32` gets "Redis has the bit library" rather than
 /// a guess.
-pub fn suggest_global(name: &str, targets: Servers) -> Option<&'static str> {
+pub fn suggest_global(name: &str, targets: Servers) -> Option<Suggestion<'static>> {
     if absent_note(name).is_some() {
         return None;
     }
-    suggest(
+    suggestion(
         name,
         global_names(targets).chain(KEYWORD_VALUES.iter().copied()),
     )
@@ -511,6 +512,7 @@ pub fn note_for(path: &str) -> Option<&'static Note> {
 mod tests {
     use super::*;
     use crate::servers::Product;
+    use crate::suggest::suggest;
 
     const ALL: Servers = Servers::ALL;
     const REDIS: Servers = Servers::only(Server::Redis7_0);
@@ -616,10 +618,14 @@ mod tests {
         assert!(absent_note("getfenv").unwrap().contains("security fix"));
         assert_eq!(absent_note("KEYS"), None);
         assert_eq!(suggest_global("bit32", ALL), None);
-        assert_eq!(suggest_global("True", ALL), Some("true"));
-        assert_eq!(suggest_global("keys", ALL), Some("KEYS"));
+        let global = |name: &str| suggest_global(name, ALL).map(|found| found.name);
+        assert_eq!(global("True"), Some("true"));
+        assert_eq!(global("keys"), Some("KEYS"));
         assert_eq!(
-            library("string").unwrap().suggest("formatt", ALL),
+            library("string")
+                .unwrap()
+                .suggest("formatt", ALL)
+                .map(|found| found.name),
             Some("format")
         );
         // Nothing is both present on Redis 7.0 and explained away; every

@@ -8,29 +8,65 @@
 /// `max(1, len / 3)`, `len` counted in characters of `name`. Ties go to the
 /// earlier candidate. `None` if `name` itself is a candidate.
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    suggestion(name, candidates).map(|found| found.name)
+}
+
+/// What [`suggestion`] found: the closest candidate, and whether it is the
+/// only one that close.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Suggestion<'a> {
+    /// The candidate [`suggest`] gives.
+    pub(crate) name: &'a str,
+    /// Whether no other candidate (by name) is as close: a fix may then
+    /// replace the misspelt name with it; a tie is a guess.
+    pub(crate) unique: bool,
+}
+
+/// [`suggest`], saying whether the suggestion is the only one that close.
+pub(crate) fn suggestion<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<Suggestion<'a>> {
     let wanted: Vec<char> = name.chars().map(|c| c.to_ascii_lowercase()).collect();
     let limit = (wanted.len() / 3).max(1);
-    let mut best: Option<(usize, &'a str)> = None;
+    let mut best: Option<(usize, Suggestion<'a>)> = None;
     for candidate in candidates {
         if candidate == name {
             return None;
         }
-        if candidate.eq_ignore_ascii_case(name) {
-            return Some(candidate);
-        }
-        let lower: Vec<char> = candidate.chars().map(|c| c.to_ascii_lowercase()).collect();
-        // The distance is at least the difference in length: skipping what
-        // cannot be close keeps a long name (a megabyte, in a generated
-        // script) from costing its length times every candidate's.
-        if wanted.len().abs_diff(lower.len()) > limit {
+        // Equal but for case is distance 0, which nothing else beats.
+        let distance = if candidate.eq_ignore_ascii_case(name) {
+            0
+        } else {
+            let lower: Vec<char> = candidate.chars().map(|c| c.to_ascii_lowercase()).collect();
+            // The distance is at least the difference in length: skipping what
+            // cannot be close keeps a long name (a megabyte, in a generated
+            // script) from costing its length times every candidate's.
+            if wanted.len().abs_diff(lower.len()) > limit {
+                continue;
+            }
+            osa_distance(&wanted, &lower)
+        };
+        if distance > limit {
             continue;
         }
-        let distance = osa_distance(&wanted, &lower);
-        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
-            best = Some((distance, candidate));
+        match &mut best {
+            Some((closest, found)) if distance == *closest => {
+                found.unique &= found.name == candidate;
+            }
+            Some((closest, _)) if distance > *closest => {}
+            _ => {
+                best = Some((
+                    distance,
+                    Suggestion {
+                        name: candidate,
+                        unique: true,
+                    },
+                ));
+            }
         }
     }
-    best.map(|(_, c)| c)
+    best.map(|(_, found)| found)
 }
 
 /// Optimal string alignment distance: insertions, deletions, substitutions
@@ -87,5 +123,27 @@ mod tests {
         assert_eq!(d("fromat", "format"), 1);
         assert_eq!(d("kitten", "sitting"), 3);
         assert_eq!(d("ca", "abc"), 3); // OSA, not full Damerau (which gives 2)
+    }
+
+    #[test]
+    fn a_suggestion_is_unique_when_nothing_else_is_as_close() {
+        fn unique(name: &str, candidates: &[&'static str]) -> Option<(&'static str, bool)> {
+            suggestion(name, candidates.iter().copied()).map(|found| (found.name, found.unique))
+        }
+        assert_eq!(
+            unique("tonumbr", &["tonumber", "tostring"]),
+            Some(("tonumber", true))
+        );
+        // `bat` is one edit from both: the first is suggested, as a guess.
+        assert_eq!(unique("bat", &["bar", "baz"]), Some(("bar", false)));
+        // A closer candidate after a tie wins alone.
+        assert_eq!(
+            unique("bart", &["bar", "baz", "bart2", "Bart"]),
+            Some(("Bart", true))
+        );
+        // The same name twice is no tie.
+        assert_eq!(unique("cuont", &["count", "count"]), Some(("count", true)));
+        assert_eq!(unique("count", &["count"]), None);
+        assert_eq!(unique("xyzzy", &["count"]), None);
     }
 }

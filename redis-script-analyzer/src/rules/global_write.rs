@@ -38,8 +38,8 @@ fn assigned(context: &Context, index: usize, name: &Name) -> Diagnostic {
     );
     let note = match sandbox_names::suggest_local(context, index, &name.text) {
         Some(local) => format!(
-            "did you mean the local `{local}`? Otherwise declare it: `local {}`",
-            name.text
+            "did you mean the local `{}`? Otherwise declare it: `local {}`",
+            local.name, name.text
         ),
         None => format!(
             "declare it: `local {} = ...`; at run time Redis fails with \

@@ -11,6 +11,7 @@ use crate::diagnostic::{Checker, Diagnostic, Severity};
 use crate::semantic::{Environment, Extent, FunctionId, Model, NameUse, NilComparison};
 
 pub(crate) use library::load_time;
+pub(crate) use syntax::not_equal;
 
 /// What a script can reply, as the reply-shape rule and the reply types
 /// ([`crate::reply_type`]) name it.
@@ -57,6 +58,8 @@ pub(crate) enum Allow {
 /// What a rule reads: the model of the file, the declaration, and in a
 /// Functions library the callback checked.
 pub(crate) struct Context<'m, 't> {
+    /// The text the model is of, for a fix to quote what it keeps.
+    pub(crate) source: &'m [u8],
     pub(crate) model: &'m Model<'t>,
     pub(crate) declared: &'m Declared,
     /// In a library, the function of the callback checked; its body and

@@ -13,12 +13,19 @@
 //!
 //! Not after `redis.setresp(3)` anywhere in the file: replies then reach
 //! Lua in RESP3, where a null is `nil`.
+//!
+//! The fix tests the value as its note says, with the meaning the
+//! comparison was written for: `v == nil` becomes `not v` (a boolean, as
+//! the comparison was), `v ~= nil` becomes `v` where only its truth counts
+//! (the whole condition of an `if`, `while` or `until`) and `v ~= false`
+//! elsewhere, where its value may be kept.
 
 use super::{Allow, Context, Judges, Meta};
 use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use crate::fix::{Edit, Fix};
 use crate::replies;
 use crate::semantic::{Model, NilComparison, Value};
-use crate::syntax::tree::Expr;
+use crate::syntax::tree::{Expr, Span};
 
 pub(super) const RULE: Meta = Meta {
     severity: Severity::Error,
@@ -35,7 +42,10 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
     }
     for comparison in judged {
         if let Some((command, element)) = nil_reply(model, model.value(comparison.subject)) {
-            diagnostics.push(diagnostic(comparison, &command, element));
+            diagnostics.push(
+                diagnostic(comparison, &command, element)
+                    .with_fix(test_instead(context.source, comparison)),
+            );
         }
     }
 }
@@ -100,6 +110,55 @@ fn diagnostic(comparison: &NilComparison, command: &str, element: bool) -> Diagn
         ),
     )
     .with_note(fix)
+}
+
+/// The comparison replaced by a test of the value's truth (see the module
+/// docs); `None` when a comment lies between its operands, which the edit
+/// would delete.
+fn test_instead(source: &[u8], comparison: &NilComparison) -> Option<Fix> {
+    let subject = comparison.subject.span();
+    let (nil, whole) = (comparison.nil, comparison.span);
+    let value = written(unparen(comparison.subject)).unwrap_or_else(|| "...".to_owned());
+    if !comparison.equal && !comparison.condition {
+        return Some(Fix::certain(
+            format!("compare `{value}` with `false`"),
+            vec![Edit::replace(nil, "false")],
+        ));
+    }
+    // The operator and `nil`, with the blanks between: what the edit removes.
+    let subject_first = subject.end <= nil.start;
+    let (removed, between) = if subject_first {
+        (Span::new(subject.end, whole.end), Span::new(subject.end, nil.start))
+    } else {
+        (Span::new(whole.start, subject.start), Span::new(nil.end, subject.start))
+    };
+    let operator: &[u8] = if comparison.equal { b"==" } else { b"~=" };
+    if source.get(between.start..between.end)?.trim_ascii() != operator {
+        return None;
+    }
+    if !comparison.equal {
+        return Some(Fix::certain(
+            format!("test `{value}` itself"),
+            vec![Edit::delete(removed)],
+        ));
+    }
+    // A comparison's operand binds tighter than `not` but for an operator
+    // (which a reply never is): wrapped then, to keep the meaning.
+    let primary = matches!(
+        comparison.subject,
+        Expr::Name(_) | Expr::Index { .. } | Expr::Call { .. } | Expr::Method { .. } | Expr::Paren(..)
+    );
+    let (open, close) = if primary { ("not ", "") } else { ("not (", ")") };
+    let edits = if subject_first {
+        vec![Edit::insert(subject.start, open), Edit::replace(removed, close)]
+    } else {
+        let mut edits = vec![Edit::replace(removed, open)];
+        if !primary {
+            edits.push(Edit::insert(subject.end, close));
+        }
+        edits
+    };
+    Some(Fix::certain(format!("test with `not {value}`"), edits))
 }
 
 /// How the script writes a name, a field or an element by a literal
@@ -249,5 +308,64 @@ mod tests {
         for source in clean {
             assert_eq!(messages(source), Vec::<String>::new(), "{source}");
         }
+    }
+
+    fn fixed(source: &str) -> Vec<Option<String>> {
+        crate::check::test_support::fixed(source, Declared::default(), super::check)
+    }
+
+    #[test]
+    fn a_comparison_that_never_holds_becomes_a_test_of_the_value() {
+        for (source, expected) in [
+            (
+                "local v = redis.call('GET', KEYS[1])\nif v == nil then return 0 end\nreturn v",
+                "local v = redis.call('GET', KEYS[1])\nif not v then return 0 end\nreturn v",
+            ),
+            (
+                "if nil==redis.call('LPOP', KEYS[1]) then return 1 end",
+                "if not redis.call('LPOP', KEYS[1]) then return 1 end",
+            ),
+            // `not` binds tighter than `and`: the same meaning unparenthesized.
+            (
+                "local v = redis.call('GET', KEYS[1]) return v == nil and 1 or 2",
+                "local v = redis.call('GET', KEYS[1]) return not v and 1 or 2",
+            ),
+            (
+                "local v = redis.call('GET', KEYS[1]) if (v) == nil then return 0 end",
+                "local v = redis.call('GET', KEYS[1]) if not (v) then return 0 end",
+            ),
+            // Where only its truth counts, the value itself.
+            (
+                "local v = redis.call('HGET', KEYS[1], 'f') while (v ~= nil) do v = redis.call('LPOP', KEYS[1]) end",
+                "local v = redis.call('HGET', KEYS[1], 'f') while (v) do v = redis.call('LPOP', KEYS[1]) end",
+            ),
+            (
+                "local vals = redis.call('MGET', KEYS[1], KEYS[2]) if nil ~= vals[2] then return 1 end",
+                "local vals = redis.call('MGET', KEYS[1], KEYS[2]) if vals[2] then return 1 end",
+            ),
+            (
+                "repeat local v = redis.call('LPOP', KEYS[1]) until v ~= nil return 1",
+                "repeat local v = redis.call('LPOP', KEYS[1]) until v return 1",
+            ),
+            // Elsewhere its value would differ from the comparison's: `false`.
+            (
+                "local v = redis.call('GET', KEYS[1]) return v ~= nil",
+                "local v = redis.call('GET', KEYS[1]) return v ~= false",
+            ),
+            (
+                "local v = redis.call('GET', KEYS[1]) if v ~= nil and ARGV[1] then return 1 end",
+                "local v = redis.call('GET', KEYS[1]) if v ~= false and ARGV[1] then return 1 end",
+            ),
+        ] {
+            assert_eq!(fixed(source), [Some(expected.to_owned())], "{source}");
+        }
+    }
+
+    #[test]
+    fn a_comment_between_the_operands_is_kept_by_giving_no_fix() {
+        assert_eq!(
+            fixed("local v = redis.call('GET', KEYS[1]) if v --[[ gone? ]] == nil then return 0 end"),
+            [None]
+        );
     }
 }

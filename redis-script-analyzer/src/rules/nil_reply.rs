@@ -176,6 +176,7 @@ mod tests {
             ..Declared::default()
         };
         let context = Context {
+            source: source.as_bytes(),
             model: &model,
             declared: &declared,
             callback: None,

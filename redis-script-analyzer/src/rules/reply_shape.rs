@@ -403,6 +403,7 @@ mod tests {
         let chunk = parse(source).unwrap();
         let model = Model::build(&chunk, Environment::Script);
         let context = Context {
+            source: source.as_bytes(),
             model: &model,
             declared: &declared,
             callback: None,

@@ -14,7 +14,7 @@ use crate::diagnostic::Checker;
 use crate::sandbox::{self, Library};
 use crate::semantic::{Access, Environment, NameUse};
 use crate::servers::{Servers, only_on_note};
-use crate::suggest::suggest;
+use crate::suggest::{Suggestion, suggestion};
 use crate::syntax::tree::{Expr, Name, Span};
 
 /// A mistake on a name, before its words.
@@ -147,8 +147,8 @@ pub(super) fn suggest_local<'t>(
     context: &Context<'_, 't>,
     index: usize,
     name: &str,
-) -> Option<&'t str> {
-    suggest(name, context.model.declared_before(index).iter().copied())
+) -> Option<Suggestion<'t>> {
+    suggestion(name, context.model.declared_before(index).iter().copied())
 }
 
 /// `note`, and where `path` (a global or `library.member`) exists if some

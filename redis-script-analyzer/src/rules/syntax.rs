@@ -1,9 +1,15 @@
 //! `syntax`: the script is not Lua 5.1 as the server parses it.
 //!
 //! The parser (`crate::syntax::parser`) gives these findings, with the words of `SCRIPT LOAD`. No setting can silence them: the server refuses the file.
+//!
+//! One mistake has a certain fix: `!=`, the not-equal of C and most
+//! languages, is `~=` in Lua ([`not_equal`]).
 
 use super::{Allow, Judges, Meta};
 use crate::diagnostic::Severity;
+use crate::fix::{Edit, Fix};
+use crate::syntax::lexer::{Lexer, TokenKind};
+use crate::syntax::tree::Span;
 
 pub(super) const RULE: Meta = Meta {
     severity: Severity::Error,
@@ -11,3 +17,66 @@ pub(super) const RULE: Meta = Meta {
     check: None,
     judges: Judges::File,
 };
+
+/// Every `!=` of `source` (in its code, not in a string or a comment)
+/// written `~=`, when that makes the script one the server loads: `!` is
+/// no Lua operator, so each is a not-equal written as in C. A script that
+/// would still not load (`local x != 1`, or another mistake) gets no fix.
+pub(crate) fn not_equal(source: &[u8]) -> Option<Fix> {
+    let mut lexer = Lexer::new(source).ok()?;
+    let mut edits = Vec::new();
+    let mut bang: Option<Span> = None;
+    while let Ok(token) = lexer.next_token() {
+        match (bang, token.kind) {
+            (_, TokenKind::Eof) => break,
+            (Some(at), TokenKind::Char('=')) if token.span.start == at.end => {
+                edits.push(Edit::replace(at.to(token.span), "~="));
+            }
+            _ => {}
+        }
+        bang = (token.kind == TokenKind::Char('!')).then_some(token.span);
+    }
+    if edits.is_empty() {
+        return None;
+    }
+    let fix = Fix::certain("replace `!=` with `~=`", edits);
+    let mut fixed = source.to_vec();
+    for edit in fix.edits.iter().rev() {
+        fixed.splice(edit.span.start..edit.span.end, edit.replacement.bytes());
+    }
+    crate::syntax::parser::parse(&fixed).is_ok().then_some(fix)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixed(source: &str) -> Option<String> {
+        let fix = not_equal(source.as_bytes())?;
+        Some(crate::check::test_support::apply(source, &fix))
+    }
+
+    #[test]
+    fn every_not_equal_in_the_code_becomes_lua_s() {
+        assert_eq!(
+            fixed("if ARGV[1] != 'a!=b' then return 1 != 2 end -- x != y\nreturn ARGV[2]!=nil"),
+            Some(
+                "if ARGV[1] ~= 'a!=b' then return 1 ~= 2 end -- x != y\nreturn ARGV[2]~=nil"
+                    .to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn a_script_that_would_still_not_load_gets_no_fix() {
+        for source in [
+            "local x != 1",
+            "if a != b then return 1",
+            "return 1 ! = 2",
+            "return 1 !== 2",
+            "return 1 + 2",
+        ] {
+            assert_eq!(fixed(source), None, "{source}");
+        }
+    }
+}

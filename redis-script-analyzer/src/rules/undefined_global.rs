@@ -11,7 +11,10 @@
 use super::sandbox_names::{self, Finding};
 use super::{Allow, Context, Judges, Meta};
 use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
-use crate::sandbox;
+use crate::fix::{Edit, Fix};
+use crate::sandbox::{self, KEYWORD_VALUES};
+use crate::semantic::{Access, Environment};
+use crate::servers::Servers;
 use crate::suggest::did_you_mean;
 use crate::syntax::tree::Name;
 
@@ -43,18 +46,71 @@ fn undefined(context: &Context, index: usize, name: &Name) -> Diagnostic {
         lacking.product(),
         lacking.version()
     );
-    let note = match sandbox_names::suggest_local(context, index, &name.text) {
-        Some(local) => format!("did you mean the local `{local}`?"),
-        None => match sandbox::suggest_global(&name.text, targets) {
-            Some(global) => did_you_mean(global),
-            None => sandbox::absent_note(&name.text).map_or_else(
-                || format!("declare it first: `local {} = ...`", name.text),
-                str::to_owned,
-            ),
-        },
+    let local = sandbox_names::suggest_local(context, index, &name.text);
+    let global = match local {
+        Some(_) => None,
+        None => sandbox::suggest_global(&name.text, targets),
+    };
+    let note = match (local, global) {
+        (Some(local), _) => format!("did you mean the local `{}`?", local.name),
+        (None, Some(global)) => did_you_mean(global.name),
+        (None, None) => sandbox::absent_note(&name.text).map_or_else(
+            || format!("declare it first: `local {} = ...`", name.text),
+            str::to_owned,
+        ),
+    };
+    // A name some server has is no misspelling: the note says where it is.
+    let misspelt = sandbox::servers_with(&name.text, Servers::ALL).is_empty();
+    let library = context.model.environment == Environment::Library;
+    let fix = match (local, global) {
+        (Some(local), _) if local.unique && misspelt => rename(context, name, local.name, true),
+        // `nil` or `true` for a name is no fix where the name is called or
+        // indexed; nor `KEYS` in a library, where it is no global.
+        (None, Some(global))
+            if global.unique
+                && misspelt
+                && !KEYWORD_VALUES.contains(&global.name)
+                && !(library && matches!(global.name, "KEYS" | "ARGV")) =>
+        {
+            rename(context, name, global.name, false)
+        }
+        _ => None,
     };
     let note = sandbox_names::with_other_servers(note, &name.text, context.declared.checker);
-    Diagnostic::error(Rule::UndefinedGlobal, Target::File, name.span, message).with_note(note)
+    Diagnostic::error(Rule::UndefinedGlobal, Target::File, name.span, message)
+        .with_note(note)
+        .with_fix(fix)
+}
+
+/// Every read of the global `name` renamed `right`: a local of that name
+/// (`local`) or a global. The finding is the name's first read, and the
+/// mistake is the name: each read is renamed, so that none is left behind.
+/// Only when certain: the name is only read (a write is another mistake,
+/// whose note offers a choice), and at each read `right` means what it
+/// should: that local in scope there, or for a global, no local of that
+/// name in scope.
+fn rename(context: &Context, name: &Name, right: &str, local: bool) -> Option<Fix> {
+    let model = context.model;
+    let scopes = model.local_scopes(right);
+    let mut edits = Vec::new();
+    for (index, used) in model.names.iter().enumerate() {
+        if used.binding.is_some() || used.name.text != name.text {
+            continue;
+        }
+        let read = matches!(used.access, Access::Read | Access::Index { .. });
+        let in_scope = scopes.iter().any(|scope| scope.contains(&index));
+        if !read || in_scope != local {
+            return None;
+        }
+        edits.push(Edit::replace(used.name.span, right));
+    }
+    edits.sort_by_key(|edit| edit.span.start);
+    edits.dedup_by_key(|edit| edit.span.start);
+    let whose = if local { "the local " } else { "" };
+    Some(Fix::certain(
+        format!("replace `{}` with {whose}`{right}`", name.text),
+        edits,
+    ))
 }
 
 /// `KEYS` or `ARGV` in a library, where functions get them as parameters.
@@ -159,5 +215,72 @@ mod tests {
         assert_eq!(found.len(), 2, "{found:?}");
         assert!(found[0].starts_with("`KEYS` is not a global in a Redis Functions library"));
         assert!(found[1].starts_with("`ARGV` is not a global"));
+    }
+
+    fn fixed(source: &str) -> Vec<Option<String>> {
+        crate::check::test_support::fixed(source, ONE_KEY_TWO_ARGS, super::check)
+    }
+
+    #[test]
+    fn a_misspelt_global_is_renamed_at_every_read() {
+        assert_eq!(
+            fixed("local n = tonumbr(ARGV[1]) return n + tonumbr(ARGV[2])"),
+            [Some("local n = tonumber(ARGV[1]) return n + tonumber(ARGV[2])".to_owned())]
+        );
+        assert_eq!(
+            fixed("return UNPACK(KEYS)"),
+            [Some("return unpack(KEYS)".to_owned())]
+        );
+    }
+
+    #[test]
+    fn a_misspelt_local_is_renamed_where_the_local_is_in_scope() {
+        assert_eq!(
+            fixed("local count = 1 count = cuont + 1 return cuont"),
+            [Some("local count = 1 count = count + 1 return count".to_owned())]
+        );
+        // Inside a function that sees it.
+        assert_eq!(
+            fixed("local total = 0 local function add(n) total = totl + n end add(1) return total"),
+            [Some(
+                "local total = 0 local function add(n) total = total + n end add(1) return total"
+                    .to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn a_rename_that_could_mean_something_else_is_no_fix() {
+        for source in [
+            // The local's scope has closed where the name is read.
+            "do local count = 1 end return cuont",
+            // Read once in its scope, once out of it.
+            "do local count = 1 if cuont then return 1 end end return cuont",
+            // Written too: the note offers declaring it instead.
+            "local count = 1 local x = cuont cuont = 2 return x",
+            // Two candidates as close.
+            "local bar, baz = 1, 2 return bat",
+            // A keyword where a name may be called.
+            "return nill",
+            // A global some server has is no misspelling.
+            "return server.call('GET', KEYS[1])",
+            // A local of the suggested name hides the global somewhere.
+            "local n = tonumbr(ARGV[1]) do local tonumber = 5 return tonumbr(n) end",
+        ] {
+            let fixes = fixed(source);
+            assert!(
+                !fixes.is_empty() && fixes.iter().all(Option::is_none),
+                "{source}: {fixes:?}"
+            );
+        }
+        // In a library, KEYS is no global either.
+        let library = "#!lua name=lib\nlocal function f() return keys[1] end\n\
+                       redis.register_function('f', function(k, a) return f() end)";
+        let found = crate::library::analyze_library(library, ONE_KEY_TWO_ARGS).diagnostics;
+        let keys = found
+            .iter()
+            .find(|d| d.rule == crate::diagnostic::Rule::UndefinedGlobal)
+            .expect("`keys` is undefined");
+        assert_eq!(keys.fix, None);
     }
 }

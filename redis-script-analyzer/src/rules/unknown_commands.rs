@@ -9,8 +9,10 @@ use super::command_table::{self, Lookup};
 use super::{Allow, Context, Judges, Meta};
 use crate::commands;
 use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use crate::fix::{self, Edit, Fix};
+use crate::semantic::CommandCall;
 use crate::servers::only_on_note;
-use crate::suggest::did_you_mean;
+use crate::suggest::{Suggestion, did_you_mean};
 
 pub(super) const RULE: Meta = Meta {
     severity: Severity::Error,
@@ -28,7 +30,8 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
         };
         let name = &call.name;
         let diagnostic = if having.is_empty() {
-            let note = commands::suggest(lacking, name).map_or_else(
+            let suggestion = commands::suggestion(lacking, name);
+            let note = suggestion.map_or_else(
                 || {
                     format!(
                         "{} {} has no such command; if your server is newer and has it, {}",
@@ -37,7 +40,7 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
                         Rule::UnknownCommands.hint(context.declared.checker)
                     )
                 },
-                did_you_mean,
+                |found| did_you_mean(found.name),
             );
             Diagnostic::error(
                 Rule::UnknownCommands,
@@ -46,6 +49,7 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
                 format!("`{name}` is not a Redis command, so calling it fails at run time"),
             )
             .with_note(note)
+            .with_fix(suggestion.and_then(|found| respell(context, &call, found)))
         } else {
             Diagnostic::error(
                 Rule::UnknownCommands,
@@ -59,6 +63,32 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
         };
         diagnostics.push(diagnostic);
     }
+}
+
+/// The command name of `call` replaced by `found`, in the case it is
+/// written in (`'GTE'` -> `'GET'`, `"hsett"` -> `"hset"`), when that is
+/// certain: the only suggestion that close, a command of every target,
+/// and a name written plainly in quotes, which stay as they are.
+fn respell(context: &Context, call: &CommandCall, found: Suggestion) -> Option<Fix> {
+    let known_everywhere = context
+        .declared
+        .servers
+        .iter()
+        .all(|server| commands::command(server, found.name).is_some());
+    if !found.unique || !known_everywhere {
+        return None;
+    }
+    let text = fix::quoted_text(context.source, call.span)?;
+    let written = String::from_utf8_lossy(&context.source[text.start..text.end]);
+    let replacement = if written.bytes().any(|byte| byte.is_ascii_uppercase()) {
+        found.name.to_ascii_uppercase()
+    } else {
+        found.name.to_ascii_lowercase()
+    };
+    Some(Fix::certain(
+        format!("replace `{written}` with `{replacement}`"),
+        vec![Edit::replace(text, replacement)],
+    ))
 }
 
 #[cfg(test)]
@@ -112,5 +142,46 @@ mod tests {
         // Under pcall too.
         let found = errors("return pcall(redis.call, 'GETT', KEYS[1])", ONE_KEY_TWO_ARGS);
         assert_eq!(found.len(), 1, "{found:?}");
+    }
+
+    /// The fix of each script: what the edited script reads, or `None`.
+    fn fixed(source: &str) -> Vec<Option<String>> {
+        crate::check::test_support::fixed(source, ONE_KEY_TWO_ARGS, super::check)
+    }
+
+    #[test]
+    fn a_misspelt_command_is_respelt_in_its_case_and_quotes() {
+        assert_eq!(
+            fixed("return redis.call('GTE', KEYS[1])"),
+            [Some("return redis.call('GET', KEYS[1])".to_owned())]
+        );
+        assert_eq!(
+            fixed("return redis.pcall(\"hsett\", KEYS[1], 'f', 1)"),
+            [Some("return redis.pcall(\"hset\", KEYS[1], 'f', 1)".to_owned())]
+        );
+        assert_eq!(
+            fixed("local rcall = redis.call return rcall('Lpsuh', KEYS[1], 1)"),
+            [Some("local rcall = redis.call return rcall('LPUSH', KEYS[1], 1)".to_owned())]
+        );
+    }
+
+    #[test]
+    fn a_guess_is_no_fix() {
+        for source in [
+            // No command is close.
+            "return redis.call('XYZZYQ', KEYS[1])",
+            // Written with an escape, or in long brackets: the text is not the name.
+            "return redis.call('G\\84E', KEYS[1])",
+            "return redis.call([[GTE]], KEYS[1])",
+            // A command of some servers only: not a misspelling.
+            "return redis.call('HEXPIRE', KEYS[1], 1, 'FIELDS', 1, 'f')",
+        ] {
+            assert_eq!(fixed(source), [None], "{source}");
+        }
+        // `setx` is one edit from `set`, `setex` and `setnx`: the note
+        // guesses the first, and no fix does.
+        let tied = crate::commands::suggestion(crate::servers::Server::Redis7_0, "setx");
+        assert!(tied.is_some_and(|found| !found.unique), "{tied:?}");
+        assert_eq!(fixed("return redis.call('SETX', KEYS[1], 1)"), [None]);
     }
 }

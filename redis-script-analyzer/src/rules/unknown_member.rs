@@ -8,6 +8,7 @@
 use super::sandbox_names::{self, Finding};
 use super::{Allow, Context, Judges, Meta};
 use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use crate::fix::{self, Edit, Fix};
 use crate::sandbox::{self, Library};
 use crate::servers::Servers;
 use crate::suggest::did_you_mean;
@@ -34,6 +35,8 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
     }
 }
 
+/// `library.member` (or `library['member']`, `member` written at `span`),
+/// which a target's `lib` lacks.
 fn unknown_member(
     context: &Context,
     library: &str,
@@ -43,8 +46,9 @@ fn unknown_member(
 ) -> Diagnostic {
     let targets = context.declared.servers;
     let path = format!("{library}.{member}");
+    let elsewhere = !sandbox::servers_with(&path, Servers::ALL).is_empty();
     let message = match sandbox::first_lacking(&path, targets) {
-        Some(lacking) if !sandbox::servers_with(&path, Servers::ALL).is_empty() => format!(
+        Some(lacking) if elsewhere => format!(
             "`{path}` does not exist in the script sandbox of {} {}",
             lacking.product(),
             lacking.version()
@@ -54,15 +58,38 @@ fn unknown_member(
             context.declared.first_target().product()
         ),
     };
-    let note = sandbox::member_note(library, member)
+    let explained = sandbox::member_note(library, member);
+    let suggestion = match explained {
+        Some(_) => None,
+        None => lib.suggest(member, targets),
+    };
+    let note = explained
         .map(str::to_owned)
-        .or_else(|| {
-            lib.suggest(member, targets)
-                .map(|m| did_you_mean(&format!("{library}.{m}")))
-        })
+        .or_else(|| suggestion.map(|found| did_you_mean(&format!("{library}.{}", found.name))))
         .unwrap_or_else(|| format!("`{library}` has: {}", lib.member_names(targets).join(", ")));
     let note = sandbox_names::with_other_servers(note, &path, context.declared.checker);
-    Diagnostic::error(Rule::UnknownMember, Target::File, span, message).with_note(note)
+    // A member some server has is no misspelling: the note says where it is.
+    let fix = suggestion
+        .filter(|found| found.unique && !elsewhere)
+        .and_then(|found| respell(context, library, member, span, found.name));
+    Diagnostic::error(Rule::UnknownMember, Target::File, span, message)
+        .with_note(note)
+        .with_fix(fix)
+}
+
+/// The member written at `span` (a name after a dot, or a plainly quoted
+/// string in brackets) replaced by `right`.
+fn respell(context: &Context, library: &str, member: &str, span: Span, right: &str) -> Option<Fix> {
+    let written = context.source.get(span.start..span.end)?;
+    let text = if written == member.as_bytes() {
+        span
+    } else {
+        fix::quoted_text(context.source, span)?
+    };
+    Some(Fix::certain(
+        format!("replace `{library}.{member}` with `{library}.{right}`"),
+        vec![Edit::replace(text, right)],
+    ))
 }
 
 #[cfg(test)]
@@ -86,5 +113,38 @@ mod tests {
             errors("local string = {} return string.fromat", ONE_KEY_TWO_ARGS),
             Vec::<String>::new()
         );
+    }
+
+    fn fixed(source: &str) -> Vec<Option<String>> {
+        crate::check::test_support::fixed(source, ONE_KEY_TWO_ARGS, super::check)
+    }
+
+    #[test]
+    fn a_misspelt_member_is_respelt() {
+        assert_eq!(
+            fixed("local n = redis.cal('GET', KEYS[1]) return string.fromat('%s', n)"),
+            [
+                Some("local n = redis.call('GET', KEYS[1]) return string.fromat('%s', n)".to_owned()),
+                Some("local n = redis.cal('GET', KEYS[1]) return string.format('%s', n)".to_owned()),
+            ]
+        );
+        assert_eq!(
+            fixed("return string[\"fromat\"]('%s', 1)"),
+            [Some("return string[\"format\"]('%s', 1)".to_owned())]
+        );
+    }
+
+    #[test]
+    fn an_explained_member_or_a_guess_is_no_fix() {
+        for source in [
+            // Explained by a note: Lua 5.1 has `unpack`, not `table.unpack`.
+            "return table.unpack(KEYS)",
+            // Nothing close.
+            "return string.xyzzy('a')",
+            // Written with an escape.
+            "return string['from\\97t']('%s', 1)",
+        ] {
+            assert_eq!(fixed(source), [None], "{source}");
+        }
     }
 }

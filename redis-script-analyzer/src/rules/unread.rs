@@ -59,6 +59,7 @@ fn unread(table: Table, position: usize, declared: &Declared) -> Diagnostic {
         )),
         target,
         rule: Rule::Unread,
+        fix: None,
     }
 }
 
@@ -74,6 +75,7 @@ mod tests {
         let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
         let model = Model::build(&chunk, Environment::Script);
         let context = Context {
+            source: source.as_bytes(),
             model: &model,
             declared,
             callback: None,
@@ -132,6 +134,7 @@ mod tests {
             let chunk = parse(&source).unwrap();
             let model = Model::build(&chunk, Environment::Script);
             let context = Context {
+                source: source.as_bytes(),
                 model: &model,
                 declared: &declared,
                 callback: None,

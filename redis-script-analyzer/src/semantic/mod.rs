@@ -150,6 +150,11 @@ pub(crate) struct NilComparison<'t> {
     /// `==` (true) or `~=`.
     pub(crate) equal: bool,
     pub(crate) span: Span,
+    /// The `nil` literal.
+    pub(crate) nil: Span,
+    /// Whether the comparison is the whole condition of an `if`, `elseif`,
+    /// `while` or `until` (in parentheses or not): only its truth counts.
+    pub(crate) condition: bool,
     /// The function whose body holds it.
     pub(crate) function: FunctionId,
 }
@@ -220,6 +225,10 @@ pub(crate) struct Model<'t> {
     /// For each of [`Model::declared_names`], how many uses of names the
     /// walk had recorded when it was declared ([`Model::declared_before`]).
     declared_at: Vec<usize>,
+    /// For each of [`Model::declared_names`], how many uses of names the
+    /// walk had recorded when its scope closed: the uses in its scope are
+    /// those from `declared_at` up to this ([`Model::local_scopes`]).
+    declared_until: Vec<usize>,
     /// Which functions may run ([`Model::is_live`]), computed once.
     live: std::sync::OnceLock<Vec<bool>>,
     /// Each name expression that reads or writes a local: its binding, by
@@ -258,6 +267,7 @@ impl<'t> Model<'t> {
                 names: Vec::new(),
                 declared_names: Vec::new(),
                 declared_at: Vec::new(),
+                declared_until: Vec::new(),
                 live: std::sync::OnceLock::new(),
                 resolved: HashMap::new(),
                 function_ids: HashMap::new(),
@@ -269,6 +279,7 @@ impl<'t> Model<'t> {
             scopes: vec![Vec::new()],
             function: 0,
             optional: false,
+            condition: None,
         };
         let start = builder.counts();
         builder.block(&chunk.block);
@@ -380,6 +391,18 @@ impl<'t> Model<'t> {
         let count = self.declared_at.partition_point(|&at| at <= index);
         &self.declared_names[..count]
     }
+
+    /// The scopes of the locals called `name`, each as the range of the
+    /// indexes in [`Model::names`] of the uses it covers: a use there of
+    /// `name` would be that local (or one within it).
+    pub(crate) fn local_scopes(&self, name: &str) -> Vec<Range<usize>> {
+        self.declared_names
+            .iter()
+            .zip(self.declared_at.iter().zip(&self.declared_until))
+            .filter(|(declared, _)| **declared == name)
+            .map(|(_, (&at, &until))| at..until)
+            .collect()
+    }
 }
 
 /// The names Lua declares without the script writing them.
@@ -410,12 +433,15 @@ struct Builder<'t> {
     model: Model<'t>,
     /// The bindings each name has in scope, innermost last.
     in_scope: HashMap<&'t str, Vec<BindingId>>,
-    /// The names each open block declared, innermost last.
-    scopes: Vec<Vec<&'t str>>,
+    /// The names each open block declared, innermost last, each with its
+    /// index in [`Model::declared_names`] (`None` for an implicit one).
+    scopes: Vec<Vec<(&'t str, Option<usize>)>>,
     /// The function being walked.
     function: FunctionId,
     /// Inside an operand of `or`.
     optional: bool,
+    /// The span of the condition being walked (without its parentheses).
+    condition: Option<Span>,
 }
 
 impl<'t> Builder<'t> {
@@ -428,12 +454,15 @@ impl<'t> Builder<'t> {
             escapes: false,
         });
         self.in_scope.entry(&name.text).or_default().push(id);
-        if kind != BindingKind::Implicit {
+        let declared = (kind != BindingKind::Implicit).then(|| {
             self.model.declared_names.push(&name.text);
             self.model.declared_at.push(self.model.names.len());
-        }
+            // Until its scope closes; the main chunk's never does.
+            self.model.declared_until.push(usize::MAX);
+            self.model.declared_names.len() - 1
+        });
         if let Some(scope) = self.scopes.last_mut() {
-            scope.push(&name.text);
+            scope.push((&name.text, declared));
         }
         id
     }
@@ -482,9 +511,13 @@ impl<'t> Builder<'t> {
     }
 
     fn close(&mut self) {
-        for name in self.scopes.pop().unwrap_or_default() {
+        let closed_at = self.model.names.len();
+        for (name, declared) in self.scopes.pop().unwrap_or_default() {
             if let Some(ids) = self.in_scope.get_mut(name) {
                 ids.pop();
+            }
+            if let Some(declared) = declared {
+                self.model.declared_until[declared] = closed_at;
             }
         }
     }
@@ -547,21 +580,21 @@ impl<'t> Builder<'t> {
             Stat::Call(call) => self.expr(call),
             Stat::Do(block) => self.block(block),
             Stat::While { cond, block, .. } => {
-                self.expr(cond);
+                self.condition(cond);
                 self.block(block);
             }
             Stat::Repeat { block, cond, .. } => {
                 // `until` sees the body's locals.
                 self.open();
                 self.block_in_scope(block);
-                self.expr(cond);
+                self.condition(cond);
                 self.close();
             }
             Stat::If {
                 arms, otherwise, ..
             } => {
                 for (cond, block) in arms {
-                    self.expr(cond);
+                    self.condition(cond);
                     self.block(block);
                 }
                 if let Some(block) = otherwise {
@@ -724,6 +757,17 @@ impl<'t> Builder<'t> {
         }
     }
 
+    /// The condition of an `if`, `elseif`, `while` or `until`.
+    fn condition(&mut self, cond: &'t Expr) {
+        let mut whole = cond;
+        while let Expr::Paren(inner, _) = whole {
+            whole = inner;
+        }
+        let outer = self.condition.replace(whole.span());
+        self.expr(cond);
+        self.condition = outer;
+    }
+
     fn read(&mut self, name: &'t Name, escapes: bool) {
         if let Some(id) = self.use_name(name, Access::Read)
             && escapes
@@ -742,15 +786,17 @@ impl<'t> Builder<'t> {
         while let Expr::Binary { op, lhs, rhs, span } = node {
             optional |= *op == BinOp::Or;
             if matches!(op, BinOp::Eq | BinOp::Ne) {
-                let subject = match (&**lhs, &**rhs) {
-                    (subject, Expr::Nil(_)) | (Expr::Nil(_), subject) => Some(subject),
+                let compared = match (&**lhs, &**rhs) {
+                    (subject, Expr::Nil(nil)) | (Expr::Nil(nil), subject) => Some((subject, nil)),
                     _ => None,
                 };
-                if let Some(subject) = subject {
+                if let Some((subject, nil)) = compared {
                     self.model.nil_comparisons.push(NilComparison {
                         subject,
                         equal: *op == BinOp::Eq,
                         span: *span,
+                        nil: *nil,
+                        condition: self.condition == Some(*span),
                         function: self.function,
                     });
                 }

@@ -160,6 +160,8 @@ pub struct Lexer<'a> {
     /// The line comments (`--` to the end of the line, not `--[[ ]]`)
     /// read so far.
     line_comments: Vec<Span>,
+    /// The long comments (`--[[ ]]`) read so far.
+    long_comments: Vec<Span>,
 }
 
 impl<'a> Lexer<'a> {
@@ -188,6 +190,7 @@ impl<'a> Lexer<'a> {
             pos,
             line: 1,
             line_comments: Vec::new(),
+            long_comments: Vec::new(),
         })
     }
 
@@ -204,6 +207,31 @@ impl<'a> Lexer<'a> {
             }
         }
         lexer.line_comments
+    }
+
+    /// The strings and long comments of `src` that run over more than one
+    /// line, in order, up to the first text the lexer cannot read: a line
+    /// that starts inside one is their text, not a line of code.
+    pub fn multiline_spans(src: &'a [u8]) -> Vec<Span> {
+        let Ok(mut lexer) = Lexer::new(src) else {
+            return Vec::new();
+        };
+        let mut spans = Vec::new();
+        while let Ok(token) = lexer.next_token() {
+            match token.kind {
+                TokenKind::Eof => break,
+                TokenKind::String => spans.push(token.span),
+                _ => {}
+            }
+        }
+        spans.append(&mut lexer.long_comments);
+        spans.retain(|span| {
+            src[span.start..span.end]
+                .iter()
+                .any(|&byte| byte == b'\n' || byte == b'\r')
+        });
+        spans.sort_by_key(|span| span.start);
+        spans
     }
 
     /// Lua's current line number: the line on which the last token read ends.
@@ -313,6 +341,7 @@ impl<'a> Lexer<'a> {
                         let sep = self.skip_sep();
                         if sep >= 0 {
                             self.long_string(start, sep as usize, None)?;
+                            self.long_comments.push(Span::new(start, self.pos));
                             continue;
                         }
                     }

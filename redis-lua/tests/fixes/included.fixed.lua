@@ -1,0 +1,2 @@
+--- @include "lib/helper"
+return helper(KEYS[1])

@@ -1,0 +1,3 @@
+local function helper(key)
+  return redis.call('HGTE', key, 'field')
+end

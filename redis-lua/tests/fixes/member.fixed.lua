@@ -1,0 +1,2 @@
+local count = redis.call('INCR', KEYS[1])
+return string.format('%d', count)

@@ -1,0 +1,2 @@
+local count = redis.cal('INCR', KEYS[1])
+return string.fromat('%d', count)

@@ -1,0 +1,2 @@
+if not redis.call('GET', KEYS[1]) then return tonumber(ARGV[1]) end
+return 0
