@@ -1,7 +1,7 @@
 //! The tool as a user runs it: its output on a corpus of bad scripts
 //! (`corpus/bad/`, one mistake per rule) compared with the committed
 //! `expected/` files, its exit codes, the config file, inline allows and
-//! include errors. `REDIS_LUA_BLESS=1 cargo test -p redis-lua` rewrites
+//! include errors. `REDIS_LUA_BLESS=1 cargo test -p redis-lua-lint` rewrites
 //! the expected files from the current output.
 
 use std::path::{Path, PathBuf};
