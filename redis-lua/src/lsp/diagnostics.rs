@@ -1,0 +1,280 @@
+//! A document checked as `redis-lua check` checks its file: the nearest
+//! `redis-lua.toml` from the file's folder up, its settings for that file
+//! (an excluded file gets no diagnostics), its signature header, and its
+//! `--- @include`s read from the open documents first, then from disk.
+//!
+//! A finding in a file the document includes is published on the document,
+//! at the `--- @include` line that brings that file in, its message starting
+//! with the file, line and column, and with the exact place as related
+//! information. Not on the included file's own URI: a client keeps one set
+//! of diagnostics per URI, which the included file's own check (when it is
+//! open) publishes, and the same fragment may be included by several
+//! scripts with different findings in each.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use lsp_types::{
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
+    Position, Uri,
+};
+use redis_script_analyzer::lint::{self, Finding};
+use redis_script_analyzer::report::Lines;
+use redis_script_analyzer::servers::Servers;
+use redis_script_analyzer::{Severity, compose};
+
+use super::documents::{Document, Documents, uri_of};
+use super::position::{LineIndex, analyzer_offset};
+use crate::Settings;
+
+/// What the diagnostics say they come from.
+pub(crate) const SOURCE: &str = "redis-lua";
+
+/// One diagnostic published on a document, with what it was made from.
+#[derive(Debug, Clone)]
+pub(crate) struct Published {
+    /// As the client received it.
+    pub(crate) diagnostic: Diagnostic,
+    /// The finding (`None` for a config file that cannot be read).
+    pub(crate) finding: Option<Finding>,
+    /// Where it is in the document's text, in bytes.
+    pub(crate) span: Range<usize>,
+}
+
+/// What checking a document found.
+#[derive(Debug, Clone)]
+pub(crate) struct Checked {
+    /// Its diagnostics.
+    pub(crate) published: Vec<Published>,
+    /// The files its includes read.
+    pub(crate) included: Vec<PathBuf>,
+    /// The servers it is checked for (every server when the config cannot
+    /// be read): those hover and completion speak of.
+    pub(crate) servers: Servers,
+}
+
+/// Checks `document` (at `uri`), reading included files through
+/// `documents`; paths in messages are relative to the first of `roots`
+/// (the workspace's folders) the file is in.
+pub(crate) fn check(
+    document: &Document,
+    uri: &Uri,
+    documents: &Documents,
+    roots: &[PathBuf],
+) -> Checked {
+    let path = document.path.clone().unwrap_or_else(|| unsaved_path(uri));
+    let folder = path
+        .parent()
+        .filter(|parent| !parent.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let settings = match Settings::from_nearest_config(folder) {
+        Ok(settings) => settings,
+        Err(message) => return config_error(message),
+    };
+    let servers = settings.servers_for(&path);
+    let Some(options) = settings.file_options(&path) else {
+        return Checked {
+            servers,
+            ..Checked::default()
+        };
+    };
+    let root = roots.iter().find(|root| path.starts_with(root));
+    let display = match root.and_then(|root| path.strip_prefix(root).ok()) {
+        Some(relative) => relative.to_string_lossy().into_owned(),
+        None => path.to_string_lossy().into_owned(),
+    };
+    let report = lint::check_file(
+        &display,
+        &path,
+        document.text.clone(),
+        &mut |included| documents.read(included),
+        &options,
+    );
+    let own = Placer::new(&document.text);
+    // The `--- @include` line of each included file with findings.
+    let mut directives = HashMap::new();
+    let published = report
+        .findings
+        .into_iter()
+        .map(|finding| {
+            if finding.file == display {
+                let span = own.span(&finding);
+                let range = document.lines.range(&document.text, span.start, span.end);
+                let diagnostic = diagnostic(&finding, range, message(&finding), None);
+                return Published {
+                    diagnostic,
+                    finding: Some(finding),
+                    span,
+                };
+            }
+            let included = compose::normalize(&match root {
+                Some(root) => root.join(&finding.file),
+                None => PathBuf::from(&finding.file),
+            });
+            let span = directives
+                .entry(included.clone())
+                .or_insert_with(|| {
+                    include_directive(document, &path, &display, &included, documents)
+                })
+                .clone()
+                .unwrap_or(0..0);
+            let range = document.lines.range(&document.text, span.start, span.end);
+            let message = format!(
+                "{}:{}:{}: {}",
+                finding.file,
+                finding.line,
+                finding.column,
+                message(&finding)
+            );
+            let related = related(&finding, &included, documents);
+            Published {
+                diagnostic: diagnostic(&finding, range, message, related),
+                finding: Some(finding),
+                span,
+            }
+        })
+        .collect();
+    Checked {
+        published,
+        included: report.included,
+        servers,
+    }
+}
+
+impl Default for Checked {
+    fn default() -> Checked {
+        Checked {
+            published: Vec::new(),
+            included: Vec::new(),
+            servers: Servers::ALL,
+        }
+    }
+}
+
+/// The message, and the note under it.
+fn message(finding: &Finding) -> String {
+    match &finding.note {
+        Some(note) => format!("{}\nnote: {note}", finding.message),
+        None => finding.message.clone(),
+    }
+}
+
+fn diagnostic(
+    finding: &Finding,
+    range: lsp_types::Range,
+    message: String,
+    related: Option<DiagnosticRelatedInformation>,
+) -> Diagnostic {
+    let severity = match finding.severity {
+        Severity::Error => DiagnosticSeverity::ERROR,
+        _ => DiagnosticSeverity::WARNING,
+    };
+    Diagnostic {
+        range,
+        severity: Some(severity),
+        code: Some(NumberOrString::String(finding.rule.name().to_owned())),
+        source: Some(SOURCE.to_owned()),
+        message,
+        related_information: related.map(|related| vec![related]),
+        ..Diagnostic::default()
+    }
+}
+
+/// A config file that cannot be read: shown on the document's first line,
+/// and nothing checked, as the command line stops on it.
+fn config_error(message: String) -> Checked {
+    let start = Position::new(0, 0);
+    Checked {
+        published: vec![Published {
+            diagnostic: Diagnostic {
+                range: lsp_types::Range::new(start, start),
+                severity: Some(DiagnosticSeverity::ERROR),
+                source: Some(SOURCE.to_owned()),
+                message,
+                ..Diagnostic::default()
+            },
+            finding: None,
+            span: 0..0,
+        }],
+        ..Checked::default()
+    }
+}
+
+/// The path a document without one is checked as: its URI's last segment
+/// (`Untitled-1`), in no folder, so no config applies and includes are
+/// read from the current folder.
+fn unsaved_path(uri: &Uri) -> PathBuf {
+    let text = uri.as_str();
+    PathBuf::from(text.rsplit(['/', ':']).next().unwrap_or(text))
+}
+
+/// Places the analyzer's lines and columns in one file's text.
+struct Placer<'t> {
+    text: &'t str,
+    lines: Lines,
+}
+
+impl<'t> Placer<'t> {
+    fn new(text: &'t str) -> Placer<'t> {
+        Placer {
+            text,
+            lines: Lines::new(text),
+        }
+    }
+
+    /// The bytes a finding covers.
+    fn span(&self, finding: &Finding) -> Range<usize> {
+        let start = analyzer_offset(&self.lines, self.text, finding.line, finding.column);
+        let end = analyzer_offset(&self.lines, self.text, finding.end_line, finding.end_column);
+        start..end.max(start)
+    }
+}
+
+/// The span of the `--- @include` line of `document` that brings in
+/// `included`, directly or through other files: the document composed with
+/// that file's text left out, so that a mistake in it (an include of a
+/// missing file) does not stop the composition.
+fn include_directive(
+    document: &Document,
+    path: &Path,
+    display: &str,
+    included: &Path,
+    documents: &Documents,
+) -> Option<Range<usize>> {
+    let composed = compose::compose(display, path, document.text.clone(), &mut |file| {
+        if compose::normalize(file) == included {
+            Ok(Vec::new())
+        } else {
+            documents.read(file)
+        }
+    })
+    .ok()?;
+    let index = composed
+        .files
+        .iter()
+        .position(|file| compose::normalize(&file.path) == included)?;
+    let (_, directive) = *composed.include_chain(index).last()?;
+    Some(directive.start..directive.end)
+}
+
+/// Where a finding in an included file is, in that file's text (the open
+/// document's, or the file's on disk); `None` when it cannot be read.
+fn related(
+    finding: &Finding,
+    included: &Path,
+    documents: &Documents,
+) -> Option<DiagnosticRelatedInformation> {
+    let uri = match documents.at_path(included) {
+        Some((uri, _)) => uri.clone(),
+        None => uri_of(included)?,
+    };
+    let bytes = documents.read(included).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    let span = Placer::new(&text).span(finding);
+    let range = LineIndex::new(&text).range(&text, span.start, span.end);
+    Some(DiagnosticRelatedInformation {
+        location: Location::new(uri, range),
+        message: finding.message.clone(),
+    })
+}

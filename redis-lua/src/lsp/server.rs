@@ -1,0 +1,387 @@
+//! The main loop: messages from the client in order, each request answered,
+//! and the diagnostics of the documents changed since their last check
+//! published once no message is waiting (so a burst of keystrokes is
+//! checked once, at its end).
+
+use std::panic::{self, AssertUnwindSafe};
+use std::path::PathBuf;
+
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Exit,
+    Notification as LspNotification, PublishDiagnostics,
+};
+use lsp_types::request::{
+    CodeActionRequest, Completion, HoverRequest, Initialize, Request as LspRequest, Shutdown,
+};
+use lsp_types::{
+    CodeActionKind, CodeActionOptions, CodeActionOrCommand, CodeActionParams,
+    CodeActionProviderCapability, CompletionOptions, CompletionParams, CompletionResponse,
+    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams, Hover,
+    HoverContents, HoverParams, HoverProviderCapability, InitializeResult, MarkupContent,
+    MarkupKind, PositionEncodingKind, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, Uri,
+};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::documents::{Documents, path_of};
+use super::{actions, completion, diagnostics, hover};
+
+/// Where the server is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Before `initialize`: requests are refused, notifications dropped.
+    Starting,
+    /// Serving.
+    Running,
+    /// After `shutdown`: only `exit` is expected.
+    ShutDown,
+}
+
+/// A request's failure, as its response says it.
+type Failure = (ErrorCode, String);
+
+/// Serves `connection` until the client's `exit` (or until it closes the
+/// connection); returns the exit status LSP asks for: 0 when `shutdown`
+/// came first, 1 otherwise.
+pub(crate) fn serve(connection: &Connection) -> i32 {
+    let mut server = Server {
+        connection,
+        documents: Documents::default(),
+        roots: Vec::new(),
+        phase: Phase::Starting,
+    };
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) => server.request(request),
+            Message::Notification(notification) if notification.method == Exit::METHOD => {
+                return if server.phase == Phase::ShutDown {
+                    0
+                } else {
+                    1
+                };
+            }
+            Message::Notification(notification) => server.notification(notification),
+            // The server sends no requests, so expects no responses.
+            Message::Response(_) => {}
+        }
+        if connection.receiver.is_empty() {
+            server.publish_stale();
+        }
+    }
+    1
+}
+
+struct Server<'c> {
+    connection: &'c Connection,
+    documents: Documents,
+    /// The workspace's folders, for the paths that messages show.
+    roots: Vec<PathBuf>,
+    phase: Phase,
+}
+
+impl Server<'_> {
+    fn request(&mut self, request: Request) {
+        let Request { id, method, params } = request;
+        let result = match (self.phase, method.as_str()) {
+            (Phase::Starting, Initialize::METHOD) => self.initialize(&params),
+            (Phase::Starting, _) => Err((
+                ErrorCode::ServerNotInitialized,
+                "the server is not initialized yet".to_owned(),
+            )),
+            (Phase::ShutDown, _) => Err((
+                ErrorCode::InvalidRequest,
+                "the server is shut down".to_owned(),
+            )),
+            (Phase::Running, Initialize::METHOD) => Err((
+                ErrorCode::InvalidRequest,
+                "the server is already initialized".to_owned(),
+            )),
+            (Phase::Running, Shutdown::METHOD) => {
+                self.phase = Phase::ShutDown;
+                Ok(Value::Null)
+            }
+            (Phase::Running, HoverRequest::METHOD) => self.guarded(params, Server::hover),
+            (Phase::Running, Completion::METHOD) => self.guarded(params, Server::completion),
+            (Phase::Running, CodeActionRequest::METHOD) => {
+                self.guarded(params, Server::code_action)
+            }
+            (Phase::Running, other) => Err((
+                ErrorCode::MethodNotFound,
+                format!("the server does not handle `{other}`"),
+            )),
+        };
+        let response = match result {
+            Ok(value) => Response::new_ok(id, value),
+            Err((code, message)) => Response::new_err(id, code as i32, message),
+        };
+        self.send(response.into());
+    }
+
+    /// Runs `handler` on the request's parameters: parameters that do not
+    /// parse are the client's error; a panic is answered, not fatal.
+    fn guarded<P: DeserializeOwned>(
+        &mut self,
+        params: Value,
+        handler: fn(&mut Self, P) -> Result<Value, Failure>,
+    ) -> Result<Value, Failure> {
+        let params = serde_json::from_value(params)
+            .map_err(|error| (ErrorCode::InvalidParams, error.to_string()))?;
+        panic::catch_unwind(AssertUnwindSafe(|| handler(self, params))).unwrap_or_else(|_| {
+            Err((
+                ErrorCode::InternalError,
+                "the server failed on this request (its standard error says why)".to_owned(),
+            ))
+        })
+    }
+
+    fn notification(&mut self, notification: Notification) {
+        if self.phase != Phase::Running {
+            return;
+        }
+        let Notification { method, params } = notification;
+        let outcome = match method.as_str() {
+            DidOpenTextDocument::METHOD => self.notified(params, Server::did_open),
+            DidChangeTextDocument::METHOD => self.notified(params, Server::did_change),
+            DidCloseTextDocument::METHOD => self.notified(params, Server::did_close),
+            // `initialized`, `$/cancelRequest`, `didSave`...: nothing to do.
+            _ => Ok(()),
+        };
+        if let Err(why) = outcome {
+            eprintln!("redis-lua lsp: `{method}` ignored: {why}");
+        }
+    }
+
+    /// As [`Server::guarded`], for a notification, which has no answer.
+    fn notified<P: DeserializeOwned>(
+        &mut self,
+        params: Value,
+        handler: fn(&mut Self, P) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let params = serde_json::from_value(params).map_err(|error| error.to_string())?;
+        panic::catch_unwind(AssertUnwindSafe(|| handler(self, params)))
+            .unwrap_or_else(|_| Err("the server failed on it".to_owned()))
+    }
+
+    fn initialize(&mut self, params: &Value) -> Result<Value, Failure> {
+        self.roots = workspace_roots(params);
+        self.phase = Phase::Running;
+        json(InitializeResult {
+            capabilities: capabilities(),
+            server_info: Some(ServerInfo {
+                name: "redis-lua".to_owned(),
+                version: Some(env!("CARGO_PKG_VERSION").to_owned()),
+            }),
+        })
+    }
+
+    fn did_open(&mut self, params: DidOpenTextDocumentParams) -> Result<(), String> {
+        let document = params.text_document;
+        self.documents
+            .open(document.uri.clone(), document.text, document.version);
+        self.touch_includers(&document.uri);
+        Ok(())
+    }
+
+    fn did_change(&mut self, params: DidChangeTextDocumentParams) -> Result<(), String> {
+        let uri = params.text_document.uri;
+        let document = self
+            .documents
+            .get_mut(&uri)
+            .ok_or_else(|| format!("`{}` is not open", uri.as_str()))?;
+        document.apply(params.content_changes, params.text_document.version);
+        self.touch_includers(&uri);
+        Ok(())
+    }
+
+    fn did_close(&mut self, params: DidCloseTextDocumentParams) -> Result<(), String> {
+        let uri = params.text_document.uri;
+        self.documents.close(&uri);
+        self.touch_includers(&uri);
+        self.notify::<PublishDiagnostics>(PublishDiagnosticsParams {
+            uri,
+            diagnostics: Vec::new(),
+            version: None,
+        });
+        Ok(())
+    }
+
+    /// Marks for a new check the documents that include the file at `uri`,
+    /// whose text (or its absence, once closed) they read.
+    fn touch_includers(&mut self, uri: &Uri) {
+        if let Some(path) = path_of(uri) {
+            self.documents.touch_includers(&path);
+        }
+    }
+
+    fn hover(&mut self, params: HoverParams) -> Result<Value, Failure> {
+        let at = params.text_document_position_params;
+        let Some(document) = self.documents.get(&at.text_document.uri) else {
+            return Ok(Value::Null);
+        };
+        let offset = document.lines.offset(&document.text, at.position);
+        let Some((bytes, text)) = hover::hover(&document.text, offset, document.servers) else {
+            return Ok(Value::Null);
+        };
+        json(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: text,
+            }),
+            range: Some(document.lines.range(&document.text, bytes.start, bytes.end)),
+        })
+    }
+
+    fn completion(&mut self, params: CompletionParams) -> Result<Value, Failure> {
+        let at = params.text_document_position;
+        let Some(document) = self.documents.get(&at.text_document.uri) else {
+            return Ok(Value::Null);
+        };
+        let offset = document.lines.offset(&document.text, at.position);
+        let items: Vec<_> = completion::candidates(&document.text, offset, document.servers)
+            .into_iter()
+            .map(|candidate| {
+                let range = document.lines.range(
+                    &document.text,
+                    candidate.replaces.start,
+                    candidate.replaces.end,
+                );
+                completion::item(candidate, range)
+            })
+            .collect();
+        if items.is_empty() {
+            return Ok(Value::Null);
+        }
+        json(CompletionResponse::Array(items))
+    }
+
+    fn code_action(&mut self, params: CodeActionParams) -> Result<Value, Failure> {
+        let wanted = params.context.only.as_ref().is_none_or(|only| {
+            only.iter()
+                .any(|kind| CodeActionKind::QUICKFIX.as_str().starts_with(kind.as_str()))
+        });
+        let uri = params.text_document.uri;
+        if !wanted || self.documents.get(&uri).is_none() {
+            return Ok(Value::Array(Vec::new()));
+        }
+        // The fixes are of the text as it is now.
+        if self
+            .documents
+            .get(&uri)
+            .is_some_and(|document| document.stale)
+        {
+            self.publish(&uri);
+        }
+        let Some(document) = self.documents.get(&uri) else {
+            return Ok(Value::Array(Vec::new()));
+        };
+        let start = document.lines.offset(&document.text, params.range.start);
+        let end = document.lines.offset(&document.text, params.range.end);
+        let actions: Vec<CodeActionOrCommand> = actions::code_actions(&uri, document, start, end)
+            .into_iter()
+            .map(CodeActionOrCommand::CodeAction)
+            .collect();
+        json(actions)
+    }
+
+    /// Checks and publishes every document changed since its last check.
+    fn publish_stale(&mut self) {
+        for uri in self.documents.uris() {
+            if self
+                .documents
+                .get(&uri)
+                .is_some_and(|document| document.stale)
+            {
+                self.publish(&uri);
+            }
+        }
+    }
+
+    fn publish(&mut self, uri: &Uri) {
+        let Some(document) = self.documents.get(uri) else {
+            return;
+        };
+        let version = document.version;
+        let checked = panic::catch_unwind(AssertUnwindSafe(|| {
+            diagnostics::check(document, uri, &self.documents, &self.roots)
+        }))
+        .unwrap_or_else(|_| {
+            eprintln!("redis-lua lsp: the check of {} failed", uri.as_str());
+            diagnostics::Checked::default()
+        });
+        let published = checked
+            .published
+            .iter()
+            .map(|published| published.diagnostic.clone())
+            .collect();
+        if let Some(document) = self.documents.get_mut(uri) {
+            document.published = checked.published;
+            document.included = checked.included;
+            document.servers = checked.servers;
+            document.stale = false;
+        }
+        self.notify::<PublishDiagnostics>(PublishDiagnosticsParams {
+            uri: uri.clone(),
+            diagnostics: published,
+            version: Some(version),
+        });
+    }
+
+    fn notify<N: LspNotification>(&self, params: N::Params) {
+        self.send(Notification::new(N::METHOD.to_owned(), params).into());
+    }
+
+    fn send(&self, message: Message) {
+        if self.connection.sender.send(message).is_err() {
+            eprintln!("redis-lua lsp: the client's end is closed");
+        }
+    }
+}
+
+/// What the server does, and no more: full or incremental changes, hover,
+/// completion in a call's strings, quick fixes; positions in UTF-16.
+fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        position_encoding: Some(PositionEncodingKind::UTF16),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                ..TextDocumentSyncOptions::default()
+            },
+        )),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec!["'".to_owned(), "\"".to_owned()]),
+            ..CompletionOptions::default()
+        }),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+            ..CodeActionOptions::default()
+        })),
+        ..ServerCapabilities::default()
+    }
+}
+
+/// The workspace's folders, from `initialize`'s `workspaceFolders`, else its
+/// `rootUri`; read leniently, as what they change is only how paths show.
+fn workspace_roots(params: &Value) -> Vec<PathBuf> {
+    let path = |uri: &Value| path_of(&uri.as_str()?.parse().ok()?);
+    let folders: Vec<PathBuf> = params["workspaceFolders"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|folder| path(&folder["uri"]))
+        .collect();
+    if folders.is_empty() {
+        path(&params["rootUri"]).into_iter().collect()
+    } else {
+        folders
+    }
+}
+
+fn json(value: impl Serialize) -> Result<Value, Failure> {
+    serde_json::to_value(value).map_err(|error| (ErrorCode::InternalError, error.to_string()))
+}
