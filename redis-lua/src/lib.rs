@@ -54,6 +54,8 @@ impl Settings {
             .map(|path| Config::read(&path))
             .transpose()?;
         Ok(Settings {
+            // No `--server`: the config's servers, or every server.
+            servers: Servers::empty(),
             config,
             ..Settings::default()
         })
