@@ -132,8 +132,9 @@ fn allow_comment(rule: Rule, at: usize, text: &str) -> Option<Fix> {
 
 /// Where the line holding byte `at` starts.
 fn line_start(text: &str, at: usize) -> usize {
-    text[..at.min(text.len())]
-        .rfind(['\n', '\r'])
+    text.as_bytes()[..at.min(text.len())]
+        .iter()
+        .rposition(|&b| b == b'\n' || b == b'\r')
         .map_or(0, |ending| ending + 1)
 }
 
