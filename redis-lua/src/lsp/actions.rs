@@ -7,11 +7,11 @@
 
 use std::collections::HashMap;
 
-use lsp_types::{CodeAction, CodeActionKind, TextEdit, Uri, WorkspaceEdit};
 use redis_script_analyzer::{Checker, INLINE_ALLOW, Rule, inline_allows};
 
 use super::diagnostics::Published;
 use super::documents::Document;
+use super::protocol::{self, CodeAction, TextEdit, Uri, WorkspaceEdit};
 
 /// One replacement: bytes `start..end` of the text become `replacement`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,10 +61,9 @@ pub(crate) fn code_actions(
                 .into_iter()
                 .map(|fix| CodeAction {
                     title: fix.title,
-                    kind: Some(CodeActionKind::QUICKFIX),
-                    diagnostics: Some(vec![published.diagnostic.clone()]),
-                    edit: Some(workspace_edit(uri, document, &fix.edits)),
-                    ..CodeAction::default()
+                    kind: protocol::QUICKFIX,
+                    diagnostics: vec![published.diagnostic.clone()],
+                    edit: workspace_edit(uri, document, &fix.edits),
                 })
         })
         .collect()
@@ -80,8 +79,7 @@ pub(crate) fn workspace_edit(uri: &Uri, document: &Document, edits: &[Edit]) -> 
         })
         .collect();
     WorkspaceEdit {
-        changes: Some(HashMap::from([(uri.clone(), edits)])),
-        ..WorkspaceEdit::default()
+        changes: HashMap::from([(uri.clone(), edits)]),
     }
 }
 

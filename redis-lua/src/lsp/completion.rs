@@ -6,15 +6,12 @@
 
 use std::ops::Range;
 
-use lsp_types::{
-    CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, MarkupContent,
-    MarkupKind, TextEdit,
-};
 use redis_script_analyzer::commands::{self, Command};
 use redis_script_analyzer::servers::{Server, Servers};
 
 use super::call_site::{self, Argument};
 use super::hover;
+use super::protocol::{self, CompletionItem, Markdown, TextEdit};
 
 /// A name to offer, with the bytes of the document it replaces.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,24 +87,20 @@ fn on_every(targets: Servers, name: &str) -> bool {
 }
 
 /// A candidate as a completion item, its edit placed by `range`.
-pub(crate) fn item(candidate: Candidate, range: lsp_types::Range) -> CompletionItem {
+pub(crate) fn item(candidate: Candidate, range: protocol::Range) -> CompletionItem {
     CompletionItem {
         label: candidate.name.clone(),
-        kind: Some(if candidate.subcommand {
-            CompletionItemKind::ENUM_MEMBER
+        kind: if candidate.subcommand {
+            protocol::ENUM_MEMBER
         } else {
-            CompletionItemKind::FUNCTION
-        }),
-        detail: Some(candidate.summary),
-        documentation: Some(Documentation::MarkupContent(MarkupContent {
-            kind: MarkupKind::Markdown,
-            value: candidate.documentation,
-        })),
-        text_edit: Some(CompletionTextEdit::Edit(TextEdit {
+            protocol::FUNCTION
+        },
+        detail: candidate.summary,
+        documentation: Markdown::new(candidate.documentation),
+        text_edit: TextEdit {
             range,
             new_text: candidate.name,
-        })),
-        ..CompletionItem::default()
+        },
     }
 }
 

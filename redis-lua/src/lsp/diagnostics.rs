@@ -15,10 +15,6 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use lsp_types::{
-    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
-    Position, Uri,
-};
 use redis_script_analyzer::lint::{self, Finding};
 use redis_script_analyzer::report::Lines;
 use redis_script_analyzer::servers::Servers;
@@ -26,6 +22,7 @@ use redis_script_analyzer::{Severity, compose};
 
 use super::documents::{Document, Documents, uri_of};
 use super::position::{LineIndex, analyzer_offset};
+use super::protocol::{self, Diagnostic, Location, Position, RelatedInformation, Uri};
 use crate::Settings;
 
 /// What the diagnostics say they come from.
@@ -162,22 +159,20 @@ fn message(finding: &Finding) -> String {
 
 fn diagnostic(
     finding: &Finding,
-    range: lsp_types::Range,
+    range: protocol::Range,
     message: String,
-    related: Option<DiagnosticRelatedInformation>,
+    related: Option<RelatedInformation>,
 ) -> Diagnostic {
-    let severity = match finding.severity {
-        Severity::Error => DiagnosticSeverity::ERROR,
-        _ => DiagnosticSeverity::WARNING,
-    };
     Diagnostic {
         range,
-        severity: Some(severity),
-        code: Some(NumberOrString::String(finding.rule.name().to_owned())),
-        source: Some(SOURCE.to_owned()),
+        severity: match finding.severity {
+            Severity::Error => protocol::ERROR,
+            _ => protocol::WARNING,
+        },
+        code: Some(finding.rule.name().to_owned()),
+        source: SOURCE,
         message,
-        related_information: related.map(|related| vec![related]),
-        ..Diagnostic::default()
+        related_information: related.into_iter().collect(),
     }
 }
 
@@ -188,11 +183,12 @@ fn config_error(message: String) -> Checked {
     Checked {
         published: vec![Published {
             diagnostic: Diagnostic {
-                range: lsp_types::Range::new(start, start),
-                severity: Some(DiagnosticSeverity::ERROR),
-                source: Some(SOURCE.to_owned()),
+                range: protocol::Range::new(start, start),
+                severity: protocol::ERROR,
+                code: None,
+                source: SOURCE,
                 message,
-                ..Diagnostic::default()
+                related_information: Vec::new(),
             },
             finding: None,
             span: 0..0,
@@ -264,17 +260,17 @@ fn related(
     finding: &Finding,
     included: &Path,
     documents: &Documents,
-) -> Option<DiagnosticRelatedInformation> {
+) -> Option<RelatedInformation> {
     let uri = match documents.at_path(included) {
         Some((uri, _)) => uri.clone(),
-        None => uri_of(included)?,
+        None => uri_of(included),
     };
     let bytes = documents.read(included).ok()?;
     let text = String::from_utf8_lossy(&bytes);
     let span = Placer::new(&text).span(finding);
     let range = LineIndex::new(&text).range(&text, span.start, span.end);
-    Some(DiagnosticRelatedInformation {
-        location: Location::new(uri, range),
+    Some(RelatedInformation {
+        location: Location { uri, range },
         message: finding.message.clone(),
     })
 }

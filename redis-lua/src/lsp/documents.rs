@@ -5,12 +5,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use lsp_types::{TextDocumentContentChangeEvent, Uri};
 use redis_script_analyzer::compose;
 use redis_script_analyzer::servers::Servers;
 
 use super::diagnostics::Published;
 use super::position::LineIndex;
+use super::protocol::{Change, Uri};
 
 /// One open document.
 #[derive(Debug)]
@@ -50,7 +50,7 @@ impl Document {
     /// Applies the editor's changes, in order: a change with a range
     /// replaces that range (positions are in the text as the changes before
     /// it left it), one without replaces the whole text.
-    pub(crate) fn apply(&mut self, changes: Vec<TextDocumentContentChangeEvent>, version: i32) {
+    pub(crate) fn apply(&mut self, changes: Vec<Change>, version: i32) {
         for change in changes {
             match change.range {
                 Some(range) => {
@@ -158,8 +158,8 @@ pub(crate) fn path_of(uri: &Uri) -> Option<PathBuf> {
 }
 
 /// The `file:` URI of an absolute path.
-pub(crate) fn uri_of(path: &Path) -> Option<Uri> {
-    crate::output::file_uri(path).parse().ok()
+pub(crate) fn uri_of(path: &Path) -> Uri {
+    Uri(crate::output::file_uri(path))
 }
 
 fn percent_decode(text: &str) -> Option<String> {
@@ -182,10 +182,10 @@ fn percent_decode(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lsp_types::{Position, Range};
+    use crate::lsp::protocol::{Position, Range};
 
     fn uri(text: &str) -> Uri {
-        text.parse().unwrap()
+        Uri(text.to_owned())
     }
 
     #[test]
@@ -202,7 +202,7 @@ mod tests {
         assert_eq!(path_of(&uri("file://server/x.lua")), None);
         assert_eq!(path_of(&uri("file:///x%FF.lua")), None);
         let path = Path::new("/home/a b/café.lua");
-        assert_eq!(path_of(&uri_of(path).unwrap()).as_deref(), Some(path));
+        assert_eq!(path_of(&uri_of(path)).as_deref(), Some(path));
     }
 
     #[test]
@@ -210,9 +210,8 @@ mod tests {
         let uri = uri("file:///x.lua");
         let mut documents = Documents::default();
         documents.open(uri.clone(), "return 'é'\n".to_owned(), 1);
-        let change = |range: Option<Range>, text: &str| TextDocumentContentChangeEvent {
+        let change = |range: Option<Range>, text: &str| Change {
             range,
-            range_length: None,
             text: text.to_owned(),
         };
         let at = |line, character| Position::new(line, character);

@@ -12,6 +12,7 @@ mod diagnostics;
 mod documents;
 mod hover;
 mod position;
+mod protocol;
 mod server;
 
 /// Runs the language server on stdin and stdout until the client's `exit`;

@@ -5,8 +5,9 @@
 //! one ending too; columns in characters). Every conversion goes through a
 //! byte offset, so that the two ways of counting lines never meet.
 
-use lsp_types::{Position, Range};
 use redis_script_analyzer::report::Lines;
+
+use super::protocol::{Position, Range};
 
 /// Where each line of a text starts, as LSP counts lines.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,27 +7,30 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
-use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Exit,
-    Notification as LspNotification, PublishDiagnostics,
-};
-use lsp_types::request::{
-    CodeActionRequest, Completion, HoverRequest, Initialize, Request as LspRequest, Shutdown,
-};
-use lsp_types::{
-    CodeActionKind, CodeActionOptions, CodeActionOrCommand, CodeActionParams,
-    CodeActionProviderCapability, CompletionOptions, CompletionParams, CompletionResponse,
-    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams, Hover,
-    HoverContents, HoverParams, HoverProviderCapability, InitializeResult, MarkupContent,
-    MarkupKind, PositionEncodingKind, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, Uri,
-};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::documents::{Documents, path_of};
+use super::protocol::{
+    AtPosition, CodeActionParams, DidChange, DidClose, DidOpen, Hover, Markdown,
+    PublishDiagnostics, QUICKFIX, Uri,
+};
 use super::{actions, completion, diagnostics, hover};
+
+/// The methods handled, by their LSP names.
+mod method {
+    pub(super) const INITIALIZE: &str = "initialize";
+    pub(super) const SHUTDOWN: &str = "shutdown";
+    pub(super) const EXIT: &str = "exit";
+    pub(super) const DID_OPEN: &str = "textDocument/didOpen";
+    pub(super) const DID_CHANGE: &str = "textDocument/didChange";
+    pub(super) const DID_CLOSE: &str = "textDocument/didClose";
+    pub(super) const HOVER: &str = "textDocument/hover";
+    pub(super) const COMPLETION: &str = "textDocument/completion";
+    pub(super) const CODE_ACTION: &str = "textDocument/codeAction";
+    pub(super) const PUBLISH_DIAGNOSTICS: &str = "textDocument/publishDiagnostics";
+}
 
 /// Where the server is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +59,7 @@ pub(crate) fn serve(connection: &Connection) -> i32 {
     for message in &connection.receiver {
         match message {
             Message::Request(request) => server.request(request),
-            Message::Notification(notification) if notification.method == Exit::METHOD => {
+            Message::Notification(notification) if notification.method == method::EXIT => {
                 return if server.phase == Phase::ShutDown {
                     0
                 } else {
@@ -86,7 +89,7 @@ impl Server<'_> {
     fn request(&mut self, request: Request) {
         let Request { id, method, params } = request;
         let result = match (self.phase, method.as_str()) {
-            (Phase::Starting, Initialize::METHOD) => self.initialize(&params),
+            (Phase::Starting, method::INITIALIZE) => self.initialize(&params),
             (Phase::Starting, _) => Err((
                 ErrorCode::ServerNotInitialized,
                 "the server is not initialized yet".to_owned(),
@@ -95,19 +98,17 @@ impl Server<'_> {
                 ErrorCode::InvalidRequest,
                 "the server is shut down".to_owned(),
             )),
-            (Phase::Running, Initialize::METHOD) => Err((
+            (Phase::Running, method::INITIALIZE) => Err((
                 ErrorCode::InvalidRequest,
                 "the server is already initialized".to_owned(),
             )),
-            (Phase::Running, Shutdown::METHOD) => {
+            (Phase::Running, method::SHUTDOWN) => {
                 self.phase = Phase::ShutDown;
                 Ok(Value::Null)
             }
-            (Phase::Running, HoverRequest::METHOD) => self.guarded(params, Server::hover),
-            (Phase::Running, Completion::METHOD) => self.guarded(params, Server::completion),
-            (Phase::Running, CodeActionRequest::METHOD) => {
-                self.guarded(params, Server::code_action)
-            }
+            (Phase::Running, method::HOVER) => self.guarded(params, Server::hover),
+            (Phase::Running, method::COMPLETION) => self.guarded(params, Server::completion),
+            (Phase::Running, method::CODE_ACTION) => self.guarded(params, Server::code_action),
             (Phase::Running, other) => Err((
                 ErrorCode::MethodNotFound,
                 format!("the server does not handle `{other}`"),
@@ -143,9 +144,9 @@ impl Server<'_> {
         }
         let Notification { method, params } = notification;
         let outcome = match method.as_str() {
-            DidOpenTextDocument::METHOD => self.notified(params, Server::did_open),
-            DidChangeTextDocument::METHOD => self.notified(params, Server::did_change),
-            DidCloseTextDocument::METHOD => self.notified(params, Server::did_close),
+            method::DID_OPEN => self.notified(params, Server::did_open),
+            method::DID_CHANGE => self.notified(params, Server::did_change),
+            method::DID_CLOSE => self.notified(params, Server::did_close),
             // `initialized`, `$/cancelRequest`, `didSave`...: nothing to do.
             _ => Ok(()),
         };
@@ -168,16 +169,13 @@ impl Server<'_> {
     fn initialize(&mut self, params: &Value) -> Result<Value, Failure> {
         self.roots = workspace_roots(params);
         self.phase = Phase::Running;
-        json(InitializeResult {
-            capabilities: capabilities(),
-            server_info: Some(ServerInfo {
-                name: "redis-lua".to_owned(),
-                version: Some(env!("CARGO_PKG_VERSION").to_owned()),
-            }),
-        })
+        Ok(json!({
+            "capabilities": capabilities(),
+            "serverInfo": { "name": "redis-lua", "version": env!("CARGO_PKG_VERSION") },
+        }))
     }
 
-    fn did_open(&mut self, params: DidOpenTextDocumentParams) -> Result<(), String> {
+    fn did_open(&mut self, params: DidOpen) -> Result<(), String> {
         let document = params.text_document;
         self.documents
             .open(document.uri.clone(), document.text, document.version);
@@ -185,7 +183,7 @@ impl Server<'_> {
         Ok(())
     }
 
-    fn did_change(&mut self, params: DidChangeTextDocumentParams) -> Result<(), String> {
+    fn did_change(&mut self, params: DidChange) -> Result<(), String> {
         let uri = params.text_document.uri;
         let document = self
             .documents
@@ -196,11 +194,11 @@ impl Server<'_> {
         Ok(())
     }
 
-    fn did_close(&mut self, params: DidCloseTextDocumentParams) -> Result<(), String> {
+    fn did_close(&mut self, params: DidClose) -> Result<(), String> {
         let uri = params.text_document.uri;
         self.documents.close(&uri);
         self.touch_includers(&uri);
-        self.notify::<PublishDiagnostics>(PublishDiagnosticsParams {
+        self.notify(PublishDiagnostics {
             uri,
             diagnostics: Vec::new(),
             version: None,
@@ -216,8 +214,7 @@ impl Server<'_> {
         }
     }
 
-    fn hover(&mut self, params: HoverParams) -> Result<Value, Failure> {
-        let at = params.text_document_position_params;
+    fn hover(&mut self, at: AtPosition) -> Result<Value, Failure> {
         let Some(document) = self.documents.get(&at.text_document.uri) else {
             return Ok(Value::Null);
         };
@@ -226,16 +223,12 @@ impl Server<'_> {
             return Ok(Value::Null);
         };
         json(Hover {
-            contents: HoverContents::Markup(MarkupContent {
-                kind: MarkupKind::Markdown,
-                value: text,
-            }),
-            range: Some(document.lines.range(&document.text, bytes.start, bytes.end)),
+            contents: Markdown::new(text),
+            range: document.lines.range(&document.text, bytes.start, bytes.end),
         })
     }
 
-    fn completion(&mut self, params: CompletionParams) -> Result<Value, Failure> {
-        let at = params.text_document_position;
+    fn completion(&mut self, at: AtPosition) -> Result<Value, Failure> {
         let Some(document) = self.documents.get(&at.text_document.uri) else {
             return Ok(Value::Null);
         };
@@ -254,14 +247,16 @@ impl Server<'_> {
         if items.is_empty() {
             return Ok(Value::Null);
         }
-        json(CompletionResponse::Array(items))
+        json(items)
     }
 
     fn code_action(&mut self, params: CodeActionParams) -> Result<Value, Failure> {
-        let wanted = params.context.only.as_ref().is_none_or(|only| {
-            only.iter()
-                .any(|kind| CodeActionKind::QUICKFIX.as_str().starts_with(kind.as_str()))
-        });
+        // Kinds are hierarchical: `quickfix` is wanted by `quickfix` (or `""`).
+        let wanted = params
+            .context
+            .only
+            .as_ref()
+            .is_none_or(|only| only.iter().any(|kind| QUICKFIX.starts_with(kind.as_str())));
         let uri = params.text_document.uri;
         if !wanted || self.documents.get(&uri).is_none() {
             return Ok(Value::Array(Vec::new()));
@@ -279,11 +274,7 @@ impl Server<'_> {
         };
         let start = document.lines.offset(&document.text, params.range.start);
         let end = document.lines.offset(&document.text, params.range.end);
-        let actions: Vec<CodeActionOrCommand> = actions::code_actions(&uri, document, start, end)
-            .into_iter()
-            .map(CodeActionOrCommand::CodeAction)
-            .collect();
-        json(actions)
+        json(actions::code_actions(&uri, document, start, end))
     }
 
     /// Checks and publishes every document changed since its last check.
@@ -322,15 +313,24 @@ impl Server<'_> {
             document.servers = checked.servers;
             document.stale = false;
         }
-        self.notify::<PublishDiagnostics>(PublishDiagnosticsParams {
+        self.notify(PublishDiagnostics {
             uri: uri.clone(),
             diagnostics: published,
             version: Some(version),
         });
     }
 
-    fn notify<N: LspNotification>(&self, params: N::Params) {
-        self.send(Notification::new(N::METHOD.to_owned(), params).into());
+    fn notify(&self, params: PublishDiagnostics) {
+        match serde_json::to_value(params) {
+            Ok(params) => self.send(
+                Notification {
+                    method: method::PUBLISH_DIAGNOSTICS.to_owned(),
+                    params,
+                }
+                .into(),
+            ),
+            Err(error) => eprintln!("redis-lua lsp: diagnostics not sent: {error}"),
+        }
     }
 
     fn send(&self, message: Message) {
@@ -342,33 +342,21 @@ impl Server<'_> {
 
 /// What the server does, and no more: full or incremental changes, hover,
 /// completion in a call's strings, quick fixes; positions in UTF-16.
-fn capabilities() -> ServerCapabilities {
-    ServerCapabilities {
-        position_encoding: Some(PositionEncodingKind::UTF16),
-        text_document_sync: Some(TextDocumentSyncCapability::Options(
-            TextDocumentSyncOptions {
-                open_close: Some(true),
-                change: Some(TextDocumentSyncKind::INCREMENTAL),
-                ..TextDocumentSyncOptions::default()
-            },
-        )),
-        hover_provider: Some(HoverProviderCapability::Simple(true)),
-        completion_provider: Some(CompletionOptions {
-            trigger_characters: Some(vec!["'".to_owned(), "\"".to_owned()]),
-            ..CompletionOptions::default()
-        }),
-        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
-            ..CodeActionOptions::default()
-        })),
-        ..ServerCapabilities::default()
-    }
+fn capabilities() -> Value {
+    json!({
+        "positionEncoding": "utf-16",
+        // 2: incremental.
+        "textDocumentSync": { "openClose": true, "change": 2 },
+        "hoverProvider": true,
+        "completionProvider": { "triggerCharacters": ["'", "\""] },
+        "codeActionProvider": { "codeActionKinds": [QUICKFIX] },
+    })
 }
 
 /// The workspace's folders, from `initialize`'s `workspaceFolders`, else its
 /// `rootUri`; read leniently, as what they change is only how paths show.
 fn workspace_roots(params: &Value) -> Vec<PathBuf> {
-    let path = |uri: &Value| path_of(&uri.as_str()?.parse().ok()?);
+    let path = |uri: &Value| path_of(&Uri(uri.as_str()?.to_owned()));
     let folders: Vec<PathBuf> = params["workspaceFolders"]
         .as_array()
         .into_iter()
