@@ -3,10 +3,11 @@
 //! `exit`. Every wait for the server is bounded, so a server that hangs
 //! fails the test instead of hanging it.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -20,6 +21,8 @@ struct Client {
     server: Child,
     stdin: ChildStdin,
     messages: Receiver<Value>,
+    /// Everything the server writes to stderr, once it exits.
+    log: JoinHandle<String>,
     /// Notifications read while waiting for something else.
     pending: Vec<Value>,
     next_id: i64,
@@ -32,9 +35,15 @@ impl Client {
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("the binary runs");
+        let mut stderr = server.stderr.take().expect("its stderr");
+        let log = std::thread::spawn(move || {
+            let mut log = String::new();
+            let _ = stderr.read_to_string(&mut log);
+            log
+        });
         let stdin = server.stdin.take().expect("its stdin");
         let stdout = server.stdout.take().expect("its stdout");
         let (sender, messages) = mpsc::channel();
@@ -50,6 +59,7 @@ impl Client {
             server,
             stdin,
             messages,
+            log,
             pending: Vec::new(),
             next_id: 1,
         }
@@ -159,20 +169,21 @@ impl Client {
         .expect("the request succeeds")
     }
 
-    /// `shutdown`, `exit`, and the server's exit status.
-    fn stop(mut self) -> i32 {
+    /// `shutdown`, `exit`, and the server's exit status and log.
+    fn stop(mut self) -> (i32, String) {
         assert_eq!(self.request("shutdown", Value::Null), Ok(Value::Null));
         self.notify("exit", Value::Null);
         self.wait()
     }
 
-    /// The server's exit status, once it exits (killed if it does not).
-    fn wait(mut self) -> i32 {
+    /// The server's exit status and log, once it exits (killed if it does not).
+    fn wait(mut self) -> (i32, String) {
         drop(self.stdin);
         let deadline = Instant::now() + PATIENCE;
         loop {
             if let Some(status) = self.server.try_wait().expect("the server's status") {
-                return status.code().expect("an exit code");
+                let log = self.log.join().expect("the log");
+                return (status.code().expect("an exit code"), log);
             }
             if Instant::now() > deadline {
                 let _ = self.server.kill();
@@ -430,7 +441,12 @@ fn an_editing_session() {
     assert_eq!(malformed.unwrap_err()["code"], -32602);
     client.notify("textDocument/didChange", json!("nonsense"));
 
-    assert_eq!(client.stop(), 0);
+    let (status, log) = client.stop();
+    assert_eq!(status, 0, "{log}");
+    assert!(
+        log.contains("`textDocument/didChange` ignored: invalid type"),
+        "{log}"
+    );
 }
 
 fn labels(items: &Value) -> Vec<String> {
@@ -501,7 +517,35 @@ fn includes_and_config() {
     let items = client.at("textDocument/completion", &older, 0, 19);
     assert!(!labels(&items).contains(&"HEXPIRE".to_owned()));
 
-    assert_eq!(client.stop(), 0);
+    // A mistake two includes down: on the line that starts the chain.
+    write(
+        &dir,
+        "lib/outer.lua",
+        "--- @include \"missing\"\nlocal x = 1\n",
+    );
+    let chained_text = "--- @include \"lib/outer\"\nreturn x\n";
+    let chained = write(&dir, "chained.lua", chained_text);
+    client.open(&chained, chained_text);
+    let diagnostics = client.diagnostics(&chained);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["code"], "include");
+    assert_eq!(diagnostics[0]["range"], range((0, 0), (0, 24)));
+    let message = diagnostics[0]["message"].as_str().unwrap();
+    assert!(message.starts_with("lib/outer.lua:1:1: "), "{message}");
+    assert_eq!(
+        as_the_cli_says(&diagnostics)[0]
+            .2
+            .split_once(": ")
+            .unwrap()
+            .1,
+        {
+            let cli = checked_by_the_cli(&chained);
+            cli[0].2.clone()
+        }
+    );
+
+    let (status, log) = client.stop();
+    assert_eq!((status, log.as_str()), (0, ""));
 }
 
 #[test]
@@ -517,5 +561,74 @@ fn the_protocols_order() {
     );
     // `exit` without `shutdown`: status 1.
     client.notify("exit", Value::Null);
-    assert_eq!(client.wait(), 1);
+    assert_eq!(client.wait().0, 1);
+}
+
+#[test]
+fn odd_input_is_answered() {
+    let dir = project("lsp-odd");
+    let mut client = Client::start();
+    client.initialize(&dir);
+    let script = dir.join("odd.lua");
+    let text = "return redis.call('GET', KEYS[1]) -- 😀\n";
+    client.open(&script, text);
+    assert_eq!(client.diagnostics(&script), Vec::<Value>::new());
+    // Places past the end of a line, of the text, and inside a surrogate pair.
+    for (line, character) in [(0, 99), (99, 0), (0, 38), (u32::MAX, u32::MAX)] {
+        for method in ["textDocument/hover", "textDocument/completion"] {
+            client.at(method, &script, line, character);
+        }
+    }
+    // A reversed range and one past the end change nothing they should not.
+    client.change(
+        &script,
+        2,
+        json!([
+            { "range": range((0, 10), (0, 5)), "text": "" },
+            { "range": range((7, 0), (9, 9)), "text": "-- end" },
+        ]),
+    );
+    client.diagnostics(&script);
+    // Documents that are not open.
+    let elsewhere = dir.join("closed.lua");
+    assert_eq!(
+        client.at("textDocument/hover", &elsewhere, 0, 0),
+        Value::Null
+    );
+    assert_eq!(
+        client.at("textDocument/completion", &elsewhere, 0, 0),
+        Value::Null
+    );
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": { "uri": uri(&elsewhere) },
+            "range": range((0, 0), (0, 0)),
+            "context": { "diagnostics": [] },
+        }),
+    );
+    assert_eq!(actions, Ok(json!([])));
+    client.change(&elsewhere, 2, json!([{ "text": "x" }]));
+    // A document that is not a file.
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": {
+            "uri": "untitled:Untitled-1", "languageId": "lua", "version": 1,
+            "text": "return redis.call('NOPE')",
+        }}),
+    );
+    let (status, log) = client.stop();
+    assert_eq!(status, 0, "{log}");
+    assert!(log.contains("is not open"), "{log}");
+}
+
+#[test]
+fn lsp_takes_no_argument() {
+    let output = Command::new(env!("CARGO_BIN_EXE_redis-lua"))
+        .args(["lsp", "--stdio"])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("`lsp` takes no argument"), "{stderr}");
 }

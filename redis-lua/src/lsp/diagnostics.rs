@@ -52,8 +52,8 @@ pub(crate) struct Checked {
 }
 
 /// Checks `document` (at `uri`), reading included files through
-/// `documents`; paths in messages are relative to the first of `roots`
-/// (the workspace's folders) the file is in.
+/// `documents`; paths are relative to the first of `roots` (the
+/// workspace's folders) the file is in.
 pub(crate) fn check(
     document: &Document,
     uri: &Uri,
@@ -76,16 +76,20 @@ pub(crate) fn check(
             ..Checked::default()
         };
     };
-    let root = roots.iter().find(|root| path.starts_with(root));
-    let display = match root.and_then(|root| path.strip_prefix(root).ok()) {
-        Some(relative) => relative.to_string_lossy().into_owned(),
-        None => path.to_string_lossy().into_owned(),
+    // In a workspace folder, the file is checked by its path from there, as
+    // `redis-lua check` run there names it (in messages, and in the paths of
+    // includes); the folder is where relative paths are read from.
+    let (base, relative) = match roots.iter().find(|root| path.starts_with(root)) {
+        Some(root) => (root.as_path(), path.strip_prefix(root).unwrap_or(&path)),
+        None => (Path::new("/"), path.as_path()),
     };
+    let display = relative.to_string_lossy().into_owned();
+    let read = |file: &Path| documents.read(&base.join(file));
     let report = lint::check_file(
         &display,
-        &path,
+        relative,
         document.text.clone(),
-        &mut |included| documents.read(included),
+        &mut { read },
         &options,
     );
     let own = Placer::new(&document.text);
@@ -105,14 +109,11 @@ pub(crate) fn check(
                     span,
                 };
             }
-            let included = compose::normalize(&match root {
-                Some(root) => root.join(&finding.file),
-                None => PathBuf::from(&finding.file),
-            });
+            let included = compose::normalize(&base.join(&finding.file));
             let span = directives
                 .entry(included.clone())
                 .or_insert_with(|| {
-                    include_directive(document, &path, &display, &included, documents)
+                    include_directive(document, base, &display, &included, documents)
                 })
                 .clone()
                 .unwrap_or(0..0);
@@ -134,7 +135,7 @@ pub(crate) fn check(
         .collect();
     Checked {
         published,
-        included: report.included,
+        included: report.included.iter().map(|file| base.join(file)).collect(),
         servers,
     }
 }
@@ -233,23 +234,27 @@ impl<'t> Placer<'t> {
 /// missing file) does not stop the composition.
 fn include_directive(
     document: &Document,
-    path: &Path,
+    base: &Path,
     display: &str,
     included: &Path,
     documents: &Documents,
 ) -> Option<Range<usize>> {
-    let composed = compose::compose(display, path, document.text.clone(), &mut |file| {
-        if compose::normalize(file) == included {
+    let is_included = |file: &Path| compose::normalize(&base.join(file)) == included;
+    let read = |file: &Path| {
+        if is_included(file) {
             Ok(Vec::new())
         } else {
-            documents.read(file)
+            documents.read(&base.join(file))
         }
+    };
+    let composed = compose::compose(display, Path::new(display), document.text.clone(), &mut {
+        read
     })
     .ok()?;
     let index = composed
         .files
         .iter()
-        .position(|file| compose::normalize(&file.path) == included)?;
+        .position(|file| is_included(&file.path))?;
     let (_, directive) = *composed.include_chain(index).last()?;
     Some(directive.start..directive.end)
 }
