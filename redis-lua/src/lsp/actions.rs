@@ -44,16 +44,17 @@ pub(crate) fn fixes(published: &Published, text: &str) -> Vec<Fix> {
         .collect()
 }
 
-/// The code actions of the document's diagnostics that touch bytes
-/// `start..end` (the editor's selection, or its cursor).
+/// The code actions of the document's diagnostics (`published`, of its
+/// text as it is) that touch bytes `start..end` (the editor's selection, or
+/// its cursor).
 pub(crate) fn code_actions(
     uri: &Uri,
     document: &Document,
+    published: &[Published],
     start: usize,
     end: usize,
 ) -> Vec<CodeAction> {
-    document
-        .published
+    published
         .iter()
         .filter(|published| published.span.start <= end && start <= published.span.end)
         .flat_map(|published| {

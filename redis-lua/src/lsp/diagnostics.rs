@@ -44,7 +44,7 @@ pub(crate) struct Published {
 pub(crate) struct Checked {
     /// Its diagnostics.
     pub(crate) published: Vec<Published>,
-    /// The files its includes read.
+    /// The files its includes read, made plain ([`compose::normalize`]).
     pub(crate) included: Vec<PathBuf>,
     /// The servers it is checked for (every server when the config cannot
     /// be read): those hover and completion speak of.
@@ -135,7 +135,11 @@ pub(crate) fn check(
         .collect();
     Checked {
         published,
-        included: report.included.iter().map(|file| base.join(file)).collect(),
+        included: report
+            .included
+            .iter()
+            .map(|file| compose::normalize(&base.join(file)))
+            .collect(),
         servers,
     }
 }

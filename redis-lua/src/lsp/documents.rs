@@ -1,14 +1,12 @@
-//! The documents the editor has open: their text as last sent (which wins
+//! The documents the editor has open: their text as last sent, which wins
 //! over the file on disk, for the document itself and for a script that
-//! includes it), and what their last check found.
+//! includes it.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use redis_script_analyzer::compose;
-use redis_script_analyzer::servers::Servers;
 
-use super::diagnostics::Published;
 use super::position::LineIndex;
 use super::protocol::{Change, Uri};
 
@@ -23,14 +21,6 @@ pub(crate) struct Document {
     pub(crate) version: i32,
     /// Its path on disk, when its URI is a `file:` URI.
     pub(crate) path: Option<PathBuf>,
-    /// What its last check published, with the findings behind it.
-    pub(crate) published: Vec<Published>,
-    /// The files its last check read through its includes.
-    pub(crate) included: Vec<PathBuf>,
-    /// The servers its last check was for.
-    pub(crate) servers: Servers,
-    /// Changed since its last check.
-    pub(crate) stale: bool,
 }
 
 impl Document {
@@ -40,10 +30,6 @@ impl Document {
             text,
             version,
             path: path_of(uri),
-            published: Vec::new(),
-            included: Vec::new(),
-            servers: Servers::ALL,
-            stale: true,
         }
     }
 
@@ -63,7 +49,6 @@ impl Document {
             self.lines = LineIndex::new(&self.text);
         }
         self.version = version;
-        self.stale = true;
     }
 }
 
@@ -103,11 +88,6 @@ impl Documents {
         self.open.get_mut(uri)
     }
 
-    /// The URIs of the open documents.
-    pub(crate) fn uris(&self) -> Vec<Uri> {
-        self.open.keys().cloned().collect()
-    }
-
     /// The open document at `path`, if one is, with its URI.
     pub(crate) fn at_path(&self, path: &Path) -> Option<(&Uri, &Document)> {
         let uri = self.by_path.get(&compose::normalize(path))?;
@@ -120,21 +100,6 @@ impl Documents {
         match self.at_path(path) {
             Some((_, document)) => Ok(document.text.clone().into_bytes()),
             None => std::fs::read(path),
-        }
-    }
-
-    /// Marks stale every open document whose last check read `path` through
-    /// its includes.
-    pub(crate) fn touch_includers(&mut self, path: &Path) {
-        let path = compose::normalize(path);
-        for document in self.open.values_mut() {
-            if document
-                .included
-                .iter()
-                .any(|included| compose::normalize(included) == path)
-            {
-                document.stale = true;
-            }
         }
     }
 }

@@ -3,14 +3,18 @@
 //! published once no message is waiting (so a burst of keystrokes is
 //! checked once, at its end).
 
+use std::collections::{HashMap, HashSet};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use redis_script_analyzer::compose;
+use redis_script_analyzer::servers::Servers;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use super::diagnostics::Checked;
 use super::documents::{Documents, path_of};
 use super::protocol::{
     AtPosition, CodeActionParams, DidChange, DidClose, DidOpen, Hover, Markdown,
@@ -53,6 +57,8 @@ pub(crate) fn serve(connection: &Connection) -> i32 {
     let mut server = Server {
         connection,
         documents: Documents::default(),
+        checked: HashMap::new(),
+        stale: HashSet::new(),
         roots: Vec::new(),
         phase: Phase::Starting,
     };
@@ -80,6 +86,10 @@ pub(crate) fn serve(connection: &Connection) -> i32 {
 struct Server<'c> {
     connection: &'c Connection,
     documents: Documents,
+    /// What the last check of each open document found.
+    checked: HashMap<Uri, Checked>,
+    /// The open documents changed (or whose includes changed) since then.
+    stale: HashSet<Uri>,
     /// The workspace's folders, for the paths that messages show.
     roots: Vec<PathBuf>,
     phase: Phase,
@@ -179,7 +189,7 @@ impl Server<'_> {
         let document = params.text_document;
         self.documents
             .open(document.uri.clone(), document.text, document.version);
-        self.touch_includers(&document.uri);
+        self.touch(&document.uri);
         Ok(())
     }
 
@@ -190,14 +200,16 @@ impl Server<'_> {
             .get_mut(&uri)
             .ok_or_else(|| format!("`{}` is not open", uri.as_str()))?;
         document.apply(params.content_changes, params.text_document.version);
-        self.touch_includers(&uri);
+        self.touch(&uri);
         Ok(())
     }
 
     fn did_close(&mut self, params: DidClose) -> Result<(), String> {
         let uri = params.text_document.uri;
         self.documents.close(&uri);
-        self.touch_includers(&uri);
+        self.checked.remove(&uri);
+        self.touch(&uri);
+        self.stale.remove(&uri);
         self.notify(PublishDiagnostics {
             uri,
             diagnostics: Vec::new(),
@@ -206,12 +218,26 @@ impl Server<'_> {
         Ok(())
     }
 
-    /// Marks for a new check the documents that include the file at `uri`,
-    /// whose text (or its absence, once closed) they read.
-    fn touch_includers(&mut self, uri: &Uri) {
-        if let Some(path) = path_of(uri) {
-            self.documents.touch_includers(&path);
-        }
+    /// Marks for a new check the document `uri`, and the documents that
+    /// include its file, whose text (or, once closed, the file's) they read.
+    fn touch(&mut self, uri: &Uri) {
+        self.stale.insert(uri.clone());
+        let Some(path) = path_of(uri).map(|path| compose::normalize(&path)) else {
+            return;
+        };
+        let includers = self
+            .checked
+            .iter()
+            .filter(|(_, checked)| checked.included.contains(&path))
+            .map(|(includer, _)| includer.clone());
+        self.stale.extend(includers);
+    }
+
+    /// The servers the document `uri` is checked for.
+    fn servers(&self, uri: &Uri) -> Servers {
+        self.checked
+            .get(uri)
+            .map_or(Servers::ALL, |checked| checked.servers)
     }
 
     fn hover(&mut self, at: AtPosition) -> Result<Value, Failure> {
@@ -219,7 +245,8 @@ impl Server<'_> {
             return Ok(Value::Null);
         };
         let offset = document.lines.offset(&document.text, at.position);
-        let Some((bytes, text)) = hover::hover(&document.text, offset, document.servers) else {
+        let servers = self.servers(&at.text_document.uri);
+        let Some((bytes, text)) = hover::hover(&document.text, offset, servers) else {
             return Ok(Value::Null);
         };
         json(Hover {
@@ -233,7 +260,8 @@ impl Server<'_> {
             return Ok(Value::Null);
         };
         let offset = document.lines.offset(&document.text, at.position);
-        let items: Vec<_> = completion::candidates(&document.text, offset, document.servers)
+        let servers = self.servers(&at.text_document.uri);
+        let items: Vec<_> = completion::candidates(&document.text, offset, servers)
             .into_iter()
             .map(|candidate| {
                 let range = document.lines.range(
@@ -262,35 +290,34 @@ impl Server<'_> {
             return Ok(Value::Array(Vec::new()));
         }
         // The fixes are of the text as it is now.
-        if self
-            .documents
-            .get(&uri)
-            .is_some_and(|document| document.stale)
-        {
+        if self.stale.contains(&uri) {
             self.publish(&uri);
         }
-        let Some(document) = self.documents.get(&uri) else {
+        let (Some(document), Some(checked)) = (self.documents.get(&uri), self.checked.get(&uri))
+        else {
             return Ok(Value::Array(Vec::new()));
         };
         let start = document.lines.offset(&document.text, params.range.start);
         let end = document.lines.offset(&document.text, params.range.end);
-        json(actions::code_actions(&uri, document, start, end))
+        json(actions::code_actions(
+            &uri,
+            document,
+            &checked.published,
+            start,
+            end,
+        ))
     }
 
     /// Checks and publishes every document changed since its last check.
     fn publish_stale(&mut self) {
-        for uri in self.documents.uris() {
-            if self
-                .documents
-                .get(&uri)
-                .is_some_and(|document| document.stale)
-            {
-                self.publish(&uri);
-            }
+        let stale: Vec<Uri> = self.stale.iter().cloned().collect();
+        for uri in stale {
+            self.publish(&uri);
         }
     }
 
     fn publish(&mut self, uri: &Uri) {
+        self.stale.remove(uri);
         let Some(document) = self.documents.get(uri) else {
             return;
         };
@@ -300,19 +327,14 @@ impl Server<'_> {
         }))
         .unwrap_or_else(|_| {
             eprintln!("redis-lua lsp: the check of {} failed", uri.as_str());
-            diagnostics::Checked::default()
+            Checked::default()
         });
         let published = checked
             .published
             .iter()
             .map(|published| published.diagnostic.clone())
             .collect();
-        if let Some(document) = self.documents.get_mut(uri) {
-            document.published = checked.published;
-            document.included = checked.included;
-            document.servers = checked.servers;
-            document.stale = false;
-        }
+        self.checked.insert(uri.clone(), checked);
         self.notify(PublishDiagnostics {
             uri: uri.clone(),
             diagnostics: published,
