@@ -101,7 +101,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             Some(extra) => Err(format!("`lsp` takes no argument, got `{extra}`")),
         },
         other => Err(format!(
-            "unknown command `{other}`: the commands are `check` and `rules`"
+            "unknown command `{other}`: the commands are `check`, `rules` and `lsp`"
         )),
     }
 }

@@ -1,9 +1,10 @@
 //! `redis-lua lsp`: a language server over stdin and stdout, for editors.
 //! It publishes, as the user types, what `redis-lua check` would report on
-//! each open document ([`diagnostics`]), explains a command's name on hover
-//! ([`hover`]), completes command names and subcommands in a call's strings
-//! ([`completion`]), and offers quick fixes ([`actions`]). The analysis is
-//! the command line's: this is a second front end over the same engine.
+//! each open document (`diagnostics.rs`), explains a command's name on
+//! hover (`hover.rs`), completes command names and subcommands in a call's
+//! strings (`completion.rs`), and offers quick fixes (`actions.rs`); the
+//! main loop is `server.rs`. The analysis is the command line's: this is a
+//! second front end over the same engine.
 
 mod actions;
 mod call_site;
