@@ -363,7 +363,7 @@ fn an_editing_session() {
     let shown = hover["contents"]["value"].as_str().unwrap();
     assert_eq!(hover["contents"]["kind"], "markdown");
     assert!(shown.starts_with("**GET**"), "{shown}");
-    assert!(shown.contains("1 argument (arity 2)"), "{shown}");
+    assert!(shown.contains("arguments: 1 (arity 2)"), "{shown}");
     assert!(shown.contains("keys: argument 1"), "{shown}");
     assert!(shown.contains("`readonly`"), "{shown}");
     assert!(shown.contains("Redis 7.0 (7.0.15)"), "{shown}");

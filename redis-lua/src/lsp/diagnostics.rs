@@ -84,12 +84,12 @@ pub(crate) fn check(
         None => (Path::new("/"), path.as_path()),
     };
     let display = relative.to_string_lossy().into_owned();
-    let read = |file: &Path| documents.read(&base.join(file));
+    let mut read = |file: &Path| documents.read(&base.join(file));
     let report = lint::check_file(
         &display,
         relative,
         document.text.clone(),
-        &mut { read },
+        &mut read,
         &options,
     );
     let own = Placer::new(&document.text);
@@ -244,16 +244,19 @@ fn include_directive(
     documents: &Documents,
 ) -> Option<Range<usize>> {
     let is_included = |file: &Path| compose::normalize(&base.join(file)) == included;
-    let read = |file: &Path| {
+    let mut read = |file: &Path| {
         if is_included(file) {
             Ok(Vec::new())
         } else {
             documents.read(&base.join(file))
         }
     };
-    let composed = compose::compose(display, Path::new(display), document.text.clone(), &mut {
-        read
-    })
+    let composed = compose::compose(
+        display,
+        Path::new(display),
+        document.text.clone(),
+        &mut read,
+    )
     .ok()?;
     let index = composed
         .files

@@ -1,6 +1,7 @@
 //! Hover on a command's name in a call (or on a container's subcommand):
 //! what the analyzer's tables know of it, in Markdown.
 
+use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::ops::Range;
 
@@ -51,7 +52,7 @@ pub(crate) fn describe(name: &str, targets: Servers) -> Option<String> {
         if groups.len() > 1 {
             let _ = writeln!(text, "On {}:\n", names(servers));
         }
-        let _ = writeln!(text, "- words: {}", words(command));
+        let _ = writeln!(text, "- arguments: {}", arguments(command));
         let _ = writeln!(text, "- keys: {}", keys(command));
         let _ = writeln!(text, "- flags: {}", flags(command));
         text.push('\n');
@@ -59,11 +60,16 @@ pub(crate) fn describe(name: &str, targets: Servers) -> Option<String> {
     if let Some(replies) = replies::command_replies(name) {
         let _ = writeln!(text, "Replies {}.\n", reply_kinds(replies));
     }
-    let subcommands = first.subcommands(found[0].0);
+    // Every server's, as servers add subcommands.
+    let subcommands: BTreeSet<&str> = found
+        .iter()
+        .flat_map(|&(server, command)| command.subcommands(server))
+        .map(|sub| sub.name)
+        .collect();
     if !subcommands.is_empty() {
         let names: Vec<String> = subcommands
-            .iter()
-            .map(|sub| format!("`{}`", title(sub.name)))
+            .into_iter()
+            .map(|sub| format!("`{}`", title(sub)))
             .collect();
         let _ = writeln!(text, "Subcommands: {}.\n", names.join(", "));
     }
@@ -94,9 +100,11 @@ pub(crate) fn title(name: &str) -> String {
     name.replace('|', " ").to_ascii_uppercase()
 }
 
-/// One line of a command's facts, for a completion's detail.
+/// One line of a command's facts, for a completion's detail:
+/// `arguments: at least 2 (arity -3); write, denyoom`.
 pub(crate) fn summary(command: &Command) -> String {
-    format!("{}; {}", words(command), flags(command))
+    let flags: Vec<&str> = command.flags.names().collect();
+    format!("arguments: {}; {}", arguments(command), flags.join(", "))
 }
 
 fn same_facts(a: &Command, b: &Command) -> bool {
@@ -104,14 +112,11 @@ fn same_facts(a: &Command, b: &Command) -> bool {
         == (b.arity, b.flags, b.first_key, b.last_key, b.key_step)
 }
 
-/// How many arguments a call passes after the name (and subcommand).
-fn words(command: &Command) -> String {
+/// How many arguments a call passes after the name (and subcommand):
+/// `at least 2 (arity -3)`.
+fn arguments(command: &Command) -> String {
     let name_words = if command.container().is_some() { 2 } else { 1 };
-    let arguments = (command.arity.unsigned_abs() as usize).saturating_sub(name_words);
-    let count = match arguments {
-        1 => "1 argument".to_owned(),
-        n => format!("{n} arguments"),
-    };
+    let count = (command.arity.unsigned_abs() as usize).saturating_sub(name_words);
     let bound = if command.arity < 0 { "at least " } else { "" };
     format!("{bound}{count} (arity {})", command.arity)
 }
@@ -240,7 +245,10 @@ mod tests {
         let (range, shown) = hover(text, offset, Servers::ALL).unwrap();
         assert_eq!(&text[range], "set");
         assert!(shown.starts_with("**SET**"), "{shown}");
-        assert!(shown.contains("at least 2 arguments (arity -3)"), "{shown}");
+        assert!(
+            shown.contains("arguments: at least 2 (arity -3)"),
+            "{shown}"
+        );
         assert!(shown.contains("keys: argument 1\n"), "{shown}");
         assert!(shown.contains("`write`: refused"), "{shown}");
         assert!(shown.contains("the status `OK`"), "{shown}");

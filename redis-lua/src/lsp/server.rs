@@ -76,7 +76,7 @@ pub(crate) fn serve(connection: &Connection) -> i32 {
             // The server sends no requests, so expects no responses.
             Message::Response(_) => {}
         }
-        if connection.receiver.is_empty() {
+        if server.phase == Phase::Running && connection.receiver.is_empty() {
             server.publish_stale();
         }
     }
@@ -210,7 +210,7 @@ impl Server<'_> {
         self.checked.remove(&uri);
         self.touch(&uri);
         self.stale.remove(&uri);
-        self.notify(PublishDiagnostics {
+        self.send_diagnostics(PublishDiagnostics {
             uri,
             diagnostics: Vec::new(),
             version: None,
@@ -335,14 +335,14 @@ impl Server<'_> {
             .map(|published| published.diagnostic.clone())
             .collect();
         self.checked.insert(uri.clone(), checked);
-        self.notify(PublishDiagnostics {
+        self.send_diagnostics(PublishDiagnostics {
             uri: uri.clone(),
             diagnostics: published,
             version: Some(version),
         });
     }
 
-    fn notify(&self, params: PublishDiagnostics) {
+    fn send_diagnostics(&self, params: PublishDiagnostics) {
         match serde_json::to_value(params) {
             Ok(params) => self.send(
                 Notification {
@@ -376,7 +376,7 @@ fn capabilities() -> Value {
 }
 
 /// The workspace's folders, from `initialize`'s `workspaceFolders`, else its
-/// `rootUri`; read leniently, as what they change is only how paths show.
+/// `rootUri`; read leniently, as they change only how paths are named.
 fn workspace_roots(params: &Value) -> Vec<PathBuf> {
     let path = |uri: &Value| path_of(&Uri(uri.as_str()?.to_owned()));
     let folders: Vec<PathBuf> = params["workspaceFolders"]
