@@ -78,6 +78,13 @@ impl Lines {
         line_at(source, offset, self.starts[line - 1], line)
     }
 
+    /// Where line `line` (1-based, as [`Lines::locate`] numbers them)
+    /// starts; `None` past the last line. With a finding's column, a caller
+    /// finds the byte offset of its place again.
+    pub fn start(&self, line: usize) -> Option<usize> {
+        self.starts.get(line.checked_sub(1)?).copied()
+    }
+
     /// As [`render`], in `source`, the source these are the lines of.
     pub fn render<S: AsRef<[u8]> + ?Sized>(
         &self,
@@ -273,6 +280,10 @@ mod tests {
             assert_eq!((line, column, &*text), (3, 5, "c = keys"), "{ending:?}");
             // Past the last line ending: a line of its own.
             assert_eq!(locate(&source, source.len()).0, 4, "{ending:?}");
+            let lines = Lines::new(&source);
+            assert_eq!(lines.start(3), source.find("c ="), "{ending:?}");
+            assert_eq!(lines.start(4), Some(source.len()), "{ending:?}");
+            assert_eq!((lines.start(0), lines.start(5)), (None, None));
             let rendered = render("x.lua", &source, Span::new(start, start + 4), "m", None);
             assert!(
                 rendered.contains(" --> x.lua:3:5\n"),

@@ -90,26 +90,19 @@ impl LineIndex {
 }
 
 /// The byte offset in `text` of the analyzer's 1-based `line` and `column`
-/// (in characters), counted as the analyzer counts them: the first offset
-/// that its own [`Lines::locate`] places at or after them. A byte inside a
-/// character is located as if past it, so the offset found is moved on to
-/// the next character's start.
+/// (in characters), counted as the analyzer counts them (`lines` are
+/// `text`'s); a column past the line's end is its end, a line past the last
+/// the text's end.
 pub(crate) fn analyzer_offset(lines: &Lines, text: &str, line: usize, column: usize) -> usize {
-    let (mut low, mut high) = (0, text.len());
-    while low < high {
-        let middle = low + (high - low) / 2;
-        let (at_line, at_column, _) = lines.locate(text, middle);
-        if (at_line, at_column) < (line, column) {
-            low = middle + 1;
-        } else {
-            high = middle;
-        }
-    }
-    let mut offset = low;
-    while !text.is_char_boundary(offset) {
-        offset += 1;
-    }
-    offset
+    let Some(start) = lines.start(line) else {
+        return text.len();
+    };
+    let rest = &text[start..];
+    let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+    rest[..end]
+        .char_indices()
+        .nth(column.saturating_sub(1))
+        .map_or(start + end, |(at, _)| start + at)
 }
 
 fn floor_char_boundary(text: &str, offset: usize) -> usize {
@@ -178,8 +171,8 @@ mod tests {
             let (line, column, _) = lines.locate(text, at);
             assert_eq!(analyzer_offset(&lines, text, line, column), at, "{at}");
         }
-        // Past a line's end: the next line's start.
-        assert_eq!(analyzer_offset(&lines, text, 1, 99), 7);
+        // Past a line's end: its end.
+        assert_eq!(analyzer_offset(&lines, text, 1, 99), 5);
         assert_eq!(analyzer_offset(&lines, text, 9, 1), text.len());
     }
 }
