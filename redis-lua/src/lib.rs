@@ -9,6 +9,7 @@
 
 pub mod config;
 pub mod fix;
+pub mod lsp;
 pub mod options;
 pub mod output;
 
@@ -44,6 +45,63 @@ pub struct Settings {
     pub cluster: bool,
     /// The config file, if one is read.
     pub config: Option<Config>,
+}
+
+impl Settings {
+    /// The settings of `redis-lua check` without flags: the nearest
+    /// `redis-lua.toml` in `start` or a folder above it, if there is one.
+    pub fn from_nearest_config(start: &Path) -> Result<Settings, String> {
+        let config = Config::find(start)
+            .map(|path| Config::read(&path))
+            .transpose()?;
+        Ok(Settings {
+            // No `--server`: the config's servers, or every server.
+            servers: Servers::empty(),
+            config,
+            ..Settings::default()
+        })
+    }
+
+    /// How the file at `path` is checked: the flags, then the config's
+    /// settings for that file; `None` when the config excludes it.
+    pub fn file_options(&self, path: &Path) -> Option<FileOptions> {
+        let per_file = self.config.as_ref().map(|config| config.for_file(path));
+        match per_file {
+            Some(file) if file.excluded => None,
+            _ => Some(self.options(per_file)),
+        }
+    }
+
+    /// The servers the file at `path` is checked for.
+    pub fn servers_for(&self, path: &Path) -> Servers {
+        let per_file = self.config.as_ref().map(|config| config.for_file(path));
+        self.servers(per_file)
+    }
+
+    fn servers(&self, per_file: Option<config::ForFile>) -> Servers {
+        if !self.servers.is_empty() {
+            return self.servers;
+        }
+        match per_file {
+            Some(file) if !file.servers.is_empty() => file.servers,
+            _ => Servers::ALL,
+        }
+    }
+
+    /// The options of a file the config says `per_file` of (excluded or not).
+    fn options(&self, per_file: Option<config::ForFile>) -> FileOptions {
+        let (mut keys, mut allowed) = (self.keys, self.allowed);
+        if let Some(file) = per_file {
+            keys = keys.or(file.keys);
+            allowed = allowed.union(file.allowed);
+        }
+        FileOptions::default()
+            .servers(self.servers(per_file))
+            .keys(keys)
+            .keys_from_name(self.config.as_ref().is_none_or(|c| c.keys_from_name))
+            .allowed(allowed)
+            .cluster(self.cluster || self.config.as_ref().is_some_and(|c| c.cluster))
+    }
 }
 
 /// A file checked.
@@ -239,23 +297,7 @@ pub fn check_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
             }
             continue;
         }
-        let (mut keys, mut allowed, mut servers) = (settings.keys, settings.allowed, Servers::ALL);
-        if let Some(file) = per_file {
-            keys = keys.or(file.keys);
-            allowed = allowed.union(file.allowed);
-            if !file.servers.is_empty() {
-                servers = file.servers;
-            }
-        }
-        if !settings.servers.is_empty() {
-            servers = settings.servers;
-        }
-        let options = FileOptions::default()
-            .servers(servers)
-            .keys(keys)
-            .keys_from_name(settings.config.as_ref().is_none_or(|c| c.keys_from_name))
-            .allowed(allowed)
-            .cluster(settings.cluster || settings.config.as_ref().is_some_and(|c| c.cluster));
+        let options = settings.options(per_file);
         let source = match read_source(path) {
             Ok(source) => source,
             Err(why) => {
@@ -344,6 +386,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         Command::Version => writeln!(out, "redis-lua {}", env!("CARGO_PKG_VERSION")),
         Command::Rules => output::rules(out),
         Command::Check(options) => return check(&options, out, err),
+        Command::Lsp => return lsp::run(),
     };
     match written {
         Ok(()) => EXIT_CLEAN,

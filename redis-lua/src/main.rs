@@ -2,6 +2,8 @@
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let status = redis_lua::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr());
+    // Not locked for the whole run: the language server writes to stdout
+    // from a thread of its own.
+    let status = redis_lua::run(&args, &mut std::io::stdout(), &mut std::io::stderr());
     std::process::exit(status);
 }

@@ -21,6 +21,8 @@ pub enum Command {
     Check(CheckOptions),
     /// `rules`: the rules and what each finds.
     Rules,
+    /// `lsp`: the language server, over stdin and stdout.
+    Lsp,
     /// `--help`.
     Help,
     /// `--version`.
@@ -59,6 +61,7 @@ redis-lua: checks Redis and Valkey Lua scripts and Functions libraries
 Usage:
   redis-lua check [OPTIONS] [PATHS...]   check .lua files (folders are searched; default .)
   redis-lua rules                        list the rules and what each finds
+  redis-lua lsp                          run the language server (LSP over stdio)
   redis-lua --help | --version
 
 Options of check:
@@ -96,8 +99,12 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             Some(extra) => Err(format!("`rules` takes no argument, got `{extra}`")),
         },
         "check" => check(rest),
+        "lsp" => match rest.first() {
+            None => Ok(Command::Lsp),
+            Some(extra) => Err(format!("`lsp` takes no argument, got `{extra}`")),
+        },
         other => Err(format!(
-            "unknown command `{other}`: the commands are `check` and `rules`"
+            "unknown command `{other}`: the commands are `check`, `rules` and `lsp`"
         )),
     }
 }

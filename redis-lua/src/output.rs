@@ -348,7 +348,7 @@ fn artifact_location(file: &str, root: &Path) -> Value {
 }
 
 /// An absolute path as a `file://` URI: `file:///home/a%20b/x.lua`.
-fn file_uri(path: &Path) -> String {
+pub(crate) fn file_uri(path: &Path) -> String {
     let parts = path.components().filter_map(|part| match part {
         Component::RootDir => None,
         // `C:` of a Windows path, kept as written.

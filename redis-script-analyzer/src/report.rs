@@ -290,6 +290,10 @@ mod tests {
             assert_eq!((line, column, &*text), (3, 5, "c = keys"), "{ending:?}");
             // Past the last line ending: a line of its own.
             assert_eq!(locate(&source, source.len()).0, 4, "{ending:?}");
+            let lines = Lines::new(&source);
+            assert_eq!(Some(lines.start_of(3)), source.find("c ="), "{ending:?}");
+            assert_eq!(lines.start_of(4), source.len(), "{ending:?}");
+            assert_eq!(lines.count(), 4, "{ending:?}");
             let rendered = render("x.lua", &source, Span::new(start, start + 4), "m", None);
             assert!(
                 rendered.contains(" --> x.lua:3:5\n"),

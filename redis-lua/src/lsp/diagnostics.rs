@@ -1,0 +1,294 @@
+//! A document checked as `redis-lua check` checks its file: the nearest
+//! `redis-lua.toml` from the file's folder up, its settings for that file
+//! (an excluded file gets no diagnostics), its signature header, and its
+//! `--- @include`s read from the open documents first, then from disk.
+//!
+//! A finding in a file the document includes is published on the document,
+//! at the `--- @include` line that brings that file in, its message starting
+//! with the file, line and column, and with the exact place as related
+//! information. Not on the included file's own URI: a client keeps one set
+//! of diagnostics per URI, which the included file's own check (when it is
+//! open) publishes, and the same fragment may be included by several
+//! scripts with different findings in each.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use redis_script_analyzer::lint::{self, Finding};
+use redis_script_analyzer::report::Lines;
+use redis_script_analyzer::servers::Servers;
+use redis_script_analyzer::{Severity, compose};
+
+use super::documents::{Document, Documents, uri_of};
+use super::position::{LineIndex, analyzer_offset};
+use super::protocol::{self, Diagnostic, Location, Position, RelatedInformation, Uri};
+use crate::Settings;
+
+/// What the diagnostics say they come from.
+pub(crate) const SOURCE: &str = "redis-lua";
+
+/// One diagnostic published on a document, with what it was made from.
+#[derive(Debug, Clone)]
+pub(crate) struct Published {
+    /// As the client received it.
+    pub(crate) diagnostic: Diagnostic,
+    /// The finding (`None` for a config file that cannot be read).
+    pub(crate) finding: Option<Finding>,
+    /// Where it is in the document's text, in bytes.
+    pub(crate) span: Range<usize>,
+    /// Whether the finding is in the document's own text (not in a file it
+    /// includes, whose findings are shown on the `--- @include` line).
+    pub(crate) in_document: bool,
+}
+
+/// What checking a document found.
+#[derive(Debug, Clone)]
+pub(crate) struct Checked {
+    /// Its diagnostics.
+    pub(crate) published: Vec<Published>,
+    /// The files its includes read, made plain ([`compose::normalize`]).
+    pub(crate) included: Vec<PathBuf>,
+    /// The servers it is checked for (every server when the config cannot
+    /// be read): those hover and completion speak of.
+    pub(crate) servers: Servers,
+}
+
+/// Checks `document` (at `uri`), reading included files through
+/// `documents`; paths are relative to the first of `roots` (the
+/// workspace's folders) the file is in.
+pub(crate) fn check(
+    document: &Document,
+    uri: &Uri,
+    documents: &Documents,
+    roots: &[PathBuf],
+) -> Checked {
+    let path = document.path.clone().unwrap_or_else(|| unsaved_path(uri));
+    let folder = path
+        .parent()
+        .filter(|parent| !parent.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let settings = match Settings::from_nearest_config(folder) {
+        Ok(settings) => settings,
+        Err(message) => return config_error(message),
+    };
+    let servers = settings.servers_for(&path);
+    let Some(options) = settings.file_options(&path) else {
+        return Checked {
+            servers,
+            ..Checked::default()
+        };
+    };
+    // In a workspace folder, the file is checked by its path from there, as
+    // `redis-lua check` run there names it (in messages, and in the paths of
+    // includes); the folder is where relative paths are read from.
+    let (base, relative) = match roots.iter().find(|root| path.starts_with(root)) {
+        Some(root) => (root.as_path(), path.strip_prefix(root).unwrap_or(&path)),
+        None => (Path::new("/"), path.as_path()),
+    };
+    let display = relative.to_string_lossy().into_owned();
+    let mut read = |file: &Path| documents.read(&base.join(file));
+    let report = lint::check_file(
+        &display,
+        relative,
+        document.text.clone(),
+        &mut read,
+        &options,
+    );
+    let own = Placer::new(&document.text);
+    // The `--- @include` line of each included file with findings.
+    let mut directives = HashMap::new();
+    let published = report
+        .findings
+        .into_iter()
+        .map(|finding| {
+            if finding.file == display {
+                let span = own.span(&finding);
+                let range = document.lines.range(&document.text, span.start, span.end);
+                let diagnostic = diagnostic(&finding, range, message(&finding), None);
+                return Published {
+                    diagnostic,
+                    finding: Some(finding),
+                    span,
+                    in_document: true,
+                };
+            }
+            let included = compose::normalize(&base.join(&finding.file));
+            let span = directives
+                .entry(included.clone())
+                .or_insert_with(|| {
+                    include_directive(document, base, &display, &included, documents)
+                })
+                .clone()
+                .unwrap_or(0..0);
+            let range = document.lines.range(&document.text, span.start, span.end);
+            let message = format!(
+                "{}:{}:{}: {}",
+                finding.file,
+                finding.line,
+                finding.column,
+                message(&finding)
+            );
+            let related = related(&finding, &included, documents);
+            Published {
+                diagnostic: diagnostic(&finding, range, message, related),
+                finding: Some(finding),
+                span,
+                in_document: false,
+            }
+        })
+        .collect();
+    Checked {
+        published,
+        included: report
+            .included
+            .iter()
+            .map(|file| compose::normalize(&base.join(file)))
+            .collect(),
+        servers,
+    }
+}
+
+impl Default for Checked {
+    fn default() -> Checked {
+        Checked {
+            published: Vec::new(),
+            included: Vec::new(),
+            servers: Servers::ALL,
+        }
+    }
+}
+
+/// The message, and the note under it.
+fn message(finding: &Finding) -> String {
+    match &finding.note {
+        Some(note) => format!("{}\nnote: {note}", finding.message),
+        None => finding.message.clone(),
+    }
+}
+
+fn diagnostic(
+    finding: &Finding,
+    range: protocol::Range,
+    message: String,
+    related: Option<RelatedInformation>,
+) -> Diagnostic {
+    Diagnostic {
+        range,
+        severity: match finding.severity {
+            Severity::Error => protocol::ERROR,
+            _ => protocol::WARNING,
+        },
+        code: Some(finding.rule.name().to_owned()),
+        source: SOURCE,
+        message,
+        related_information: related.into_iter().collect(),
+    }
+}
+
+/// A config file that cannot be read: shown on the document's first line,
+/// and nothing checked, as the command line stops on it.
+fn config_error(message: String) -> Checked {
+    let start = Position::new(0, 0);
+    Checked {
+        published: vec![Published {
+            diagnostic: Diagnostic {
+                range: protocol::Range::new(start, start),
+                severity: protocol::ERROR,
+                code: None,
+                source: SOURCE,
+                message,
+                related_information: Vec::new(),
+            },
+            finding: None,
+            span: 0..0,
+            in_document: true,
+        }],
+        ..Checked::default()
+    }
+}
+
+/// The path a document without one is checked as: its URI's last segment
+/// (`Untitled-1`), in no folder, so no config applies and includes are
+/// read from the current folder.
+fn unsaved_path(uri: &Uri) -> PathBuf {
+    let text = uri.as_str();
+    PathBuf::from(text.rsplit(['/', ':']).next().unwrap_or(text))
+}
+
+/// Places the analyzer's lines and columns in one file's text.
+struct Placer<'t> {
+    text: &'t str,
+    lines: Lines,
+}
+
+impl<'t> Placer<'t> {
+    fn new(text: &'t str) -> Placer<'t> {
+        Placer {
+            text,
+            lines: Lines::new(text),
+        }
+    }
+
+    /// The bytes a finding covers.
+    fn span(&self, finding: &Finding) -> Range<usize> {
+        let start = analyzer_offset(&self.lines, self.text, finding.line, finding.column);
+        let end = analyzer_offset(&self.lines, self.text, finding.end_line, finding.end_column);
+        start..end.max(start)
+    }
+}
+
+/// The span of the `--- @include` line of `document` that brings in
+/// `included`, directly or through other files: the document composed with
+/// that file's text left out, so that a mistake in it (an include of a
+/// missing file) does not stop the composition.
+fn include_directive(
+    document: &Document,
+    base: &Path,
+    display: &str,
+    included: &Path,
+    documents: &Documents,
+) -> Option<Range<usize>> {
+    let is_included = |file: &Path| compose::normalize(&base.join(file)) == included;
+    let mut read = |file: &Path| {
+        if is_included(file) {
+            Ok(Vec::new())
+        } else {
+            documents.read(&base.join(file))
+        }
+    };
+    let composed = compose::compose(
+        display,
+        Path::new(display),
+        document.text.clone(),
+        &mut read,
+    )
+    .ok()?;
+    let index = composed
+        .files
+        .iter()
+        .position(|file| is_included(&file.path))?;
+    let (_, directive) = *composed.include_chain(index).last()?;
+    Some(directive.start..directive.end)
+}
+
+/// Where a finding in an included file is, in that file's text (the open
+/// document's, or the file's on disk); `None` when it cannot be read.
+fn related(
+    finding: &Finding,
+    included: &Path,
+    documents: &Documents,
+) -> Option<RelatedInformation> {
+    let uri = match documents.at_path(included) {
+        Some((uri, _)) => uri.clone(),
+        None => uri_of(included),
+    };
+    let bytes = documents.read(included).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    let span = Placer::new(&text).span(finding);
+    let range = LineIndex::new(&text).range(&text, span.start, span.end);
+    Some(RelatedInformation {
+        location: Location { uri, range },
+        message: finding.message.clone(),
+    })
+}
