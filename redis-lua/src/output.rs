@@ -2,13 +2,14 @@
 //! SARIF 2.1.0 for code-scanning tools ([`sarif()`]).
 
 use std::io::{self, Write};
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
 use redis_script_analyzer::lint::{FileKind, Finding};
 use redis_script_analyzer::{Rule, Severity, compose};
 use serde_json::{Value, json};
 
 use crate::Run;
+use crate::render::{self, Sources};
 
 /// Where the rules are documented, for SARIF's `helpUri`.
 const DOCS: &str = "https://github.com/redis-script/redis-script#the-command-line-tool-redis-lua";
@@ -23,16 +24,26 @@ fn plural(count: usize, word: &str) -> String {
     format!("{count} {word}{}", if count == 1 { "" } else { "s" })
 }
 
-/// Each finding as the macro shows it, headed `error[rule]:`, then a summary.
-pub fn human(run: &Run, out: &mut dyn Write) -> io::Result<()> {
-    for finding in findings(run) {
-        writeln!(
-            out,
-            "{}[{}]: {}\n",
-            finding.severity.name(),
-            finding.rule,
-            finding.rendered
-        )?;
+/// Each finding as the macro shows it, headed `error[rule]:` (drawn by
+/// annotate-snippets, coloured when `colored`), then a summary.
+pub fn human(run: &Run, out: &mut dyn Write, colored: bool) -> io::Result<()> {
+    let mut sources = Sources::default();
+    for checked in &run.checked {
+        for finding in &checked.report.findings {
+            // A finding in the file itself, or in a file it includes, which
+            // is shown by a path relative to the same folder.
+            let path = if finding.file == checked.display {
+                checked.path.clone()
+            } else {
+                PathBuf::from(&finding.file)
+            };
+            let line = sources.line(&path, finding.line);
+            writeln!(
+                out,
+                "{}\n",
+                render::finding(finding, line.as_deref(), colored)
+            )?;
+        }
     }
     let mut checked = plural(run.checked.len(), "file");
     let libraries = run.libraries();
