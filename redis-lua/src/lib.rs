@@ -1,9 +1,9 @@
 //! `redis-lua`: the checks of redis-script's `#[redis_script]` attribute
 //! (the crate `redis-script-analyzer`) on the Redis Lua of any project, as
 //! a command-line tool. The binary is `src/main.rs`; this library is what
-//! it runs, for tests and benchmarks: [`run`] takes the command line,
-//! [`find_files`] and [`check_files`] are the engine, [`output`] writes
-//! the findings.
+//! it runs, for tests and benchmarks: [`run`] takes the command line
+//! ([`options`]), [`find_files`] ([`walk`]) and [`check_files`] are the
+//! engine, [`output`] writes the findings.
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -30,7 +30,7 @@ use redis_script_analyzer::{Allowed, Severity};
 use config::Config;
 use options::{CheckOptions, Color, Command};
 use walk::canonical;
-pub use walk::{Found, find_files_with};
+pub use walk::{Found, find_files, find_files_with};
 
 /// Exit status: no error found.
 pub const EXIT_CLEAN: i32 = 0;
@@ -120,14 +120,6 @@ impl Run {
             .filter(|checked| checked.report.kind == FileKind::Library)
             .count()
     }
-}
-
-/// The files to check under `paths`, each with its path as shown, and the
-/// paths that could not be read; folders are searched as [`walk`] says,
-/// skipping what [`config::DEFAULT_SKIP`] names (a config's own `skip` is
-/// [`find_files_with`]'s).
-pub fn find_files<P: AsRef<Path>>(paths: &[P]) -> (Vec<Found>, Vec<Trouble>) {
-    find_files_with(paths, &Config::default())
 }
 
 /// Checks `files` under `settings`. A file another one includes is checked

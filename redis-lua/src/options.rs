@@ -3,9 +3,9 @@
 //! argument that is not is a usage error, never a panic.
 //!
 //! To add a subcommand: a variant of [`Command`], an arm in [`parse`] that
-//! reads its arguments with a function of its own (as [`check`] and
-//! [`rules`] do), and its line in [`USAGE`]. To add a flag to `check`: a
-//! field of [`CheckOptions`], an arm in [`check`], and its line in
+//! reads its arguments with a function of its own (as `check()` and
+//! `rules()` here do), and its line in [`USAGE`]. To add a flag to `check`:
+//! a field of [`CheckOptions`], an arm in `check()`, and its line in
 //! [`USAGE`] (a test reads every flag of the usage back through the parser).
 
 use std::ffi::OsString;

@@ -28,8 +28,15 @@ use crate::config::{Config, slashed};
 pub type Found = (String, PathBuf);
 
 /// The files to check under `paths`, searched as [this module](self) says
-/// with `config`'s `skip` (relative to its folder); and the paths that do
-/// not exist, are not regular files or folders, or could not be read.
+/// with the default `skip` ([`config::DEFAULT_SKIP`](crate::config::DEFAULT_SKIP),
+/// relative to the current folder), each with its path as shown; and the
+/// paths that do not exist, are not regular files or folders, or could not
+/// be read.
+pub fn find_files<P: AsRef<Path>>(paths: &[P]) -> (Vec<Found>, Vec<Trouble>) {
+    find_files_with(paths, &Config::default())
+}
+
+/// As [`find_files`], with `config`'s `skip` (relative to its folder).
 pub fn find_files_with<P: AsRef<Path>>(paths: &[P], config: &Config) -> (Vec<Found>, Vec<Trouble>) {
     let mut search = Search {
         config,
