@@ -142,37 +142,32 @@ impl Config {
 
     /// Reads `text`, with globs relative to `root`; an error is its line and what is wrong.
     pub fn parse(text: &str, root: PathBuf) -> Result<Config, Mistake> {
-        let document = DeTable::parse(text).map_err(|error| {
-            let span = error.span().unwrap_or_default();
-            (line_of(text, span), error.message().to_owned())
-        })?;
+        let file = File { text };
+        let document = DeTable::parse(text)
+            .map_err(|error| file.mistake(error.span().unwrap_or_default(), error.message()))?;
         let mut config = Config {
             root,
             ..Config::default()
         };
-        let place = |span: Range<usize>| line_of(text, span);
         for (key, value) in in_order(document.get_ref()) {
-            let at = place(value.span());
             let name = key.get_ref().as_ref();
             match name {
-                "servers" => config.servers = servers(name, value).map_err(|m| (at, m))?,
-                "allow" => config.allowed = allowed(name, value).map_err(|m| (at, m))?,
-                "keys-from-name" => {
-                    config.keys_from_name = boolean(name, value).map_err(|m| (at, m))?;
-                }
-                "cluster" => config.cluster = boolean(name, value).map_err(|m| (at, m))?,
-                "exclude" => config.exclude = globs(text, name, value)?,
-                "skip" => config.skip = globs(text, name, value)?,
-                "files" => config.files = file_rules(text, value)?,
+                "servers" => config.servers = file.servers(name, value)?,
+                "allow" => config.allowed = file.allowed(name, value)?,
+                "keys-from-name" => config.keys_from_name = file.boolean(name, value)?,
+                "cluster" => config.cluster = file.boolean(name, value)?,
+                "exclude" => config.exclude = file.globs(name, value)?,
+                "skip" => config.skip = file.globs(name, value)?,
+                "files" => config.files = file.file_rules(value)?,
                 _ if value.get_ref().is_table() => {
-                    return Err((
-                        place(key.span()),
+                    return Err(file.mistake(
+                        key.span(),
                         format!("`[{name}]`: the only tables are `[files.\"<glob>\"]`"),
                     ));
                 }
                 _ => {
-                    return Err((
-                        place(key.span()),
+                    return Err(file.mistake(
+                        key.span(),
                         format!("unknown key `{name}`: the keys here are {TOP_KEYS}"),
                     ));
                 }
@@ -205,15 +200,6 @@ impl Config {
     }
 }
 
-/// The 1-based line of `text` where `span` starts.
-fn line_of(text: &str, span: Range<usize>) -> usize {
-    text.as_bytes()[..span.start.min(text.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
-}
-
 type Entry<'t, 'i> = (&'t Spanned<Cow<'i, str>>, &'t Spanned<DeValue<'i>>);
 
 /// The entries of `table` in the order they are written (the parser keeps
@@ -224,121 +210,137 @@ fn in_order<'t, 'i>(table: &'t DeTable<'i>) -> Vec<Entry<'t, 'i>> {
     entries
 }
 
-/// The `[files."glob"]` tables, each with its glob checked.
-fn file_rules(text: &str, value: &Spanned<DeValue<'_>>) -> Result<Vec<FileRule>, Mistake> {
-    let place = |span: Range<usize>| line_of(text, span);
-    let Some(tables) = value.get_ref().as_table() else {
-        return Err((
-            place(value.span()),
-            "`files` holds tables: `[files.\"<glob>\"]`".to_owned(),
-        ));
-    };
-    let mut rules = Vec::new();
-    for (glob, table) in in_order(tables) {
-        let glob_text = glob.get_ref().as_ref();
-        Globs::new(&[glob_text]).map_err(|(_, message)| (place(glob.span()), message))?;
-        let Some(table) = table.get_ref().as_table() else {
-            return Err((
-                place(glob.span()),
-                format!("`files.\"{glob_text}\"` is a table: `[files.\"{glob_text}\"]`"),
-            ));
+/// The text of the file, which the values of its document point into: a
+/// mistake is said at the line of the value (or the item) that is wrong.
+struct File<'t> {
+    text: &'t str,
+}
+
+impl File<'_> {
+    /// `message`, at the line where `span` starts.
+    fn mistake(&self, span: Range<usize>, message: impl Into<String>) -> Mistake {
+        let before = &self.text.as_bytes()[..span.start.min(self.text.len())];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        (line, message.into())
+    }
+
+    /// The `[files."glob"]` tables, each with its glob checked.
+    fn file_rules(&self, value: &Spanned<DeValue<'_>>) -> Result<Vec<FileRule>, Mistake> {
+        let Some(tables) = value.get_ref().as_table() else {
+            return Err(self.mistake(value.span(), "`files` holds tables: `[files.\"<glob>\"]`"));
         };
-        let mut rule = FileRule {
-            glob: glob_text.to_owned(),
-            keys: None,
-            servers: Servers::empty(),
-            allowed: Allowed::NONE,
-        };
-        for (key, value) in in_order(table) {
-            let at = place(value.span());
-            let name = key.get_ref().as_ref();
-            match name {
-                "keys" => rule.keys = Some(keys(text, value).map_err(|m| (at, m))?),
-                "servers" => rule.servers = servers(name, value).map_err(|m| (at, m))?,
-                "allow" => rule.allowed = allowed(name, value).map_err(|m| (at, m))?,
-                _ => {
-                    return Err((
-                        place(key.span()),
-                        format!("unknown key `{name}`: the keys here are {FILE_KEYS}"),
-                    ));
+        let mut rules = Vec::new();
+        for (glob, table) in in_order(tables) {
+            let glob_text = glob.get_ref().as_ref();
+            Globs::new(&[glob_text]).map_err(|(_, message)| self.mistake(glob.span(), message))?;
+            let Some(table) = table.get_ref().as_table() else {
+                return Err(self.mistake(
+                    glob.span(),
+                    format!(
+                        "`files.\"{glob_text}\"` is not a table: write `[files.\"{glob_text}\"]` \
+                         and its keys below it"
+                    ),
+                ));
+            };
+            let mut rule = FileRule {
+                glob: glob_text.to_owned(),
+                keys: None,
+                servers: Servers::empty(),
+                allowed: Allowed::NONE,
+            };
+            for (key, value) in in_order(table) {
+                let name = key.get_ref().as_ref();
+                match name {
+                    "keys" => rule.keys = Some(self.keys(value)?),
+                    "servers" => rule.servers = self.servers(name, value)?,
+                    "allow" => rule.allowed = self.allowed(name, value)?,
+                    _ => {
+                        return Err(self.mistake(
+                            key.span(),
+                            format!("unknown key `{name}`: the keys here are {FILE_KEYS}"),
+                        ));
+                    }
                 }
             }
+            rules.push(rule);
         }
-        rules.push(rule);
+        Ok(rules)
     }
-    Ok(rules)
-}
 
-/// `keys = N`, in `text`, the file.
-fn keys(text: &str, value: &Spanned<DeValue<'_>>) -> Result<usize, String> {
-    let written = text.get(value.span()).unwrap_or_default().trim();
-    let whole = match value.get_ref() {
-        DeValue::Integer(integer) => u64::from_str_radix(integer.as_str(), integer.radix()).ok(),
-        _ => None,
-    };
-    let count = whole.map_or_else(|| written.to_owned(), |whole| whole.to_string());
-    options::key_count(&count).map_err(|why| format!("`keys = {written}`: {why}"))
-}
+    /// `keys = N`.
+    fn keys(&self, value: &Spanned<DeValue<'_>>) -> Result<usize, Mistake> {
+        let written = self.text.get(value.span()).unwrap_or_default().trim();
+        let whole = match value.get_ref() {
+            DeValue::Integer(integer) => {
+                u64::from_str_radix(integer.as_str(), integer.radix()).ok()
+            }
+            _ => None,
+        };
+        let count = whole.map_or_else(|| written.to_owned(), |whole| whole.to_string());
+        options::key_count(&count)
+            .map_err(|why| self.mistake(value.span(), format!("`keys = {written}`: {why}")))
+    }
 
-fn boolean(name: &str, value: &Spanned<DeValue<'_>>) -> Result<bool, String> {
-    value
-        .get_ref()
-        .as_bool()
-        .ok_or_else(|| format!("`{name}` is true or false"))
-}
+    fn boolean(&self, name: &str, value: &Spanned<DeValue<'_>>) -> Result<bool, Mistake> {
+        value
+            .get_ref()
+            .as_bool()
+            .ok_or_else(|| self.mistake(value.span(), format!("`{name}` is true or false")))
+    }
 
-/// A value and where it is in the file.
-type Located<T> = (Range<usize>, T);
+    /// An array of strings, each with where it is.
+    fn strings<'v>(
+        &self,
+        name: &str,
+        value: &'v Spanned<DeValue<'_>>,
+    ) -> Result<Vec<Spanned<&'v str>>, Mistake> {
+        let wrong = |span| {
+            let example = format!("`{name} = [\"a\", \"b\"]`");
+            self.mistake(
+                span,
+                format!("`{name}` is an array of strings, e.g. {example}"),
+            )
+        };
+        let items = value
+            .get_ref()
+            .as_array()
+            .ok_or_else(|| wrong(value.span()))?;
+        items
+            .iter()
+            .map(|item| match item.get_ref().as_str() {
+                Some(text) => Ok(Spanned::new(item.span(), text)),
+                None => Err(wrong(item.span())),
+            })
+            .collect()
+    }
 
-/// An array of strings, each with where it is.
-fn strings<'v>(
-    name: &str,
-    value: &'v Spanned<DeValue<'_>>,
-) -> Result<Vec<(&'v str, Range<usize>)>, Located<String>> {
-    let wrong = || format!("`{name}` is an array of strings, e.g. `{name} = [\"a\", \"b\"]`");
-    let items = value
-        .get_ref()
-        .as_array()
-        .ok_or_else(|| (value.span(), wrong()))?;
-    items
-        .iter()
-        .map(|item| {
-            item.get_ref()
-                .as_str()
-                .map(|text| (text, item.span()))
-                .ok_or_else(|| (item.span(), wrong()))
+    fn servers(&self, name: &str, value: &Spanned<DeValue<'_>>) -> Result<Servers, Mistake> {
+        let mut servers = Servers::empty();
+        for item in self.strings(name, value)? {
+            let server = options::server(item.get_ref());
+            servers = servers.with(server.map_err(|m| self.mistake(item.span(), m))?);
+        }
+        Ok(servers)
+    }
+
+    fn allowed(&self, name: &str, value: &Spanned<DeValue<'_>>) -> Result<Allowed, Mistake> {
+        let mut allowed = Allowed::NONE;
+        for item in self.strings(name, value)? {
+            let rule = options::rule(item.get_ref());
+            allowed = allowed.with(rule.map_err(|m| self.mistake(item.span(), m))?);
+        }
+        Ok(allowed)
+    }
+
+    /// `exclude` or `skip`; a glob that does not parse is named at its line.
+    fn globs(&self, name: &str, value: &Spanned<DeValue<'_>>) -> Result<Globs, Mistake> {
+        let items = self.strings(name, value)?;
+        let texts: Vec<&str> = items.iter().map(|item| *item.get_ref()).collect();
+        Globs::new(&texts).map_err(|(index, message)| {
+            let span = items.get(index).map_or(value.span(), Spanned::span);
+            self.mistake(span, format!("`{name}`: {message}"))
         })
-        .collect()
-}
-
-fn servers(name: &str, value: &Spanned<DeValue<'_>>) -> Result<Servers, String> {
-    let mut servers = Servers::empty();
-    for (text, _) in strings(name, value).map_err(|(_, message)| message)? {
-        servers = servers.with(options::server(text)?);
     }
-    Ok(servers)
-}
-
-fn allowed(name: &str, value: &Spanned<DeValue<'_>>) -> Result<Allowed, String> {
-    let mut allowed = Allowed::NONE;
-    for (text, _) in strings(name, value).map_err(|(_, message)| message)? {
-        allowed = allowed.with(options::rule(text)?);
-    }
-    Ok(allowed)
-}
-
-/// `exclude` or `skip`, in `text`, the file; a glob that does not parse
-/// is named at its line.
-fn globs(text: &str, name: &str, value: &Spanned<DeValue<'_>>) -> Result<Globs, Mistake> {
-    let place = |span: Range<usize>| line_of(text, span);
-    let items = strings(name, value).map_err(|(span, message)| (place(span), message))?;
-    let texts: Vec<&str> = items.iter().map(|(text, _)| *text).collect();
-    Globs::new(&texts).map_err(|(index, message)| {
-        let span = items
-            .get(index)
-            .map_or(value.span(), |(_, span)| span.clone());
-        (place(span), format!("`{name}`: {message}"))
-    })
 }
 
 /// `path` relative to `root`, with `/` between folders.
@@ -466,7 +468,12 @@ mod tests {
             ),
             ("[other]", 1, "the only tables"),
             ("files = 1", 1, "`files` holds tables"),
-            ("[files]\na = 1", 2, "`files.\"a\"` is a table"),
+            ("[files]\na = 1", 2, "`files.\"a\"` is not a table"),
+            (
+                "allow = [\n  'unread',\n  'unknown_comands',\n]",
+                3,
+                "unknown rule `unknown_comands`",
+            ),
             ("allow = [\"syntax\"]", 1, "cannot be allowed"),
             ("servers = [\"redis-6\"]", 1, "unknown server"),
             (
