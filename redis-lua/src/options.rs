@@ -125,8 +125,9 @@ Options of check:
   --deny-warnings             exit 1 on warnings too
 
 Folders are searched for .lua files, skipping hidden files and folders, what
-.gitignore and .ignore files ignore, and the config's `skip` globs (default:
-node_modules, target); a file named on the command line is always read.
+.ignore files and (in a git work tree) .gitignore files ignore, and the
+config's `skip` globs (default: node_modules, target); a file named on the
+command line is always read.
 
 Exit status: 0 no errors, 1 errors found, 2 usage or I/O error.
 ";

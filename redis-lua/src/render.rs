@@ -1,10 +1,10 @@
 //! A finding as people read it, drawn by `annotate-snippets`: `error[rule]:
 //! message`, `--> file:line:col`, the line and carets under the finding,
 //! tabs and wide characters lined up (a tab shown as four spaces); then its
-//! note and the includes that brought its file in. On a line of neither,
-//! not longer than a terminal, this is the text `#[redis_script]` shows (the
-//! analyzer's `rendered`), which draws by the same rules with a small table
-//! of wide characters of its own.
+//! note and the includes that brought its file in. This is the text
+//! `#[redis_script]` shows (the analyzer's `rendered`, which draws by the
+//! same rules with a small table of wide characters of its own), but on a
+//! line longer than 120 characters, which each shortens in its own way.
 
 use std::collections::HashMap;
 use std::ops::Range;
