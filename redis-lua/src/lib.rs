@@ -1,21 +1,29 @@
 //! `redis-lua`: the checks of redis-script's `#[redis_script]` attribute
 //! (the crate `redis-script-analyzer`) on the Redis Lua of any project, as
 //! a command-line tool. The binary is `src/main.rs`; this library is what
-//! it runs, for tests and benchmarks: [`run`] takes the command line,
-//! [`find_files`] and [`check_files`] are the engine, [`fix`] applies the
-//! fixes the findings carry, [`output`] writes the findings.
+//! it runs, for tests and benchmarks: [`run`] takes the command line
+//! ([`options`]), [`find_files`] ([`walk`]) and [`check_files`] are the
+//! engine, [`fix`] applies the fixes the findings carry, [`output`] writes
+//! the findings, and [`lsp`] is the language server.
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod config;
 pub mod fix;
+pub mod globs;
 pub mod lsp;
 pub mod options;
 pub mod output;
+mod render;
+pub mod walk;
 
 use std::collections::HashSet;
+use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+use anstream::stream::RawStream;
+use anstream::{AutoStream, ColorChoice};
 
 use redis_script_analyzer::compose;
 use redis_script_analyzer::lint::{self, FileKind, FileOptions, FileReport};
@@ -23,7 +31,9 @@ use redis_script_analyzer::servers::Servers;
 use redis_script_analyzer::{Allowed, Severity};
 
 use config::Config;
-use options::{CheckOptions, Command};
+use options::{CheckOptions, Color, Command};
+use walk::canonical;
+pub use walk::{Found, find_files, find_files_with};
 
 /// Exit status: no error found.
 pub const EXIT_CLEAN: i32 = 0;
@@ -174,70 +184,6 @@ impl Run {
     }
 }
 
-/// The `.lua` files under `paths` (a file is taken as given, whatever its
-/// name; folders are searched, skipping hidden ones, `node_modules` and
-/// `target`), each with its path as shown; and the paths that do not exist
-/// or are not regular files. A path given is followed if it is a symbolic
-/// link; in a folder, links are not followed (a link back up would repeat
-/// the tree, or never end), each folder is searched once, and only regular
-/// files are read (a named pipe `x.lua` would block the read).
-pub fn find_files(paths: &[String]) -> (Vec<(String, PathBuf)>, Vec<Trouble>) {
-    let mut files = Vec::new();
-    let mut missing = Vec::new();
-    let mut visited = HashSet::new();
-    for given in paths {
-        let path = PathBuf::from(given);
-        let display = given.trim_end_matches('/').trim_start_matches("./");
-        match std::fs::metadata(&path) {
-            Ok(metadata) if metadata.is_dir() => {
-                walk(&path, display, &mut files, &mut missing, &mut visited);
-            }
-            Ok(metadata) if metadata.is_file() => files.push((display.to_owned(), path)),
-            Ok(_) => missing.push(Trouble::new(given, "not a regular file or folder")),
-            Err(_) => missing.push(Trouble::new(given, "no such file or folder")),
-        }
-    }
-    (files, missing)
-}
-
-fn walk(
-    dir: &Path,
-    display: &str,
-    files: &mut Vec<(String, PathBuf)>,
-    problems: &mut Vec<Trouble>,
-    visited: &mut HashSet<PathBuf>,
-) {
-    if !visited.insert(canonical(dir)) {
-        return;
-    }
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(error) => return problems.push(Trouble::new(display, error.to_string())),
-    };
-    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
-    entries.sort_by_key(|entry| entry.file_name());
-    for entry in entries {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let path = entry.path();
-        let shown = if display.is_empty() || display == "." {
-            name.clone()
-        } else {
-            format!("{display}/{name}")
-        };
-        // The entry itself, not what a link points to.
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        if kind.is_dir() {
-            if !name.starts_with('.') && name != "node_modules" && name != "target" {
-                walk(&path, &shown, files, problems, visited);
-            }
-        } else if kind.is_file() && name.ends_with(".lua") {
-            files.push((shown, path));
-        }
-    }
-}
-
 /// Checks `files` under `settings`. A file another one includes is checked
 /// only as part of it: an include is a fragment, not a script (BullMQ's
 /// `includes/` hold helpers that use the including script's locals); a
@@ -249,7 +195,7 @@ fn walk(
 /// a script composed whole already reached is not composed again on its
 /// own: it is a fragment, and what it includes was reached with it. So a
 /// chain of includes is composed once, not once from each of its files.
-pub fn check_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
+pub fn check_files(files: &[Found], settings: &Settings) -> Run {
     let mut run = Run::default();
     let canonicals: Vec<PathBuf> = files.iter().map(|(_, path)| canonical(path)).collect();
     let mut targets = HashSet::new();
@@ -361,10 +307,6 @@ fn reach(
     }
 }
 
-fn canonical(path: &Path) -> PathBuf {
-    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
-}
-
 /// The file's bytes (as the server reads a script: they need not be
 /// UTF-8), or why it cannot be read.
 fn read_source(path: &Path) -> Result<Vec<u8>, String> {
@@ -372,8 +314,16 @@ fn read_source(path: &Path) -> Result<Vec<u8>, String> {
 }
 
 /// Runs the command line `args` (without the program's name), writing
-/// findings to `out` and trouble to `err`; returns the exit status.
-pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+/// findings to `out` and trouble to `err`; returns the exit status. `out`
+/// is the terminal's standard output, a `Vec<u8>` or any `dyn Write`:
+/// `--color auto` colours it only when it is a terminal (or
+/// `CLICOLOR_FORCE` is set), and never when `NO_COLOR` is.
+pub fn run<I, O>(args: I, out: &mut O, err: &mut dyn Write) -> i32
+where
+    I: IntoIterator,
+    I::Item: Into<OsString>,
+    O: RawStream,
+{
     let command = match options::parse(args) {
         Ok(command) => command,
         Err(message) => {
@@ -385,7 +335,16 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         Command::Help => write!(out, "{}", options::USAGE),
         Command::Version => writeln!(out, "redis-lua {}", env!("CARGO_PKG_VERSION")),
         Command::Rules => output::rules(out),
-        Command::Check(options) => return check(&options, out, err),
+        Command::Check(options) => {
+            let choice = match options.color {
+                Color::Always => ColorChoice::Always,
+                Color::Never => ColorChoice::Never,
+                Color::Auto => AutoStream::choice(&out),
+            };
+            let colored = options.format == options::Format::Human
+                && matches!(choice, ColorChoice::Always | ColorChoice::AlwaysAnsi);
+            return check(&options, out, err, colored);
+        }
         Command::Lsp => return lsp::run(),
     };
     match written {
@@ -394,10 +353,10 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     }
 }
 
-fn check(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+fn check(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write, colored: bool) -> i32 {
     let config_path = match (&options.config, options.no_config) {
         (_, true) => None,
-        (Some(path), false) => Some(PathBuf::from(path)),
+        (Some(path), false) => Some(path.clone()),
         (None, false) => Config::find(Path::new(".")),
     };
     let config = match config_path.map(|path| Config::read(&path)).transpose() {
@@ -407,6 +366,10 @@ fn check(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> i3
             return EXIT_TROUBLE;
         }
     };
+    let (files, missing) = find_files_with(
+        &options.paths,
+        config.as_ref().unwrap_or(&Config::default()),
+    );
     let settings = Settings {
         servers: options.servers,
         keys: options.keys,
@@ -417,7 +380,6 @@ fn check(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> i3
         cluster: options.cluster,
         config,
     };
-    let (files, missing) = find_files(&options.paths);
     let mut run = if options.fix {
         fix::fix_files(&files, &settings)
     } else {
@@ -425,7 +387,7 @@ fn check(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> i3
     };
     run.unreadable.splice(0..0, missing);
     let written = match options.format {
-        options::Format::Human => output::human(&run, out),
+        options::Format::Human => output::human(&run, out, colored),
         options::Format::Json => output::json(&run, out),
         options::Format::Sarif => output::sarif(&run, out),
     };

@@ -2,14 +2,15 @@
 //! SARIF 2.1.0 for code-scanning tools ([`sarif()`]).
 
 use std::io::{self, Write};
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
-use redis_script_analyzer::fix::{Applicability, FileEdit, FileFix, Position};
+use redis_script_analyzer::fix::{FileEdit, FileFix, Position};
 use redis_script_analyzer::lint::{FileKind, Finding};
 use redis_script_analyzer::{Rule, Severity, compose};
 use serde_json::{Value, json};
 
 use crate::Run;
+use crate::render::{self, Sources, certain_fix};
 
 /// Where the rules are documented, for SARIF's `helpUri`.
 const DOCS: &str = "https://github.com/redis-script/redis-script#the-command-line-tool-redis-lua";
@@ -30,36 +31,27 @@ fn applied(file: &str, count: usize) -> String {
     format!("{file}: {count} {fixes} applied")
 }
 
-/// The finding's certain fix, the one `--fix` applies.
-fn certain_fix(finding: &Finding) -> Option<&FileFix> {
-    finding
-        .fixes
-        .iter()
-        .find(|fix| fix.applicability == Applicability::Certain)
-}
-
-/// Each finding as the macro shows it, headed `error[rule]:`, with the fix
-/// `--fix` would apply; then, after `--fix`, what it applied to each file;
-/// then a summary.
-pub fn human(run: &Run, out: &mut dyn Write) -> io::Result<()> {
-    for finding in findings(run) {
-        let mut rendered = finding.rendered.clone();
-        if let Some(fix) = certain_fix(finding) {
-            // Aligned with the note under the quoted line, and after it,
-            // before the includes that brought the file in.
-            let gutter = " ".repeat(finding.line.to_string().len());
-            let line = format!("\n{gutter} = fix: {} (`--fix` applies it)", fix.title);
-            let at = rendered
-                .find(&format!("\n{gutter} = included from "))
-                .unwrap_or(rendered.len());
-            rendered.insert_str(at, &line);
+/// Each finding as the macro shows it, headed `error[rule]:` (drawn by
+/// annotate-snippets, coloured when `colored`), with the fix `--fix` would
+/// apply; then, after `--fix`, what it applied to each file; then a summary.
+pub fn human(run: &Run, out: &mut dyn Write, colored: bool) -> io::Result<()> {
+    let mut sources = Sources::default();
+    for checked in &run.checked {
+        for finding in &checked.report.findings {
+            // A finding in the file itself, or in a file it includes, which
+            // is shown by a path relative to the same folder.
+            let path = if finding.file == checked.display {
+                checked.path.clone()
+            } else {
+                PathBuf::from(&finding.file)
+            };
+            let line = sources.line(&path, finding.line);
+            writeln!(
+                out,
+                "{}\n",
+                render::finding(finding, line.as_deref(), colored)
+            )?;
         }
-        writeln!(
-            out,
-            "{}[{}]: {rendered}\n",
-            finding.severity.name(),
-            finding.rule,
-        )?;
     }
     for fixed in &run.fixed {
         writeln!(out, "redis-lua: {}", applied(&fixed.file, fixed.fixes))?;

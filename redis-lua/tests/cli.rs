@@ -13,11 +13,34 @@ fn corpus() -> PathBuf {
 
 /// `redis-lua ARGS` run in `dir` (relative to the corpus).
 fn redis_lua(dir: &str, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_redis-lua"))
+    tool()
         .args(args)
         .current_dir(corpus().join(dir))
         .output()
         .expect("the binary runs")
+}
+
+/// The binary, in an environment that says nothing of colours.
+fn tool() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_redis-lua"));
+    for variable in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"] {
+        command.env_remove(variable);
+    }
+    command
+}
+
+/// A fresh folder `name` under the tests' temporary folder, with `files`
+/// (path, text) written in it.
+fn project(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("a folder");
+        std::fs::write(path, text).expect("write");
+    }
+    dir
 }
 
 fn stdout(output: &Output) -> String {
@@ -269,7 +292,7 @@ fn inline_allows_silence_their_rule_and_a_typo_is_an_error() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("inline");
     std::fs::create_dir_all(&dir).expect("a folder");
     std::fs::write(dir.join("bare.lua"), bare).expect("write");
-    let output = Command::new(env!("CARGO_BIN_EXE_redis-lua"))
+    let output = tool()
         .args(["check", "--no-config", "bare.lua"])
         .current_dir(&dir)
         .output()
@@ -280,7 +303,7 @@ fn inline_allows_silence_their_rule_and_a_typo_is_an_error() {
         1
     );
     // And `--allow` does what the comment does.
-    let output = Command::new(env!("CARGO_BIN_EXE_redis-lua"))
+    let output = tool()
         .args([
             "check",
             "--no-config",
@@ -512,7 +535,7 @@ fn folders_are_walked_without_following_links() {
         .expect("mkfifo runs");
     assert!(made.success());
     let run = |args: &[&str]| -> Output {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_redis-lua"))
+        let mut child = tool()
             .args(args)
             .current_dir(&dir)
             .stdout(std::process::Stdio::piped())
@@ -574,7 +597,7 @@ fn files_that_are_not_utf8_or_end_lines_in_cr_are_checked_as_the_server_reads_th
     .expect("write");
     std::fs::write(dir.join("clean.lua"), b"-- \xff\nreturn '\xfe'\n").expect("write");
     let run = |args: &[&str]| -> Output {
-        Command::new(env!("CARGO_BIN_EXE_redis-lua"))
+        tool()
             .args(args)
             .current_dir(&dir)
             .output()
@@ -656,4 +679,294 @@ fn keys_not_from_keys_are_errors_on_a_cluster() {
         &["check", "--no-config", "--deny-warnings", "keys.lua"],
     );
     assert_eq!(output.status.code(), Some(1));
+}
+
+/// Arguments are OsStrings: a file name that is not UTF-8 is a path like
+/// any other, and an option's value that is not is a usage error (exit 2),
+/// never a panic.
+#[cfg(unix)]
+#[test]
+fn arguments_that_are_not_utf8_are_paths_or_usage_errors() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = project("not-utf8", &[]);
+    let name = OsStr::from_bytes(b"caf\xe9.lua");
+    std::fs::write(dir.join(name), "return redis.call('GETT', KEYS[1])\n").expect("write");
+    let run = |args: &[&OsStr]| tool().args(args).current_dir(&dir).output().expect("runs");
+    let check = OsStr::new("check");
+    let output = run(&[check, OsStr::new("--no-config"), name]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains(" --> caf\u{fffd}.lua:1:19\n"), "{text}");
+    assert!(
+        text.contains("1 | return redis.call('GETT', KEYS[1])\n"),
+        "{text}"
+    );
+    for flag in ["--server", "--format", "--allow", "--keys", "--color"] {
+        let output = run(&[check, OsStr::new(flag), OsStr::from_bytes(b"\xff")]);
+        assert_eq!(output.status.code(), Some(2), "{flag}");
+        assert_eq!(
+            stderr(&output),
+            format!("redis-lua: `{flag}` takes UTF-8 text, and `\u{fffd}` is not\n")
+        );
+    }
+    let output = run(&[OsStr::from_bytes(b"ch\xffck")]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("unknown command `ch\u{fffd}ck`"));
+}
+
+/// `s` without its ANSI escape sequences.
+fn without_colors(s: &str) -> String {
+    let mut plain = String::new();
+    let mut rest = s;
+    while let Some(at) = rest.find("\x1b[") {
+        plain.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let end = after.find('m').expect("an SGR sequence ends in m");
+        rest = &after[end + 1..];
+    }
+    plain.push_str(rest);
+    plain
+}
+
+#[test]
+fn colors_follow_the_flag_and_the_environment() {
+    let run = |args: &[&str], env: &[(&str, &str)]| -> String {
+        let output = tool()
+            .args(["check", "--no-config"])
+            .args(args)
+            .arg("bad/command_arity.lua")
+            .envs(env.iter().copied())
+            .current_dir(corpus())
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(1), "{args:?} {env:?}");
+        stdout(&output)
+    };
+    let plain = run(&[], &[]);
+    assert!(!plain.contains('\x1b'), "not a terminal: {plain}");
+    let colored = run(&["--color", "always"], &[]);
+    // Severity and rule, carets: in colour; the text is the same.
+    assert!(
+        colored.contains("\x1b[1m\x1b[91merror[command_arity]\x1b[0m"),
+        "{colored:?}"
+    );
+    assert!(
+        colored.contains("\x1b[1m\x1b[91m^^^^^\x1b[0m"),
+        "{colored:?}"
+    );
+    assert_eq!(without_colors(&colored), plain);
+    for (args, env, expected) in [
+        (&[][..], &[("CLICOLOR_FORCE", "1")][..], true),
+        (
+            &[][..],
+            &[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")][..],
+            false,
+        ),
+        (&["--color=always"][..], &[("NO_COLOR", "1")][..], true),
+        (
+            &["--color=never"][..],
+            &[("CLICOLOR_FORCE", "1")][..],
+            false,
+        ),
+        (&["--color=auto"][..], &[("NO_COLOR", "1")][..], false),
+    ] {
+        let text = run(args, env);
+        assert_eq!(
+            text.contains('\x1b'),
+            expected,
+            "{args:?} {env:?}: {text:?}"
+        );
+        assert_eq!(without_colors(&text), plain, "{args:?} {env:?}");
+    }
+    // Machine formats never are.
+    let json = run(&["--color", "always", "--format", "json"], &[]);
+    assert!(!json.contains('\x1b'));
+    let output = redis_lua(".", &["check", "--color", "sometimes"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("unknown color choice `sometimes`"));
+}
+
+/// A tab is shown as four spaces and a wide character takes two columns,
+/// and the caret counts them so: it stands under the finding. The column
+/// of `-->` (and of the JSON) stays a count of characters.
+#[test]
+fn carets_stand_under_the_finding_on_lines_with_tabs_and_wide_characters() {
+    let dir = project(
+        "tabs",
+        &[(
+            "tabs.lua",
+            "local function f()\n\tif true then\n\t\treturn redis.call('GETT', KEYS[1])\n\tend\n\
+             end\nlocal s = '日本語' return redis.call('SETT', s)\n",
+        )],
+    );
+    let output = tool()
+        .args(["check", "--no-config", "tabs.lua"])
+        .current_dir(&dir)
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    let expected = "\
+error[unknown_commands]: `gett` is not a Redis command, so calling it fails at run time
+ --> tabs.lua:3:21
+  |
+3 |         return redis.call('GETT', KEYS[1])
+  |                           ^^^^^^
+  = note: did you mean `get`?
+  = fix: replace `GETT` with `GET` (`--fix` applies it)
+
+error[unknown_commands]: `sett` is not a Redis command, so calling it fails at run time
+ --> tabs.lua:6:35
+  |
+6 | local s = '日本語' return redis.call('SETT', s)
+  |                                      ^^^^^^
+  = note: did you mean `set`?
+  = fix: replace `SETT` with `SET` (`--fix` applies it)
+
+redis-lua: 1 file checked: 2 errors, 0 warnings
+";
+    assert_eq!(stdout(&output), expected);
+}
+
+/// For every finding of the corpus (and on lines with tabs and wide
+/// characters), the human output is the text `#[redis_script]` shows: the
+/// analyzer's rendering, headed by its severity and rule.
+#[test]
+fn the_human_output_shows_each_finding_as_the_macro_does() {
+    let tabs = project(
+        "agree",
+        &[
+            (
+                "tab.lua",
+                "\tlocal x = 1\n\t\treturn redis.call('GETT', KEYS[1])\n",
+            ),
+            (
+                "wide.lua",
+                "-- 设置\nlocal s = '😀 日本' .. keys\nreturn s\n",
+            ),
+        ],
+    );
+    let mut paths: Vec<PathBuf> = ["bad", "aliased", "warnings", "cluster"]
+        .iter()
+        .map(|dir| corpus().join(dir))
+        .collect();
+    paths.push(tabs);
+    let (files, missing) = redis_lua::find_files(&paths);
+    assert!(missing.is_empty(), "{missing:?}");
+    let run = redis_lua::check_files(&files, &redis_lua::Settings::default());
+    let mut out = Vec::new();
+    redis_lua::output::human(&run, &mut out, false).expect("written");
+    // The macro shows no fix line (the command line adds what `--fix` does).
+    let text: String = String::from_utf8(out)
+        .expect("UTF-8")
+        .lines()
+        .filter(|line| {
+            !(line.trim_start().starts_with("= fix: ") && line.ends_with("(`--fix` applies it)"))
+        })
+        .flat_map(|line| [line, "\n"])
+        .collect();
+    let mut shown = 0;
+    for finding in run
+        .checked
+        .iter()
+        .flat_map(|checked| &checked.report.findings)
+    {
+        let block = format!(
+            "{}[{}]: {}\n\n",
+            finding.severity.name(),
+            finding.rule,
+            finding.rendered
+        );
+        assert!(
+            text.contains(&block),
+            "not shown as the macro shows it:\n{block}"
+        );
+        shown += 1;
+    }
+    assert!(shown > 30, "{shown} findings");
+    // Two tabs (8 columns) and `return redis.call(` (18); `local s = '` (11),
+    // 😀 (2), a space, 日本 (4) and `' .. ` (5).
+    for (line, columns, carets) in [
+        ("2 |         return redis.call('GETT', KEYS[1])", 8 + 18, 6),
+        ("2 | local s = '😀 日本' .. keys", 11 + 2 + 1 + 4 + 5, 4),
+    ] {
+        let under = format!(
+            "{line}\n  | {}{}\n",
+            " ".repeat(columns),
+            "^".repeat(carets)
+        );
+        assert!(text.contains(&under), "{under}\nnot in:\n{text}");
+    }
+}
+
+/// `redis-lua.toml` is TOML: literal strings, escapes, inline tables,
+/// arrays over several lines, globs with `{a,b}` and `[...]`; a mistake
+/// names its line.
+#[test]
+fn the_config_file_is_read_as_toml() {
+    let dir = project(
+        "toml",
+        &[
+            (
+                "redis-lua.toml",
+                "servers = [\n  'redis-7.0',   # literal\n  \"\\u0076alkey-9.1\",\n]\n\
+                 exclude = ['{vendor,third_party}/**', \"gen/[ab].lua\"]\n\
+                 files = { 'cmd/*.lua' = { keys = 1 }, \"cmd/take.lua\" = { allow = ['out_of_range'] } }\n",
+            ),
+            (
+                "cmd/move.lua",
+                "return redis.call('RENAME', KEYS[1], KEYS[2])\n",
+            ),
+            ("cmd/take.lua", "return redis.call('GET', KEYS[2])\n"),
+            ("vendor/x.lua", "return redis.call('GETT', KEYS[1])\n"),
+            ("third_party/y.lua", "return redis.call('GETT', KEYS[1])\n"),
+            ("gen/a.lua", "return redis.call('GETT', KEYS[1])\n"),
+            ("gen/c.lua", "return redis.call('GET', KEYS[1])\n"),
+        ],
+    );
+    let output = tool()
+        .args(["check", "--format", "json"])
+        .current_dir(&dir)
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let document: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    let checked: Vec<&str> = document["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|file| file["path"].as_str().expect("a path"))
+        .collect();
+    assert_eq!(checked, ["cmd/move.lua", "cmd/take.lua", "gen/c.lua"]);
+    let findings: Vec<(&str, &str)> = document["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            (
+                f["file"].as_str().expect("a file"),
+                f["rule"].as_str().expect("a rule"),
+            )
+        })
+        .collect();
+    assert_eq!(findings, [("cmd/move.lua", "out_of_range")]);
+    // A mistake names the file and the line.
+    std::fs::write(
+        dir.join("redis-lua.toml"),
+        "cluster = true\n[files.'cmd/*.lua']\nkeys = \"two\"\n",
+    )
+    .expect("write");
+    let output = tool()
+        .arg("check")
+        .current_dir(&dir)
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "redis-lua: {}:3: `keys = \"two\"`: the number of keys is a whole number\n",
+            dir.join("redis-lua.toml").display()
+        )
+    );
 }

@@ -629,7 +629,7 @@ fn odd_input_is_answered() {
 #[test]
 fn lsp_takes_no_argument() {
     let output = Command::new(env!("CARGO_BIN_EXE_redis-lua"))
-        .args(["lsp", "--stdio"])
+        .args(["lsp", "--stdio", "scripts"])
         .output()
         .expect("the binary runs");
     assert_eq!(output.status.code(), Some(2));

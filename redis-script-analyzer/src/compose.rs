@@ -171,16 +171,23 @@ impl Composed {
         // Aligned with the note `render` writes under the quoted line.
         let (line, ..) = lines.locate(&file.source, file_span.start);
         let gutter = " ".repeat(line.to_string().len());
-        for (includer, directive) in self.include_chain(index) {
-            let (line, ..) = self
-                .lines(self.index_of(includer))
-                .locate(&includer.source, directive.start);
-            rendered.push_str(&format!(
-                "\n{gutter} = included from {}:{line}",
-                includer.display
-            ));
+        for (includer, line) in self.included_from(index) {
+            rendered.push_str(&format!("\n{gutter} = included from {includer}:{line}"));
         }
         rendered
+    }
+
+    /// [`include_chain`](Self::include_chain) as a finding shows it: each
+    /// including file, as shown, and the line of its directive.
+    pub fn included_from(&self, file: usize) -> Vec<(&str, usize)> {
+        self.include_chain(file)
+            .into_iter()
+            .map(|(includer, directive)| {
+                let lines = self.lines(self.index_of(includer));
+                let (line, ..) = lines.locate(&includer.source, directive.start);
+                (includer.display.as_str(), line)
+            })
+            .collect()
     }
 
     /// The lines of file `index` of [`files`](Self::files), to place

@@ -135,6 +135,10 @@ pub struct Finding {
     pub end_line: usize,
     /// See `end_line`.
     pub end_column: usize,
+    /// The includes that brought its file into the script, nearest first:
+    /// each including file, as shown, and the line of its directive (empty
+    /// for a finding in the script's own file).
+    pub included_from: Vec<(String, usize)>,
     /// The finding as `#[redis_script]` shows it: the message, `-->
     /// file:line:col`, the line, a caret, the note, the include chain.
     pub rendered: String,
@@ -202,6 +206,7 @@ pub fn check_file(
                 span: error.span,
                 message: error.message,
                 note: error.note,
+                included_from: Vec::new(),
                 rendered,
                 fixes: Vec::new(),
             }
@@ -282,6 +287,7 @@ pub fn check_file(
                             span: error.span,
                             message,
                             note: error.note,
+                            included_from: Vec::new(),
                             rendered,
                             fixes: Vec::new(),
                         }
@@ -405,6 +411,11 @@ fn findings(
                     file_span.start,
                 ));
             }
+            let included_from = composed
+                .included_from(index)
+                .into_iter()
+                .map(|(includer, line)| (includer.to_owned(), line))
+                .collect();
             Unplaced {
                 rule: diagnostic.rule,
                 severity: diagnostic.severity,
@@ -414,6 +425,7 @@ fn findings(
                 span: file_span,
                 message,
                 note: diagnostic.note.clone(),
+                included_from,
                 rendered,
                 fixes,
             }
@@ -436,6 +448,7 @@ struct Unplaced<'a> {
     span: Span,
     message: String,
     note: Option<String>,
+    included_from: Vec<(String, usize)>,
     rendered: String,
     fixes: Vec<FileFix>,
 }
@@ -457,6 +470,7 @@ impl Unplaced<'_> {
             column,
             end_line,
             end_column,
+            included_from: self.included_from,
             rendered: self.rendered,
             fixes: self.fixes,
         }
@@ -702,6 +716,44 @@ mod tests {
                 &mut { disk }
             ),
             report.included
+        );
+    }
+
+    #[test]
+    fn a_finding_in_an_include_names_the_includes_that_brought_it_in() {
+        let disk = |path: &Path| match path.to_str() {
+            Some("lib/a.lua") => Ok(b"-- a\n--- @include \"b\"\n".to_vec()),
+            Some("lib/b.lua") => Ok(b"redis.call('GETT', KEYS[1])\n".to_vec()),
+            _ => Err(std::io::ErrorKind::NotFound.into()),
+        };
+        let report = check_file(
+            "main.lua",
+            Path::new("main.lua"),
+            "--- @include \"lib/a\"\nreturn redis.call('SETT', KEYS[1])\n".to_owned(),
+            &mut { disk },
+            &FileOptions::default(),
+        );
+        let placed: Vec<(&str, &[(String, usize)])> = report
+            .findings
+            .iter()
+            .map(|f| (f.file.as_str(), f.included_from.as_slice()))
+            .collect();
+        assert_eq!(
+            placed,
+            [
+                (
+                    "lib/b.lua",
+                    &[("lib/a.lua".to_owned(), 2), ("main.lua".to_owned(), 1)][..]
+                ),
+                ("main.lua", &[][..]),
+            ]
+        );
+        assert!(
+            report.findings[0]
+                .rendered
+                .ends_with("= included from lib/a.lua:2\n  = included from main.lua:1"),
+            "{}",
+            report.findings[0].rendered
         );
     }
 

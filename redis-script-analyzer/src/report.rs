@@ -4,6 +4,11 @@
 //! Lines are counted as Lua counts them, so as the server's `user_script:LINE:`
 //! does: `\n`, `\r`, `\r\n` and `\n\r` each end one line. A source that is
 //! not UTF-8 is shown lossily: an invalid sequence is one U+FFFD character.
+//!
+//! The caret is placed by the width each character takes on a terminal: a
+//! tab is shown as four spaces, and a wide character (CJK, most emoji)
+//! takes two columns. A small table of the wide ranges stands in for the
+//! Unicode width tables, which the macro does not pull in for this.
 
 use std::borrow::Cow;
 
@@ -95,6 +100,21 @@ impl Lines {
         self.starts.len()
     }
 
+    /// The text of line `number` (1-based) of `source`, the source these
+    /// are the lines of, as [`locate`] gives a line's text; `None` past its
+    /// last line.
+    pub fn text<'s, S: AsRef<[u8]> + ?Sized>(
+        &self,
+        source: &'s S,
+        number: usize,
+    ) -> Option<Cow<'s, str>> {
+        let source = source.as_ref();
+        let start = (*self.starts.get(number.checked_sub(1)?)?).min(source.len());
+        Some(String::from_utf8_lossy(
+            &source[start..text::line_end(source, start)],
+        ))
+    }
+
     /// As [`render`], in `source`, the source these are the lines of.
     pub fn render<S: AsRef<[u8]> + ?Sized>(
         &self,
@@ -154,16 +174,47 @@ fn render_at(
         })
         .max(1);
     let (text, at, width) = window(&text, column - 1, width);
+    // In columns of the line as shown, tabs expanded.
+    let before: usize = text.chars().take(at).map(columns).sum();
+    let under: usize = text.chars().skip(at).take(width).map(columns).sum();
+    let text = text.replace('\t', TAB);
     let gutter = " ".repeat(line.to_string().len());
     let mut out = format!(
         "{message}\n{gutter}--> {file}:{line}:{column}\n{gutter} |\n{line} | {text}\n{gutter} | {}{}",
-        " ".repeat(at),
-        "^".repeat(width)
+        " ".repeat(before),
+        "^".repeat(under.max(1))
     );
     if let Some(note) = note {
         out.push_str(&format!("\n{gutter} = note: {note}"));
     }
     out
+}
+
+/// What a tab of the quoted line is shown as (as rustc shows one).
+const TAB: &str = "    ";
+
+/// The columns `c` takes on a terminal: a tab as [`TAB`], a wide character
+/// two, a combining mark or a zero-width one none, any other one.
+fn columns(c: char) -> usize {
+    match c {
+        '\t' => TAB.len(),
+        '\u{300}'..='\u{36f}' | '\u{200b}'..='\u{200f}' | '\u{fe00}'..='\u{fe0f}' => 0,
+        '\u{1100}'..='\u{115f}'
+        | '\u{2e80}'..='\u{303e}'
+        | '\u{3041}'..='\u{33ff}'
+        | '\u{3400}'..='\u{4dbf}'
+        | '\u{4e00}'..='\u{9fff}'
+        | '\u{a000}'..='\u{a4cf}'
+        | '\u{ac00}'..='\u{d7a3}'
+        | '\u{f900}'..='\u{faff}'
+        | '\u{fe30}'..='\u{fe4f}'
+        | '\u{ff00}'..='\u{ff60}'
+        | '\u{ffe0}'..='\u{ffe6}'
+        | '\u{1f300}'..='\u{1f64f}'
+        | '\u{1f900}'..='\u{1f9ff}'
+        | '\u{20000}'..='\u{3fffd}' => 2,
+        _ => 1,
+    }
 }
 
 /// The most characters of a line [`render`] shows.
@@ -323,6 +374,60 @@ mod tests {
         let lines: Vec<&str> = rendered.lines().collect();
         assert_eq!(lines[3], "2 | local s = '\u{fffd}\u{fffd}' .. keys");
         assert_eq!(lines[4], format!("  | {}^^^^", " ".repeat(18)));
+    }
+
+    /// The caret line of `render` at the first `target` of `line`.
+    fn caret_under(line: &str, target: &str) -> (String, String) {
+        let start = line.find(target).unwrap();
+        let rendered = render(
+            "x.lua",
+            line,
+            Span::new(start, start + target.len()),
+            "m",
+            None,
+        );
+        let lines: Vec<&str> = rendered.lines().collect();
+        (lines[3].to_owned(), lines[4].to_owned())
+    }
+
+    #[test]
+    fn tabs_are_shown_as_spaces_and_the_caret_counts_them() {
+        let (text, caret) = caret_under("\t\tx = keys\t-- \tkeys", "keys");
+        assert_eq!(text, "1 |         x = keys    --     keys");
+        assert_eq!(caret, "  |             ^^^^");
+        let (_, caret) = caret_under("\tx = '\t' .. keys", "'\t'");
+        assert_eq!(caret, "  |         ^^^^^^");
+    }
+
+    #[test]
+    fn wide_characters_take_two_columns_under_the_caret() {
+        for (line, expected) in [
+            (
+                "local s = '日本語' .. keys",
+                "  |                       ^^^^",
+            ),
+            ("local s = '😀' .. keys", "  |                   ^^^^"),
+            ("local s = 'e\u{301}' .. keys", "  |                  ^^^^"),
+        ] {
+            let (_, caret) = caret_under(line, "keys");
+            assert_eq!(caret, expected, "{line}");
+        }
+        let (_, caret) = caret_under("x = '日本' .. 1", "'日本'");
+        assert_eq!(caret, "  |     ^^^^^^");
+        // The column in `-->` stays a count of characters.
+        let line = "local s = '日本語' .. keys";
+        assert_eq!(locate(line, line.find("keys").unwrap()).1, 20);
+    }
+
+    #[test]
+    fn lines_give_each_line_s_text() {
+        let source = b"one\rtwo\r\n\xffthree\n";
+        let lines = Lines::new(source);
+        assert_eq!(lines.text(source, 1).as_deref(), Some("one"));
+        assert_eq!(lines.text(source, 3).as_deref(), Some("\u{fffd}three"));
+        assert_eq!(lines.text(source, 4).as_deref(), Some(""));
+        assert_eq!(lines.text(source, 5), None);
+        assert_eq!(lines.text(source, 0), None);
     }
 
     #[test]
