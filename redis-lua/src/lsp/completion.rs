@@ -18,9 +18,11 @@ use super::protocol::{self, CompletionItem, Markdown, TextEdit};
 /// What a name offered is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
+    /// A command's name (`GET`).
     Command,
+    /// A container's subcommand (`CLIENT`'s `LIST`).
     Subcommand,
-    /// A word of a command's arguments.
+    /// A word of a command's arguments (`SET`'s `NX`).
     Option,
 }
 
@@ -44,10 +46,17 @@ pub(crate) struct Candidate {
 /// What a string after a command's name stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Slot {
-    /// The subcommand of the container `container`.
-    Subcommand { container: String },
-    /// A word of the arguments of `command` (`set`, `client|kill`).
-    Option { command: String },
+    /// The subcommand of a container.
+    Subcommand {
+        /// The container's name, as written.
+        container: String,
+    },
+    /// A word of a command's arguments.
+    Option {
+        /// The command, `container|sub` for a subcommand (`set`,
+        /// `client|kill`), as written.
+        command: String,
+    },
 }
 
 /// What the string after the name `command` and the literal arguments
