@@ -198,6 +198,16 @@ mod tests {
         );
         assert!(tokens("client|kill", Servers::only(Server::Valkey9_1)).contains(&"NAME"));
         assert!(!tokens("client|kill", Servers::REDIS.with(Server::Valkey9_1)).contains(&"NAME"));
+        // Valkey 8.1's `SET IFEQ`.
+        let ifeq = option("set", "IFEQ").unwrap();
+        assert_eq!(
+            (ifeq.since(Product::Redis), ifeq.since(Product::Valkey)),
+            (None, Some("8.1.0"))
+        );
+        assert_eq!(
+            ifeq.missing_on(Servers::ALL),
+            Servers::REDIS.with(Server::Valkey8_0)
+        );
     }
 
     #[test]
