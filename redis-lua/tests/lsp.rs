@@ -437,6 +437,68 @@ fn an_editing_session() {
     }
     client.diagnostics(&options);
 
+    // In a later argument, the words of the command's arguments that every
+    // server takes, in upper case as documented, with what each is.
+    let words = dir.join("words.lua");
+    let words_text = "return redis.call('SET', KEYS[1], ARGV[1], '')\n";
+    client.open(&words, words_text);
+    let cursor = words_text.find("'')").unwrap() as u32 + 1;
+    let items = client.at("textDocument/completion", &words, 0, cursor);
+    let offered = labels(&items);
+    for word in ["NX", "XX", "GET", "EX", "PXAT", "KEEPTTL"] {
+        assert!(offered.contains(&word.to_owned()), "{word}: {offered:?}");
+    }
+    let item = |label: &str| {
+        items
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|item| item["label"] == label)
+            .unwrap()
+            .clone()
+    };
+    let nx = item("NX");
+    assert_eq!(nx["detail"], "flag; since Redis 2.6.12, Valkey 2.6.12");
+    assert_eq!(
+        nx["textEdit"],
+        json!({ "range": range((0, cursor), (0, cursor)), "newText": "NX" })
+    );
+    assert!(
+        item("EX")["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("takes a value: integer;"),
+        "{}",
+        item("EX")
+    );
+    // Hover on one that is written.
+    client.change(
+        &words,
+        2,
+        json!([{ "text": words_text.replace("''", "'keepttl'") }]),
+    );
+    let hover = client.at("textDocument/hover", &words, 0, cursor + 2);
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(shown.starts_with("**KEEPTTL** (`SET`)"), "{shown}");
+    assert!(
+        shown.contains("Since Redis 6.0.0, Valkey 6.0.0."),
+        "{shown}"
+    );
+
+    // After a container's subcommand: the subcommand's words.
+    let kill = dir.join("kill.lua");
+    let kill_text = "return redis.call('CLIENT', 'KILL', 'SK')\n";
+    client.open(&kill, kill_text);
+    let cursor = kill_text.find("SK'").unwrap() as u32 + 2;
+    let items = client.at("textDocument/completion", &kill, 0, cursor);
+    assert_eq!(labels(&items), ["SKIPME"]);
+    assert_eq!(
+        items[0]["textEdit"]["range"],
+        range((0, cursor - 2), (0, cursor))
+    );
+    client.diagnostics(&words);
+    client.diagnostics(&kill);
+
     // Closed: its diagnostics are cleared.
     client.notify(
         "textDocument/didClose",
@@ -526,6 +588,22 @@ fn includes_and_config() {
     assert!(labels(&items).contains(&"HEXPIRE".to_owned()));
     let items = client.at("textDocument/completion", &older, 0, 19);
     assert!(!labels(&items).contains(&"HEXPIRE".to_owned()));
+    // And the words of their commands: `CLIENT KILL MAXAGE` came in Redis
+    // 7.4, which Redis 7.0 predates.
+    let kill = "return redis.call('CLIENT', 'KILL', 'ID', '7', 'MAX')\n";
+    let cursor = kill.find("MAX'").unwrap() as u32 + 3;
+    let newer = write(&dir, "newer/kill.lua", kill);
+    let older = write(&dir, "kill.lua", kill);
+    client.open(&newer, kill);
+    client.open(&older, kill);
+    let items = client.at("textDocument/completion", &newer, 0, cursor);
+    assert_eq!(labels(&items), ["MAXAGE"]);
+    assert_eq!(
+        client.at("textDocument/completion", &older, 0, cursor),
+        Value::Null
+    );
+    client.diagnostics(&newer);
+    client.diagnostics(&older);
 
     // A mistake two includes down: on the line that starts the chain.
     write(

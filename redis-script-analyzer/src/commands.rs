@@ -21,7 +21,8 @@
 //! [`Server`], and the facts about commands that `COMMAND` does not report.
 //! The facts each server adds (its words for a refused call, what it refuses
 //! in a read-only script) are in its [`Profile`](crate::servers::Profile);
-//! what a command replies is [`crate::replies`]'s.
+//! what a command replies is [`crate::replies`]'s; the words of a
+//! command's arguments (`SET`'s `NX`, `EX`) are [`options`]'.
 //!
 //! # How a script's `redis.call(name, arg1, ...)` is checked (Redis 7.0)
 //!
@@ -88,6 +89,11 @@ pub(crate) mod redis_8_2;
 pub(crate) mod valkey_8_0;
 pub(crate) mod valkey_8_1;
 pub(crate) mod valkey_9_1;
+
+// The words of each command's arguments (`SET`'s `NX`), generated too.
+mod options;
+
+pub use self::options::{OptionWord, all_options, option, options};
 
 /// The command flags, one bit each, named as `COMMAND` names them in upper
 /// case: those redis-server 7.0.15, valkey-server 8.1.8 and 9.1.2 report (they hide

@@ -1,13 +1,17 @@
 //! Which string of a command call the cursor is in: the command's name
-//! (`redis.call('GE`), or, after a name, the next argument, which picks a
-//! container's subcommand (`redis.call('CLIENT', 'LI`). Read from the text
-//! around the cursor rather than from the syntax tree, since a script being
-//! typed rarely parses; a string is a short string on one line.
+//! (`redis.call('GE`), or a later argument (`redis.call('CLIENT', 'LI`,
+//! `redis.call('SET', KEYS[1], v, 'N`), with the literal strings before it.
+//! Read from the text around the cursor rather than from the syntax tree,
+//! since a script being typed rarely parses; a string is a short string on
+//! one line, and a call is looked for from at most [`LOOKBACK`] lines up.
 
 use std::ops::Range;
 
 /// The functions that run a command: `redis.call`, and Valkey's `server.call`.
 const CALLS: [&str; 4] = ["redis.call", "redis.pcall", "server.call", "server.pcall"];
+
+/// How many lines before the cursor's a call may start on.
+const LOOKBACK: usize = 30;
 
 /// A string argument of a command call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,11 +28,14 @@ pub(crate) struct CallString<'t> {
 pub(crate) enum Argument<'t> {
     /// The command's name.
     Command,
-    /// The argument after the name `command`: a subcommand when that
-    /// command is a container.
+    /// An argument after the name `command`: the first is a subcommand
+    /// when that command is a container.
     AfterCommand {
         /// The command's name, as written.
         command: &'t str,
+        /// The arguments between the name and this one, in order: the text
+        /// of each that is one literal string, `None` for any other.
+        before: Vec<Option<&'t str>>,
     },
 }
 
@@ -48,23 +55,20 @@ pub(crate) fn at(text: &str, offset: usize) -> Option<CallString<'_>> {
     let string = strings(text, line_start(text, offset))
         .into_iter()
         .find(|string| string.content.start <= offset && offset <= string.content.end)?;
-    let argument = if is_command_name(text, &string) {
-        Argument::Command
-    } else {
-        let comma = previous_token(text, string.quote)?;
-        if text.as_bytes()[comma] != b',' {
-            return None;
-        }
-        let close = previous_token(text, comma)?;
-        let name = strings(text, line_start(text, close))
-            .into_iter()
-            .find(|name| name.content.end == close)?;
-        if !is_command_name(text, &name) {
-            return None;
-        }
-        Argument::AfterCommand {
-            command: &text[name.content],
-        }
+    let call = open_call(text, string.quote)?;
+    if !is_call_function(text, call.paren) {
+        return None;
+    }
+    let mut arguments = call
+        .arguments
+        .into_iter()
+        .map(|argument| argument.map(|content| &text[content]));
+    let argument = match arguments.next() {
+        None => Argument::Command,
+        Some(command) => Argument::AfterCommand {
+            command: command?,
+            before: arguments.collect(),
+        },
     };
     Some(CallString {
         content: string.content,
@@ -72,14 +76,99 @@ pub(crate) fn at(text: &str, offset: usize) -> Option<CallString<'_>> {
     })
 }
 
-/// Whether `string` is the first argument of one of [`CALLS`].
-fn is_command_name(text: &str, string: &ShortString) -> bool {
-    let Some(paren) = previous_token(text, string.quote) else {
-        return false;
-    };
-    if text.as_bytes()[paren] != b'(' {
-        return false;
+/// A call's parenthesis still open at some point, with its arguments so far.
+struct OpenCall {
+    paren: usize,
+    /// Each argument before the point: the content of the one literal
+    /// string it is, or `None`.
+    arguments: Vec<Option<Range<usize>>>,
+}
+
+/// What the argument being read is so far.
+enum Partial {
+    Empty,
+    Literal(Range<usize>),
+    Other,
+}
+
+/// A bracket still open while reading forward.
+struct Open {
+    at: usize,
+    bracket: u8,
+    arguments: Vec<Option<Range<usize>>>,
+    current: Partial,
+}
+
+/// The parenthesis open at byte `quote` (a string's opening quote) whose
+/// argument the string starts, read forward from [`LOOKBACK`] lines up;
+/// `None` when the string is inside other brackets or starts no argument
+/// (`'a' .. 'b'`).
+fn open_call(text: &str, quote: usize) -> Option<OpenCall> {
+    let mut start = line_start(text, quote);
+    for _ in 0..LOOKBACK {
+        if start == 0 {
+            break;
+        }
+        start = line_start(text, start - 1);
     }
+    let outside = Open {
+        at: 0,
+        bracket: 0,
+        arguments: Vec::new(),
+        current: Partial::Empty,
+    };
+    let mut open = vec![outside];
+    let mut line = start;
+    while line <= quote {
+        let (tokens, end) = line_tokens(text, line);
+        for token in tokens {
+            let top = open.last_mut()?;
+            match token {
+                Token::String(string) if string.quote >= quote => {
+                    let top = open.pop()?;
+                    return (top.bracket == b'(' && matches!(top.current, Partial::Empty))
+                        .then_some(OpenCall {
+                            paren: top.at,
+                            arguments: top.arguments,
+                        });
+                }
+                Token::String(string) => {
+                    top.current = match top.current {
+                        Partial::Empty => Partial::Literal(string.content),
+                        _ => Partial::Other,
+                    };
+                }
+                Token::Punct(at, bracket @ (b'(' | b'[' | b'{')) => {
+                    top.current = Partial::Other;
+                    open.push(Open {
+                        at,
+                        bracket,
+                        arguments: Vec::new(),
+                        current: Partial::Empty,
+                    });
+                }
+                Token::Punct(_, b',') => {
+                    let argument = std::mem::replace(&mut top.current, Partial::Empty);
+                    top.arguments.push(match argument {
+                        Partial::Literal(content) => Some(content),
+                        _ => None,
+                    });
+                }
+                Token::Punct(..) => {
+                    if open.len() > 1 {
+                        open.pop();
+                    }
+                }
+                Token::Other => top.current = Partial::Other,
+            }
+        }
+        line = end + 1;
+    }
+    None
+}
+
+/// Whether the parenthesis at `paren` follows one of [`CALLS`].
+fn is_call_function(text: &str, paren: usize) -> bool {
     let Some(last) = previous_token(text, paren) else {
         return false;
     };
@@ -106,11 +195,33 @@ fn line_start(text: &str, offset: usize) -> usize {
         .map_or(0, |at| at + 1)
 }
 
-/// The short strings of the line starting at `start`, up to its end or to
-/// a comment; a long string (`[[...]]`) is skipped.
+/// What reading a line meets.
+enum Token {
+    String(ShortString),
+    /// A bracket, or a comma, and where.
+    Punct(usize, u8),
+    /// Any other byte that is not blank.
+    Other,
+}
+
+/// The short strings of the line starting at `start`.
 fn strings(text: &str, start: usize) -> Vec<ShortString> {
+    line_tokens(text, start)
+        .0
+        .into_iter()
+        .filter_map(|token| match token {
+            Token::String(string) => Some(string),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The tokens of the line starting at `start`, up to its end or to a
+/// comment, and where it ends; a long string (`[[...]]`) closed on the line
+/// is skipped, one that is not ends it.
+fn line_tokens(text: &str, start: usize) -> (Vec<Token>, usize) {
     let bytes = text.as_bytes();
-    let end = bytes[start..]
+    let end = bytes[start.min(bytes.len())..]
         .iter()
         .position(|&b| b == b'\n' || b == b'\r')
         .map_or(bytes.len(), |at| start + at);
@@ -125,10 +236,10 @@ fn strings(text: &str, start: usize) -> Vec<ShortString> {
                     close += if line[close] == b'\\' { 2 } else { 1 };
                 }
                 let close = close.min(end);
-                found.push(ShortString {
+                found.push(Token::String(ShortString {
                     quote: at,
                     content: at + 1..close,
-                });
+                }));
                 at = close + 1;
             }
             b'-' if line.get(at + 1) == Some(&b'-') => break,
@@ -139,17 +250,29 @@ fn strings(text: &str, start: usize) -> Vec<ShortString> {
                     let closing = format!("]{}]", "=".repeat(level));
                     let body = at + 2 + level;
                     match text[body..end].find(&closing) {
-                        Some(close) => at = body + close + closing.len(),
+                        Some(close) => {
+                            found.push(Token::Other);
+                            at = body + close + closing.len();
+                        }
                         None => break,
                     }
                 } else {
+                    found.push(Token::Punct(at, b'['));
                     at += 1;
                 }
             }
-            _ => at += 1,
+            punct @ (b'(' | b')' | b']' | b'{' | b'}' | b',') => {
+                found.push(Token::Punct(at, punct));
+                at += 1;
+            }
+            b if b.is_ascii_whitespace() => at += 1,
+            _ => {
+                found.push(Token::Other);
+                at += 1;
+            }
         }
     }
-    found
+    (found, end)
 }
 
 #[cfg(test)]
@@ -184,12 +307,36 @@ mod tests {
 
     #[test]
     fn the_argument_after_the_name() {
+        let after = |command, before: &[Option<&'static str>]| Argument::AfterCommand {
+            command,
+            before: before.to_vec(),
+        };
         let (text, argument) = at_mark("redis.call('CLIENT', 'LI|')").unwrap();
         assert_eq!(text, "LI");
-        assert_eq!(argument, Argument::AfterCommand { command: "CLIENT" });
+        assert_eq!(argument, after("CLIENT", &[]));
         let (text, argument) = at_mark("redis.call(\"config\",\n 'g|").unwrap();
         assert_eq!(text, "g");
-        assert_eq!(argument, Argument::AfterCommand { command: "config" });
+        assert_eq!(argument, after("config", &[]));
+    }
+
+    #[test]
+    fn a_later_argument_with_the_literals_before_it() {
+        let after = |command, before: &[Option<&'static str>]| Argument::AfterCommand {
+            command,
+            before: before.to_vec(),
+        };
+        let (text, argument) = at_mark("redis.call('SET', KEYS[1], 'v', 'N|')").unwrap();
+        assert_eq!(text, "N");
+        assert_eq!(argument, after("SET", &[None, Some("v")]));
+        let (_, argument) =
+            at_mark("redis.call('SET', KEYS[1], tostring(f(1, 2)), 'EX', 10, '|").unwrap();
+        assert_eq!(argument, after("SET", &[None, None, Some("EX"), None]));
+        let (_, argument) =
+            at_mark("server.call('CLIENT', 'KILL',\n  'ID', ARGV[1], -- the client\n  '|'")
+                .unwrap();
+        assert_eq!(argument, after("CLIENT", &[Some("KILL"), Some("ID"), None]));
+        let (_, argument) = at_mark("redis.call('ZADD', k, { 'a', 'b' }, '|").unwrap();
+        assert_eq!(argument, after("ZADD", &[None, None]));
     }
 
     #[test]
@@ -199,7 +346,9 @@ mod tests {
             "myredis.call('GE|T')",
             "x.redis.call('GE|T')",
             "redis.call(KEYS[1], 'G|')",
-            "redis.call('SET', KEYS[1], 'v|')",
+            "redis.call('SET', f('v|'))",
+            "redis.call('SET', {'v|'})",
+            "redis.call('SET', 'k' .. 'v|')",
             "redis.call('GET') -- redis.call('GE|T')",
             "local s = [[ redis.call('GE|T') ]]",
             "redis.call('GET', 'x') .. 'y|'",

@@ -1,32 +1,86 @@
 //! Completion inside a call's strings: the command names every targeted
 //! server knows in the first (`redis.call('`), a container's subcommands
-//! in the second (`redis.call('CLIENT', '`). The analyzer's tables hold
-//! commands and subcommands, not the words of each command's arguments
-//! (`SET`'s `NX`, `EX`), so those are not offered.
+//! in the second (`redis.call('CLIENT', '`), and in any later one the
+//! words of the command's arguments (`SET`'s `NX`, `EX`, `KEEPTTL`; after
+//! the subcommand for a container: `CLIENT KILL`'s `MAXAGE`) that every
+//! targeted server takes. Only names that start with what the string holds
+//! before the cursor, in any case, are offered.
 
 use std::ops::Range;
 
-use redis_script_analyzer::commands::{self, Command};
+use redis_script_analyzer::commands::{self, Command, OptionWord};
 use redis_script_analyzer::servers::{Server, Servers};
 
 use super::call_site::{self, Argument};
 use super::hover;
 use super::protocol::{self, CompletionItem, Markdown, TextEdit};
 
+/// What a name offered is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A command's name (`GET`).
+    Command,
+    /// A container's subcommand (`CLIENT`'s `LIST`).
+    Subcommand,
+    /// A word of a command's arguments (`SET`'s `NX`).
+    Option,
+}
+
 /// A name to offer, with the bytes of the document it replaces.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Candidate {
     /// The name, in the case the user types (`GET`, or `get` when what is
-    /// typed so far is in lower case).
+    /// typed so far is in lower case); a word of a command's arguments in
+    /// upper case, as the documentation writes it.
     pub(crate) name: String,
-    /// A subcommand rather than a command.
-    pub(crate) subcommand: bool,
-    /// The command's facts, for the completion's detail.
+    /// What it is.
+    pub(crate) kind: Kind,
+    /// Its facts, for the completion's detail.
     pub(crate) summary: String,
     /// Its description, as hover shows it.
     pub(crate) documentation: String,
     /// What it replaces: the string's text before the cursor.
     pub(crate) replaces: Range<usize>,
+}
+
+/// What a string after a command's name stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// The subcommand of a container.
+    Subcommand {
+        /// The container's name, as written.
+        container: String,
+    },
+    /// A word of a command's arguments.
+    Option {
+        /// The command, `container|sub` for a subcommand (`set`,
+        /// `client|kill`), as written.
+        command: String,
+    },
+}
+
+/// What the string after the name `command` and the literal arguments
+/// `before` (`None` for one that is not a literal) stands for: the first
+/// after a container's name is its subcommand, the later ones are its
+/// subcommand's words; after another command's name, each is its words.
+/// `None` after a container's subcommand that is not a literal.
+pub(crate) fn slot(command: &str, before: &[Option<&str>]) -> Option<Slot> {
+    let container = Server::ALL
+        .into_iter()
+        .any(|server| !commands::subcommands_of(server, command).is_empty());
+    if !container {
+        return Some(Slot::Option {
+            command: command.to_owned(),
+        });
+    }
+    match before.first() {
+        None => Some(Slot::Subcommand {
+            container: command.to_owned(),
+        }),
+        Some(subcommand) => Some(Slot::Option {
+            command: format!("{command}|{}", (*subcommand)?),
+        }),
+    }
 }
 
 /// What to offer at byte `offset` of `text`, for a file checked for
@@ -45,38 +99,69 @@ pub(crate) fn candidates(text: &str, offset: usize, targets: Servers) -> Vec<Can
     let Some(first) = targets.iter().next() else {
         return Vec::new();
     };
-    let (table, subcommand): (Vec<&Command>, bool) = match site.argument {
+    let replaces = site.content.start..offset;
+    let (table, kind): (Vec<&Command>, Kind) = match site.argument {
         Argument::Command => (
             first
                 .commands()
                 .iter()
                 .filter(|command| command.container().is_none())
                 .collect(),
-            false,
+            Kind::Command,
         ),
-        Argument::AfterCommand { command } => (
-            commands::subcommands_of(first, command).iter().collect(),
-            true,
-        ),
+        Argument::AfterCommand { command, before } => match slot(command, &before) {
+            Some(Slot::Subcommand { container }) => (
+                commands::subcommands_of(first, &container).iter().collect(),
+                Kind::Subcommand,
+            ),
+            Some(Slot::Option { command }) => {
+                return commands::options(&command, targets)
+                    .filter(|word| starts_with(word.token, typed))
+                    .map(|word| option_candidate(word, targets, replaces.clone()))
+                    .collect();
+            }
+            None => return Vec::new(),
+        },
     };
     table
         .into_iter()
         .filter(|command| on_every(targets, command.name))
         .map(|command| {
-            let word = command.name.rsplit('|').next().unwrap_or(command.name);
-            Candidate {
-                name: if lower {
-                    word.to_owned()
-                } else {
-                    word.to_ascii_uppercase()
-                },
-                subcommand,
-                summary: hover::summary(command),
-                documentation: hover::describe(command.name, targets).unwrap_or_default(),
-                replaces: site.content.start..offset,
-            }
+            (
+                command,
+                command.name.rsplit('|').next().unwrap_or(command.name),
+            )
+        })
+        .filter(|(_, word)| starts_with(word, typed))
+        .map(|(command, word)| Candidate {
+            name: if lower {
+                word.to_owned()
+            } else {
+                word.to_ascii_uppercase()
+            },
+            kind,
+            summary: hover::summary(command),
+            documentation: hover::describe(command.name, targets).unwrap_or_default(),
+            replaces: replaces.clone(),
         })
         .collect()
+}
+
+/// Whether `name` starts with `typed`, in any case.
+fn starts_with(name: &str, typed: &str) -> bool {
+    name.len() >= typed.len()
+        && name.as_bytes()[..typed.len()].eq_ignore_ascii_case(typed.as_bytes())
+}
+
+/// A word of a command's arguments as a candidate.
+fn option_candidate(word: OptionWord, targets: Servers, replaces: Range<usize>) -> Candidate {
+    Candidate {
+        name: word.token.to_owned(),
+        kind: Kind::Option,
+        summary: hover::option_summary(&word),
+        documentation: hover::describe_option(&word, targets),
+        replaces,
+    }
 }
 
 /// Whether every server of `targets` has the command `name`.
@@ -90,10 +175,10 @@ fn on_every(targets: Servers, name: &str) -> bool {
 pub(crate) fn item(candidate: Candidate, range: protocol::Range) -> CompletionItem {
     CompletionItem {
         label: candidate.name.clone(),
-        kind: if candidate.subcommand {
-            protocol::ENUM_MEMBER
-        } else {
-            protocol::FUNCTION
+        kind: match candidate.kind {
+            Kind::Command => protocol::FUNCTION,
+            Kind::Subcommand => protocol::ENUM_MEMBER,
+            Kind::Option => protocol::KEYWORD,
         },
         detail: candidate.summary,
         documentation: Markdown::new(candidate.documentation),
@@ -143,6 +228,60 @@ mod tests {
         );
         let candidate = &candidates("redis.call('config', 'g", 23, Servers::ALL)[0];
         assert_eq!(candidate.replaces, 22..23);
-        assert!(candidate.subcommand);
+        assert_eq!(candidate.kind, Kind::Subcommand);
+    }
+
+    #[test]
+    fn words_of_a_command_in_a_later_argument() {
+        let set = names("redis.call('SET', KEYS[1], ARGV[1], '", Servers::ALL);
+        for word in ["NX", "XX", "GET", "EX", "PX", "EXAT", "PXAT", "KEEPTTL"] {
+            assert!(set.contains(&word.to_owned()), "{word} in {set:?}");
+        }
+        // Valkey's `IFEQ` (8.1) is offered only where every target has it.
+        assert!(!set.contains(&"IFEQ".to_owned()));
+        let valkey = names(
+            "redis.call('SET', KEYS[1], ARGV[1], '",
+            Servers::only(Server::Valkey9_1),
+        );
+        assert!(valkey.contains(&"IFEQ".to_owned()), "{valkey:?}");
+        // What is typed picks, in any case; the word stays in upper case.
+        assert_eq!(
+            names("redis.call('set', KEYS[1], 'v', 'ex", Servers::ALL),
+            ["EX", "EXAT"]
+        );
+        let candidate = &candidates("redis.call('SET', k, v, 'K", 26, Servers::ALL)[0];
+        assert_eq!(candidate.name, "KEEPTTL");
+        assert_eq!(candidate.kind, Kind::Option);
+        assert_eq!(candidate.replaces, 25..26);
+        assert_eq!(candidate.summary, "flag; since Redis 6.0.0, Valkey 6.0.0");
+        let ex = &candidates("redis.call('SET', k, v, 'EX", 27, Servers::ALL)[0];
+        assert!(
+            ex.summary
+                .starts_with("takes a value: integer; since Redis"),
+            "{}",
+            ex.summary
+        );
+    }
+
+    #[test]
+    fn words_of_a_subcommand_after_it() {
+        let kill = names("redis.call('CLIENT', 'KILL', '", Servers::ALL);
+        assert!(kill.contains(&"SKIPME".to_owned()), "{kill:?}");
+        // `MAXAGE` came in Redis 7.4.
+        assert!(!kill.contains(&"MAXAGE".to_owned()), "{kill:?}");
+        let newer = Servers::only(Server::Redis7_4).with(Server::Valkey8_0);
+        assert!(
+            names("redis.call('CLIENT', 'KILL', 'ID', '1', '", newer)
+                .contains(&"MAXAGE".to_owned())
+        );
+        // A subcommand that is not a literal says nothing of its words.
+        assert_eq!(
+            names("redis.call('CLIENT', sub, '", Servers::ALL),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            names("redis.call('CLIENT', 'NOSUCH', '", Servers::ALL),
+            Vec::<String>::new()
+        );
     }
 }

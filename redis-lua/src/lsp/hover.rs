@@ -1,15 +1,17 @@
-//! Hover on a command's name in a call (or on a container's subcommand):
-//! what the analyzer's tables know of it, in Markdown.
+//! Hover on a command's name in a call, on a container's subcommand, or on
+//! a word of a command's arguments (`'NX'` in a `SET` call): what the
+//! analyzer's tables know of it, in Markdown.
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::ops::Range;
 
-use redis_script_analyzer::commands::{self, Command, flag};
+use redis_script_analyzer::commands::{self, Command, OptionWord, flag};
 use redis_script_analyzer::replies::{self, Length, Replies, kind};
-use redis_script_analyzer::servers::{Server, Servers};
+use redis_script_analyzer::servers::{Product, Server, Servers};
 
 use super::call_site::{self, Argument};
+use super::completion::{self, Slot};
 
 /// The text to show for the call string at byte `offset` of `text`, and
 /// the bytes it is about; `None` where the cursor is on no command a server
@@ -17,14 +19,19 @@ use super::call_site::{self, Argument};
 pub(crate) fn hover(text: &str, offset: usize, targets: Servers) -> Option<(Range<usize>, String)> {
     let site = call_site::at(text, offset)?;
     let written = &text[site.content.clone()];
-    let name = match site.argument {
-        Argument::Command => written.to_owned(),
-        Argument::AfterCommand { command } => format!("{command}|{written}"),
-    };
-    if name.is_empty() || written.contains('|') {
+    if written.is_empty() || written.contains('|') {
         return None;
     }
-    Some((site.content, describe(&name, targets)?))
+    let shown = match site.argument {
+        Argument::Command => describe(written, targets)?,
+        Argument::AfterCommand { command, before } => match completion::slot(command, &before)? {
+            Slot::Subcommand { container } => describe(&format!("{container}|{written}"), targets)?,
+            Slot::Option { command } => {
+                describe_option(&commands::option(&command, written)?, targets)
+            }
+        },
+    };
+    Some((site.content, shown))
 }
 
 /// What the tables say of the command (or `container|sub`) `name`: its
@@ -105,6 +112,69 @@ pub(crate) fn title(name: &str) -> String {
 pub(crate) fn summary(command: &Command) -> String {
     let flags: Vec<&str> = command.flags.names().collect();
     format!("arguments: {}; {}", arguments(command), flags.join(", "))
+}
+
+/// What a word of a command's arguments is: the word and its command,
+/// whether it takes a value, since when each product takes it, and the
+/// servers that do not (saying so when the file is checked for one).
+pub(crate) fn describe_option(word: &OptionWord, targets: Servers) -> String {
+    let mut text = format!("**{}** (`{}`)\n\n", word.token, title(word.command));
+    if word.is_flag() {
+        text.push_str("A flag: the word alone.\n\n");
+    } else {
+        let _ = writeln!(text, "Takes a value: `{}`.\n", word.value);
+    }
+    let _ = writeln!(text, "{}.", capitalized(&option_since(word)));
+    let missing = word.missing_on(Servers::ALL);
+    if !missing.is_empty() {
+        let targeted = !missing.and(targets).is_empty();
+        let _ = writeln!(
+            text,
+            "\nNot on {}{}.",
+            missing.names(),
+            if targeted {
+                " (a server this file is checked for)"
+            } else {
+                ""
+            }
+        );
+    }
+    text
+}
+
+/// One line of a word's facts, for a completion's detail:
+/// `flag; since Redis 6.2.0, Valkey 6.2.0`.
+pub(crate) fn option_summary(word: &OptionWord) -> String {
+    let kind = if word.is_flag() {
+        "flag".to_owned()
+    } else {
+        format!("takes a value: {}", word.value)
+    };
+    format!("{kind}; {}", option_since(word))
+}
+
+/// `since Redis 6.2.0, Valkey 6.2.0`, or `since Valkey 8.1.0; not in Redis`.
+fn option_since(word: &OptionWord) -> String {
+    let (on, off): (Vec<Product>, Vec<Product>) = [Product::Redis, Product::Valkey]
+        .into_iter()
+        .partition(|&product| word.since(product).is_some());
+    let since: Vec<String> = on
+        .iter()
+        .filter_map(|&product| Some(format!("{product} {}", word.since(product)?)))
+        .collect();
+    let mut text = format!("since {}", since.join(", "));
+    for product in off {
+        let _ = write!(text, "; not in {product}");
+    }
+    text
+}
+
+/// `Since ...` from `since ...`.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_ascii_uppercase().to_string() + chars.as_str()
+    })
 }
 
 fn same_facts(a: &Command, b: &Command) -> bool {
@@ -288,5 +358,40 @@ mod tests {
         assert_eq!(keys(mset), "arguments 1 to the last, one in 2");
         let ping = commands::command(Server::Redis7_0, "ping").unwrap();
         assert_eq!(keys(ping), "none");
+    }
+
+    #[test]
+    fn a_word_of_a_command() {
+        let text = "redis.call('SET', KEYS[1], ARGV[1], 'nx')";
+        let (range, shown) = hover(text, text.find("nx").unwrap(), Servers::ALL).unwrap();
+        assert_eq!(&text[range], "nx");
+        assert!(shown.starts_with("**NX** (`SET`)"), "{shown}");
+        assert!(shown.contains("A flag"), "{shown}");
+        assert!(
+            shown.contains("Since Redis 2.6.12, Valkey 2.6.12."),
+            "{shown}"
+        );
+        let text = "redis.call('CLIENT', 'KILL', 'MAXAGE', 60)";
+        let (_, shown) = hover(text, text.find("MAXAGE").unwrap(), Servers::ALL).unwrap();
+        assert!(shown.starts_with("**MAXAGE** (`CLIENT KILL`)"), "{shown}");
+        assert!(shown.contains("Takes a value: `integer`."), "{shown}");
+        assert!(
+            shown.contains("Since Redis 7.4.0, Valkey 8.0.0."),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("Not on Redis 7.0 and Redis 7.2 (a server this file is checked for)."),
+            "{shown}"
+        );
+        let text = "redis.call('SET', k, v, 'IFEQ', old)";
+        let (_, shown) = hover(text, text.find("IFEQ").unwrap(), Servers::VALKEY).unwrap();
+        assert!(
+            shown.contains("Since Valkey 8.1.0; not in Redis."),
+            "{shown}"
+        );
+        assert_eq!(
+            hover("redis.call('SET', k, v, 'NOSUCH')", 26, Servers::ALL),
+            None
+        );
     }
 }

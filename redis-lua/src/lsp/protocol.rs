@@ -186,6 +186,8 @@ pub(crate) struct Hover {
 
 /// A completion item's kind: a function (a command).
 pub(crate) const FUNCTION: u8 = 3;
+/// A completion item's kind: a keyword (a word of a command's arguments).
+pub(crate) const KEYWORD: u8 = 14;
 /// A completion item's kind: an enum's member (a subcommand).
 pub(crate) const ENUM_MEMBER: u8 = 20;
 

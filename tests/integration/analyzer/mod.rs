@@ -6,6 +6,7 @@
 mod derive;
 mod differential;
 mod nil_comparison;
+mod option_words;
 mod parse_time;
 mod reply_conformance;
 mod reply_specs;

@@ -6,7 +6,9 @@
 //! which the command checks follow; and what it refuses in a read-only
 //! script. `regenerate` on a server that others are derived from (Redis
 //! 8.2, Valkey 9.1) also writes its specifications and the derived tables
-//! (see `derive.rs`).
+//! (see `derive.rs`); the words of each command's arguments are then
+//! regenerated from those specifications by `option_words.rs`'s
+//! `regenerate`, with no server.
 //!
 //! Regenerate with:
 //!
