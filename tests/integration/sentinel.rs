@@ -126,8 +126,7 @@ async fn run_client(mut client: SentinelClient, task: u64, progress: Arc<Progres
     let mut next = 0;
     let deadline = Instant::now() + RUN_TIMEOUT;
     for _ in 0..MAX_ATTEMPTS {
-        if ledger.confirmed_after_failover >= CONFIRMED_AFTER_FAILOVER
-            || Instant::now() >= deadline
+        if ledger.confirmed_after_failover >= CONFIRMED_AFTER_FAILOVER || Instant::now() >= deadline
         {
             break;
         }
@@ -207,7 +206,10 @@ async fn a_failover_under_load_loses_no_confirmed_call_and_doubles_none() {
         tokio::task::spawn_blocking(move || {
             let deadline = Instant::now() + RUN_TIMEOUT;
             while progress.confirmed.load(Ordering::SeqCst) < CONFIRMED_BEFORE_FAILOVER {
-                assert!(Instant::now() < deadline, "too few calls before the failover");
+                assert!(
+                    Instant::now() < deadline,
+                    "too few calls before the failover"
+                );
                 thread::sleep(Duration::from_millis(5));
             }
             setup.failover();
@@ -229,7 +231,7 @@ async fn a_failover_under_load_loses_no_confirmed_call_and_doubles_none() {
     let counted = counter_value(&mut con, COUNTER);
     assert_eq!(counted, applied.len() as i64, "a call was applied twice");
     let all = |list: fn(&Ledger) -> &Vec<u64>| -> Vec<u64> {
-        ledgers.iter().flat_map(|ledger| list(ledger)).copied().collect()
+        ledgers.iter().flat_map(list).copied().collect()
     };
     let (confirmed, unconfirmed) = (all(|l| &l.confirmed), all(|l| &l.unconfirmed));
     let (maybe, refused) = (all(|l| &l.maybe), all(|l| &l.refused));

@@ -184,23 +184,26 @@ impl RedisSentinel {
     /// After 30 s.
     pub fn wait_for_replica(&self, server: &RedisServer) {
         let mut sentinel = self.sentinel.connection();
-        wait_for("the replica to be in sync and known to the sentinel", || {
-            if role(server).as_deref() != Some("slave") {
-                return false;
-            }
-            let replicas: Vec<HashMap<String, String>> = redis::cmd("SENTINEL")
-                .arg("REPLICAS")
-                .arg(MASTER_NAME)
-                .query(&mut sentinel)
-                .expect("the sentinel lists the replicas");
-            replicas.iter().any(|replica| {
-                let field = |name: &str| replica.get(name).map(String::as_str);
-                field("port") == Some(&server.port().to_string())
-                    && field("flags") == Some("slave")
-                    && field("master-link-status") == Some("ok")
-                    && field("master-port") == Some(&self.primary_port().to_string())
-            })
-        });
+        wait_for(
+            "the replica to be in sync and known to the sentinel",
+            || {
+                if role(server).as_deref() != Some("slave") {
+                    return false;
+                }
+                let replicas: Vec<HashMap<String, String>> = redis::cmd("SENTINEL")
+                    .arg("REPLICAS")
+                    .arg(MASTER_NAME)
+                    .query(&mut sentinel)
+                    .expect("the sentinel lists the replicas");
+                replicas.iter().any(|replica| {
+                    let field = |name: &str| replica.get(name).map(String::as_str);
+                    field("port") == Some(&server.port().to_string())
+                        && field("flags") == Some("slave")
+                        && field("master-link-status") == Some("ok")
+                        && field("master-port") == Some(&self.primary_port().to_string())
+                })
+            },
+        );
     }
 }
 

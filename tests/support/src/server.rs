@@ -87,10 +87,7 @@ impl RedisServer {
     /// [`start_with_args`](Self::start_with_args) with a configuration file
     /// of the text `config`, written into the server's directory and passed
     /// as its first argument (Sentinel mode needs one, which it rewrites).
-    pub fn start_with_config(
-        config: Option<&str>,
-        args: impl Fn() -> Vec<String>,
-    ) -> RedisServer {
+    pub fn start_with_config(config: Option<&str>, args: impl Fn() -> Vec<String>) -> RedisServer {
         let binary = server_binary();
         let mut last_failure = String::new();
         for attempt in 1..=START_ATTEMPTS {
