@@ -174,6 +174,7 @@ async fn run_client(mut client: SentinelClient, task: u64, progress: Arc<Progres
             }
         }
     }
+    // A call refused on the last attempt was not sent again.
     ledger.retries -= usize::from(refused.is_some());
     ledger.refused.extend(refused);
     ledger

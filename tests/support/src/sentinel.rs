@@ -25,13 +25,16 @@ pub const MASTER_NAME: &str = "mymaster";
 const DOWN_AFTER_MS: u64 = 1000;
 const FAILOVER_TIMEOUT_MS: u64 = 2000;
 /// The sentinel's periods (`SENTINEL DEBUG`), in milliseconds: how often
-/// it asks every server for `INFO`, pings them and publishes its hello.
-/// The defaults (10 s, 1 s, 2 s) make it take some 10 s to turn a demoted
-/// primary into a replica after a failover.
-const SENTINEL_PERIODS_MS: [(&str, u64); 3] = [
+/// it asks every server for `INFO`, pings them and publishes its hello,
+/// and how long it stays in TILT mode (acting on nothing) after its timer
+/// was held up, as a loaded machine can. The defaults (10 s, 1 s, 2 s,
+/// 30 s) make it take some 10 s to turn a demoted primary into a replica
+/// after a failover, and a TILT outlast a test's bounds.
+const SENTINEL_PERIODS_MS: [(&str, u64); 4] = [
     ("info-period", 200),
     ("ping-period", 200),
     ("publish-period", 200),
+    ("tilt-period", 1000),
 ];
 /// The bound on every wait for the set-up to reach a state.
 const READY_TIMEOUT: Duration = Duration::from_secs(30);
@@ -131,12 +134,7 @@ impl RedisSentinel {
 
     /// The port of the primary, as `SENTINEL GET-MASTER-ADDR-BY-NAME` says.
     pub fn primary_port(&self) -> u16 {
-        let (_host, port): (String, u16) = redis::cmd("SENTINEL")
-            .arg("GET-MASTER-ADDR-BY-NAME")
-            .arg(MASTER_NAME)
-            .query(&mut self.sentinel.connection())
-            .expect("the sentinel knows the primary");
-        port
+        primary_port(&mut self.sentinel.connection())
     }
 
     /// Asks the sentinel for a failover (`SENTINEL FAILOVER`), which
@@ -170,8 +168,10 @@ impl RedisSentinel {
     ///
     /// After 30 s.
     pub fn wait_for_primary(&self, server: &RedisServer) {
+        let mut sentinel = self.sentinel.connection();
         wait_for("the sentinel to name the new primary", || {
-            self.primary_port() == server.port() && role(server).as_deref() == Some("master")
+            primary_port(&mut sentinel) == server.port()
+                && role(server).as_deref() == Some("master")
         });
     }
 
@@ -195,12 +195,13 @@ impl RedisSentinel {
                     .arg(MASTER_NAME)
                     .query(&mut sentinel)
                     .expect("the sentinel lists the replicas");
+                let primary = primary_port(&mut sentinel).to_string();
                 replicas.iter().any(|replica| {
                     let field = |name: &str| replica.get(name).map(String::as_str);
                     field("port") == Some(&server.port().to_string())
                         && field("flags") == Some("slave")
                         && field("master-link-status") == Some("ok")
-                        && field("master-port") == Some(&self.primary_port().to_string())
+                        && field("master-port") == Some(&primary)
                 })
             },
         );
@@ -217,6 +218,17 @@ fn sentinel_config(primary_port: u16) -> String {
          sentinel down-after-milliseconds {MASTER_NAME} {DOWN_AFTER_MS}\n\
          sentinel failover-timeout {MASTER_NAME} {FAILOVER_TIMEOUT_MS}\n"
     )
+}
+
+/// The port of the primary, as `SENTINEL GET-MASTER-ADDR-BY-NAME` says on
+/// `sentinel`.
+fn primary_port(sentinel: &mut redis::Connection) -> u16 {
+    let (_host, port): (String, u16) = redis::cmd("SENTINEL")
+        .arg("GET-MASTER-ADDR-BY-NAME")
+        .arg(MASTER_NAME)
+        .query(sentinel)
+        .expect("the sentinel knows the primary");
+    port
 }
 
 /// The role `server` reports (`master`, `slave`), `None` if it does not
