@@ -78,7 +78,7 @@
 //! - [Includes, headers and Redis Functions](guide::lua): `--- @include`,
 //!   [`scripts!`], [`macro@redis_function`].
 //! - [Where it runs](guide::where_it_runs): Valkey, Redis Cluster,
-//!   replicas, restarts, pools.
+//!   replicas, restarts, Sentinel, pools.
 //! - [Faults and guarantees](guide::faults): [`Error::applied`], flushes,
 //!   eviction, timeouts, slow scripts, ACLs.
 //! - [Observability](guide::observability): counts, spans and metrics by

@@ -33,5 +33,6 @@ mod registry;
 mod replicas;
 mod reply_mapping;
 mod restarts;
+mod sentinel;
 mod target_servers;
 mod variadic_keys;

@@ -1,6 +1,6 @@
-//! Pooled connections: redis-rs's own r2d2 integration (sync `Connection`)
-//! and deadpool-redis (`MultiplexedConnection`, with `redis-1`) run bindings like any
-//! connection.
+//! Pooled connections: redis-rs's own r2d2 integration (sync `Connection`),
+//! deadpool-redis and bb8-redis (`MultiplexedConnection`, with `redis-1`)
+//! run bindings like any connection.
 
 use std::thread;
 
@@ -82,11 +82,17 @@ fn r2d2_connection_recovers_from_a_flushed_script_cache() {
     assert_recovered_after_flush(&mut admin, [first, second]);
 }
 
-/// deadpool-redis is built on redis-rs 1.x: with `redis-2` there is no
-/// deadpool-redis to test (none is built on 2.0 yet).
+/// deadpool-redis and bb8-redis are built on redis-rs 1.x: with `redis-2`
+/// there is neither to test (no release of either is built on 2.0 yet).
 #[cfg(feature = "redis-1")]
-mod deadpool {
+mod async_pools {
+    use std::future::Future;
+    use std::ops::DerefMut;
+    use std::pin::Pin;
     use std::time::Duration;
+
+    use redis::aio::MultiplexedConnection;
+    use redis_script_test_support::redis::RedisError;
 
     use super::*;
 
@@ -95,6 +101,34 @@ mod deadpool {
     /// a call that timed out may have been applied, which would break the count.
     const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
     const REPLY_TIMEOUT: Duration = Duration::from_secs(60);
+    /// Tasks sharing one pool, each checking a connection out per call.
+    const TASKS: usize = 10;
+
+    /// A pool of multiplexed connections, as a test checks them out.
+    trait AsyncPool: Clone + Send + 'static {
+        /// A checked-out connection, which goes back to the pool on drop.
+        type Pooled: DerefMut<Target = MultiplexedConnection> + Send;
+
+        fn checkout(&self) -> impl Future<Output = Self::Pooled> + Send;
+    }
+
+    impl AsyncPool for deadpool_redis::Pool {
+        type Pooled = deadpool_redis::Connection;
+
+        async fn checkout(&self) -> Self::Pooled {
+            self.get().await.unwrap()
+        }
+    }
+
+    type Bb8Pool = bb8_redis::bb8::Pool<bb8_redis::RedisConnectionManager>;
+
+    impl AsyncPool for Bb8Pool {
+        type Pooled = bb8_redis::bb8::PooledConnection<'static, bb8_redis::RedisConnectionManager>;
+
+        async fn checkout(&self) -> Self::Pooled {
+            self.get_owned().await.unwrap()
+        }
+    }
 
     fn deadpool(server: &RedisServer) -> deadpool_redis::Pool {
         let config = redis::AsyncConnectionConfig::new()
@@ -108,17 +142,44 @@ mod deadpool {
             .unwrap()
     }
 
-    /// Ten tasks share `pool`, each checking a connection out per call: the
-    /// counter the script keeps equals the calls that succeeded, each once.
-    async fn tasks_count_every_call_once(server: &RedisServer, pool: deadpool_redis::Pool) {
-        let tasks = 10;
-        let handles: Vec<_> = (0..tasks)
+    /// bb8-redis's manager connects with redis-rs's defaults and takes no
+    /// configuration: each new connection gets [`REPLY_TIMEOUT`] as it
+    /// joins the pool.
+    #[derive(Debug)]
+    struct ReplyTimeout;
+
+    impl bb8_redis::bb8::CustomizeConnection<MultiplexedConnection, RedisError> for ReplyTimeout {
+        fn on_acquire<'a>(
+            &'a self,
+            connection: &'a mut MultiplexedConnection,
+        ) -> Pin<Box<dyn Future<Output = Result<(), RedisError>> + Send + 'a>> {
+            connection.set_response_timeout(REPLY_TIMEOUT);
+            Box::pin(async { Ok(()) })
+        }
+    }
+
+    async fn bb8(server: &RedisServer) -> Bb8Pool {
+        let manager = bb8_redis::RedisConnectionManager::new(server.url()).unwrap();
+        bb8_redis::bb8::Pool::builder()
+            .max_size(POOL_SIZE)
+            .connection_timeout(CONNECT_TIMEOUT)
+            .connection_customizer(Box::new(ReplyTimeout))
+            .build(manager)
+            .await
+            .unwrap()
+    }
+
+    /// [`TASKS`] tasks share `pool`, each checking a connection out per
+    /// call: the counter the script keeps equals the calls that succeeded
+    /// (`TASKS` × [`CALLS_PER_WORKER`]), each counted once.
+    async fn tasks_count_every_call_once(server: &RedisServer, pool: impl AsyncPool) {
+        let handles: Vec<_> = (0..TASKS)
             .map(|_| {
                 let pool = pool.clone();
                 tokio::spawn(async move {
                     let mut replies = Vec::with_capacity(CALLS_PER_WORKER);
                     for _ in 0..CALLS_PER_WORKER {
-                        let mut con = pool.get().await.unwrap();
+                        let mut con = pool.checkout().await;
                         let reply = incr_counter("pooled").invoke_async(&mut *con).await;
                         replies.push(reply.unwrap());
                     }
@@ -130,18 +191,15 @@ mod deadpool {
         for handle in handles {
             replies.extend(handle.await.unwrap());
         }
-        assert_eq!(replies.len(), tasks * CALLS_PER_WORKER);
+        assert_eq!(replies.len(), TASKS * CALLS_PER_WORKER);
         let mut admin = server.connection();
         assert_eq!(counter_value(&mut admin, "pooled"), replies.len() as i64);
         assert_one_increment_per_success(replies);
     }
 
     /// A pooled connection recovers from a flushed script cache.
-    async fn pooled_connection_recovers_from_a_flush(
-        server: &RedisServer,
-        pool: deadpool_redis::Pool,
-    ) {
-        let mut con = pool.get().await.unwrap();
+    async fn pooled_connection_recovers_from_a_flush(server: &RedisServer, pool: impl AsyncPool) {
+        let mut con = pool.checkout().await;
         let first = incr_counter("flushed")
             .invoke_async(&mut *con)
             .await
@@ -165,5 +223,17 @@ mod deadpool {
     async fn deadpool_connection_recovers_from_a_flushed_script_cache() {
         let server = RedisServer::start();
         pooled_connection_recovers_from_a_flush(&server, deadpool(&server)).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn bb8_connections_shared_by_tasks_count_every_call_once() {
+        let server = RedisServer::start();
+        tasks_count_every_call_once(&server, bb8(&server).await).await;
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn bb8_connection_recovers_from_a_flushed_script_cache() {
+        let server = RedisServer::start();
+        pooled_connection_recovers_from_a_flush(&server, bb8(&server).await).await;
     }
 }

@@ -12,7 +12,7 @@ use crate::invocation::{command_calls, flush_scripts, reset_stats, script_cached
 use crate::server::RedisServer;
 
 #[redis_script(file = "tests/lua/read_only_get.lua", keys = 1)]
-fn read_only_get(key: &str) -> Option<String>;
+pub(crate) fn read_only_get(key: &str) -> Option<String>;
 
 #[redis_script(file = "tests/lua/read_only_call.lua", keys = 1)]
 fn read_only_call(key: &str, command: &str, #[variadic] args: &[&str]) -> Value;

@@ -8,6 +8,8 @@
 //! - [`cluster::RedisCluster`]: a local Redis Cluster of such servers,
 //!   primaries and replicas, joined with the server's own CLI and ready when
 //!   returned.
+//! - [`sentinel::RedisSentinel`]: a primary, a replica and a sentinel (the
+//!   same binary in Sentinel mode) monitoring them, ready for a failover.
 //!
 //! Which server binary runs is chosen by one environment variable,
 //! [`server::SERVER_ENV`] (`REDIS_SCRIPT_SERVER`): a path, or a command name
@@ -38,5 +40,7 @@ pub extern crate redis2 as redis;
 // this crate with no features, as an empty library.
 #[cfg(any(feature = "redis-1", feature = "redis-2"))]
 pub mod cluster;
+#[cfg(any(feature = "redis-1", feature = "redis-2"))]
+pub mod sentinel;
 #[cfg(any(feature = "redis-1", feature = "redis-2"))]
 pub mod server;

@@ -51,6 +51,9 @@ pub struct RedisServer {
     binary: PathBuf,
     /// Extra command-line arguments, kept for a restart on the same port.
     args: Vec<String>,
+    /// The configuration file, in `dir`, that the server reads first (and
+    /// may rewrite, as Sentinel does); `None` for none.
+    config: Option<PathBuf>,
     flavor: Flavor,
     /// The version of [`flavor`](Self::flavor), as its `INFO server` says.
     version: String,
@@ -78,10 +81,24 @@ impl RedisServer {
     /// start attempt, so that an attempt lost to a port race also picks any
     /// other port it names afresh (a cluster bus port, say).
     pub fn start_with_args(args: impl Fn() -> Vec<String>) -> RedisServer {
+        RedisServer::start_with_config(None, args)
+    }
+
+    /// [`start_with_args`](Self::start_with_args) with a configuration file
+    /// of the text `config`, written into the server's directory and passed
+    /// as its first argument (Sentinel mode needs one, which it rewrites).
+    pub fn start_with_config(config: Option<&str>, args: impl Fn() -> Vec<String>) -> RedisServer {
         let binary = server_binary();
         let mut last_failure = String::new();
         for attempt in 1..=START_ATTEMPTS {
-            let mut server = RedisServer::spawn(&binary, free_port(), fresh_temp_dir(), &args());
+            let dir = fresh_temp_dir();
+            let config = config.map(|text| {
+                let path = dir.join("server.conf");
+                fs::write(&path, text)
+                    .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+                path
+            });
+            let mut server = RedisServer::spawn(&binary, free_port(), dir, config, &args());
             match server.wait_ready() {
                 Ok(()) => return server,
                 // Most likely lost the port race: retry on a new port.
@@ -105,7 +122,13 @@ impl RedisServer {
     pub fn start_again(&mut self) {
         let mut last_failure = String::new();
         for attempt in 1..=START_ATTEMPTS {
-            self.child = launch(&self.binary, self.port, &self.dir, &self.args);
+            self.child = launch(
+                &self.binary,
+                self.port,
+                &self.dir,
+                self.config.as_deref(),
+                &self.args,
+            );
             match self.wait_ready() {
                 Ok(()) => return,
                 // The old socket may still hold the port for a moment.
@@ -180,14 +203,21 @@ impl RedisServer {
 
     /// Launches one server in `dir` on `port`. The result owns both at once,
     /// so its `Drop` cleans up even if a later step panics.
-    fn spawn(binary: &Path, port: u16, dir: PathBuf, args: &[String]) -> RedisServer {
-        let child = launch(binary, port, &dir, args);
+    fn spawn(
+        binary: &Path,
+        port: u16,
+        dir: PathBuf,
+        config: Option<PathBuf>,
+        args: &[String],
+    ) -> RedisServer {
+        let child = launch(binary, port, &dir, config.as_deref(), args);
         RedisServer {
             child,
             port,
             dir,
             binary: binary.to_path_buf(),
             args: args.to_vec(),
+            config,
             flavor: Flavor::Redis,
             version: String::new(),
         }
@@ -311,8 +341,10 @@ enum Failure {
     TimedOut,
 }
 
-/// Starts the server process: loopback only, nothing on disk, in the foreground.
-fn launch(binary: &Path, port: u16, dir: &Path, args: &[String]) -> Child {
+/// Starts the server process: loopback only, nothing on disk, in the
+/// foreground; reading `config` first if given (the server takes a
+/// configuration file only as its first argument).
+fn launch(binary: &Path, port: u16, dir: &Path, config: Option<&Path>, args: &[String]) -> Child {
     // Fatal config errors go to stderr before the log file is opened:
     // capture the console too, so a panic can quote it.
     let console = File::options()
@@ -322,6 +354,7 @@ fn launch(binary: &Path, port: u16, dir: &Path, args: &[String]) -> Child {
         .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
     let console_err = console.try_clone().expect("clone console log handle");
     Command::new(binary)
+        .args(config)
         .arg("--port")
         .arg(port.to_string())
         .args(["--bind", "127.0.0.1", "--protected-mode", "yes"])
