@@ -27,7 +27,7 @@
 //! Each call of a binding through [`invoke`](crate::Invocation::invoke) or
 //! [`invoke_async`](crate::Invocation::invoke_async), on any connection
 //! (single server or cluster), runs in one span named `redis_script.call`,
-//! with target `redis_script`, at level INFO unless [`set_span_level`] says
+//! with target `redis_script`, at level INFO unless `set_span_level` says
 //! otherwise:
 //!
 //! | field | value |
@@ -39,7 +39,7 @@
 //! | `db.operation.name` | the call's command: `EVALSHA`, `EVALSHA_RO`, `FCALL` or `FCALL_RO` (also when a recovery sent `EVAL` or loaded the script) |
 //! | `db.stored_procedure.name` | the script's SHA1, or the function's name |
 //! | `db.query.text` | the command with its keys and arguments as `?`: `EVALSHA 1a31... 1 ? ? ?` (numkeys stays: it is a count, not a value) |
-//! | `server.address`, `server.port` | the server declared with [`set_server`] or [`set_server_from`]; absent otherwise (see below) |
+//! | `server.address`, `server.port` | the server declared with `set_server` or `set_server_from`; absent otherwise (see below) |
 //! | `redis_script.binding` | the Rust binding's name |
 //! | `redis_script.file` | the Lua file, as the attribute names it |
 //! | `redis_script.library` | the library (functions only) |
@@ -65,7 +65,7 @@
 //!
 //! Key and argument values are never recorded, because they may hold
 //! secrets (tokens, passwords), unless the program opts in with
-//! [`record_values`]`(true)`; then `redis_script.keys` and
+//! `record_values(true)`; then `redis_script.keys` and
 //! `redis_script.args` hold them, as text (`db.query.text` keeps its `?`).
 //!
 //! A pipeline run through [`ScriptPipeline::observed`](crate::ScriptPipeline::observed),
@@ -119,7 +119,7 @@
 //! count, by `error.type`, tells the same.
 //!
 //! The conventions advise the histogram's bucket boundaries
-//! [`DURATION_BUCKETS`] (`[0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10]`).
+//! `DURATION_BUCKETS` (`[0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10]`).
 //! The `metrics` facade has no way to advise them: the exporter sets them.
 //! With metrics-exporter-prometheus, for example (which writes the name as
 //! `db_client_operation_duration` and the labels' dots as underscores):
