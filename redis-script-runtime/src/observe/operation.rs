@@ -14,7 +14,7 @@
 
 use std::fmt::Write as _;
 
-use redis::{Arg, Cmd};
+use redis::Arg;
 
 use crate::embedded::script::Script;
 
@@ -76,10 +76,11 @@ impl Batch {
     /// The summary of `commands`, run as a pipeline (`atomic`: in
     /// MULTI/EXEC). The SCRIPT LOADs that this library queues ahead of
     /// EVALSHAs are left out: they are not the program's operations.
-    pub(crate) fn of<'a>(commands: impl Iterator<Item = &'a Cmd>, atomic: bool) -> Batch {
+    pub(crate) fn of(commands: &[Vec<&[u8]>], atomic: bool) -> Batch {
         let operations: Vec<Operation> = commands
+            .iter()
             .filter(|cmd| !is_library_load(cmd))
-            .map(operation)
+            .map(|cmd| operation(cmd))
             .collect();
         let kind = if atomic { "MULTI" } else { "PIPELINE" };
         if let [single] = operations.as_slice() {
@@ -132,20 +133,21 @@ impl Batch {
     }
 }
 
-/// The values of a command: plain arguments as bytes (a cursor argument,
-/// which script calls never hold, as an empty value).
-fn args(cmd: &Cmd) -> impl Iterator<Item = &[u8]> {
-    cmd.args_iter().map(|arg| match arg {
+/// The values of a queued command: plain arguments as bytes (a cursor
+/// argument, which script calls never hold, as an empty value).
+pub(crate) fn args<'a>(args: impl Iterator<Item = Arg<&'a [u8]>>) -> Vec<&'a [u8]> {
+    args.map(|arg| match arg {
         Arg::Simple(bytes) => bytes,
         _ => &[][..],
     })
+    .collect()
 }
 
 /// One queued command as an operation: its name, what it runs, its text
 /// with every value a `?` (for a script call, all but the SHA1 or function
 /// name and numkeys).
-fn operation(cmd: &Cmd) -> Operation {
-    let mut values = args(cmd);
+fn operation(cmd: &[&[u8]]) -> Operation {
+    let mut values = cmd.iter().copied();
     let name = String::from_utf8_lossy(values.next().unwrap_or_default()).into_owned();
     let mut text = name.clone();
     let procedure = match name.to_ascii_uppercase().as_str() {
@@ -189,11 +191,8 @@ fn push_numkeys(text: &mut String, numkeys: Option<&[u8]>) {
 /// Whether `cmd` is a `SCRIPT LOAD` of the source of one of this program's
 /// script bindings: the load `evalsha_script` and `Batch` queue before a
 /// script's first EVALSHA.
-fn is_library_load(cmd: &Cmd) -> bool {
-    let mut values = args(cmd);
-    let (Some(script), Some(load), Some(source), None) =
-        (values.next(), values.next(), values.next(), values.next())
-    else {
+fn is_library_load(cmd: &[&[u8]]) -> bool {
+    let [script, load, source] = cmd else {
         return false;
     };
     script.eq_ignore_ascii_case(b"SCRIPT")
@@ -201,7 +200,7 @@ fn is_library_load(cmd: &Cmd) -> bool {
         && crate::embedded::linked::SCRIPTS.iter().any(|known| {
             known.library().is_none()
                 && known.source().len() == source.len()
-                && known.source().as_bytes() == source
+                && known.source().as_bytes() == *source
         })
 }
 

@@ -73,9 +73,9 @@ pub(crate) trait Queued {
     /// each once, in order.
     #[cfg(feature = "tracing")]
     fn scripts(&self) -> Vec<&'static crate::embedded::script::Script>;
-    /// The queued commands, in order.
+    /// The arguments of each queued command, in order.
     #[cfg(any(feature = "tracing", feature = "metrics"))]
-    fn commands(&self) -> impl Iterator<Item = &redis::Cmd>;
+    fn commands(&self) -> Vec<Vec<&[u8]>>;
 }
 
 macro_rules! queued {
@@ -98,8 +98,10 @@ macro_rules! queued {
             }
 
             #[cfg(any(feature = "tracing", feature = "metrics"))]
-            fn commands(&self) -> impl Iterator<Item = &redis::Cmd> {
+            fn commands(&self) -> Vec<Vec<&[u8]>> {
                 self.cmd_iter()
+                    .map(|cmd| super::operation::args(cmd.args_iter()))
+                    .collect()
             }
         }
     };
@@ -131,7 +133,7 @@ impl Run {
         #[cfg(any(feature = "tracing", feature = "metrics"))]
         let db = db();
         #[cfg(any(feature = "tracing", feature = "metrics"))]
-        let batch = || super::operation::Batch::of(pipe.commands(), atomic);
+        let batch = || super::operation::Batch::of(&pipe.commands(), atomic);
         Run {
             #[cfg(feature = "metrics")]
             batch: batch(),

@@ -70,8 +70,8 @@ macro_rules! event_at_level {
 /// `value_count` values, on the database `db`.
 ///
 /// Field values are only computed when a subscriber wants the span (the
-/// macro evaluates them after asking), which is why the values come as a
-/// closure.
+/// macro evaluates them after asking): the values, which need a closure,
+/// the query text, the server.
 pub(crate) fn call(
     script: &'static Script,
     key_count: usize,
@@ -81,7 +81,6 @@ pub(crate) fn call(
 ) -> Span {
     let operation = script.call_command();
     let procedure = operation::procedure(script);
-    let server = server::current();
     let span = span_at_level!(
         "redis_script.call",
         otel.name = %SpanName(operation, procedure),
@@ -95,8 +94,8 @@ pub(crate) fn call(
         db.query.text = operation::call_text(script, key_count, value_count).as_str(),
         db.response.status_code = Empty,
         error.type = Empty,
-        server.address = server.map(|server| server.address),
-        server.port = port(server),
+        server.address = server::current().map(|server| server.address),
+        server.port = port(server::current()),
         redis_script.binding = script.name(),
         redis_script.file = script.file(),
         redis_script.library = script.library().map(|library| library.name()),
@@ -117,7 +116,6 @@ pub(crate) fn call(
 /// The span of one pipeline run, described by `batch` (computed only for a
 /// span that a subscriber wants), as [`call`]'s.
 pub(crate) fn pipeline(batch: impl FnOnce() -> Batch, scripts: impl fmt::Display, db: i64) -> Span {
-    let server = server::current();
     let span = span_at_level!(
         "redis_script.pipeline",
         otel.name = Empty,
@@ -132,8 +130,8 @@ pub(crate) fn pipeline(batch: impl FnOnce() -> Batch, scripts: impl fmt::Display
         db.query.text = Empty,
         db.response.status_code = Empty,
         error.type = Empty,
-        server.address = server.map(|server| server.address),
-        server.port = port(server),
+        server.address = server::current().map(|server| server.address),
+        server.port = port(server::current()),
         redis_script.scripts = %scripts,
         redis_script.applied = Empty,
     );
