@@ -213,3 +213,52 @@ pub(crate) fn pipeline_error_code(error: &redis::RedisError) -> Option<String> {
         .and_then(|errors| errors.first().map(|(_, error)| error.code().to_owned()))
         .or_else(|| error.code().map(str::to_owned))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Batch;
+
+    fn batch(commands: &[&[&str]], atomic: bool) -> Batch {
+        let commands: Vec<Vec<&[u8]>> = commands
+            .iter()
+            .map(|cmd| cmd.iter().map(|arg| arg.as_bytes()).collect())
+            .collect();
+        Batch::of(&commands, atomic)
+    }
+
+    #[test]
+    fn operations_of_one_command_name_the_batch_after_it() {
+        let sha = "1a310444c860d989b7ddf9270150cf577190b43a";
+        let summary = batch(
+            &[
+                &["EVALSHA", sha, "1", "k", "v"],
+                &["EVALSHA", sha, "1", "k2", "v2"],
+            ],
+            true,
+        );
+        assert_eq!(summary.operation, "MULTI EVALSHA");
+        assert_eq!(summary.procedure.as_deref(), Some(sha));
+        assert_eq!(summary.size, Some(2));
+        assert_eq!(summary.text, format!("EVALSHA {sha} 1 ? ?"));
+        assert_eq!(summary.span_name(), format!("MULTI EVALSHA {sha}"));
+    }
+
+    #[test]
+    fn mixed_operations_are_a_plain_pipeline_with_every_text() {
+        let summary = batch(&[&["FCALL", "add", "1", "k", "3"], &["GET", "k"]], false);
+        assert_eq!(summary.operation, "PIPELINE");
+        assert_eq!(summary.procedure, None);
+        assert_eq!(summary.size, Some(2));
+        assert_eq!(summary.text, "FCALL add 1 ? ?; GET ?");
+        assert_eq!(summary.span_name(), "PIPELINE");
+    }
+
+    #[test]
+    fn one_operation_is_that_operation_and_none_is_an_empty_batch() {
+        let one = batch(&[&["FCALL_RO", "count", "1", "k"]], false);
+        assert_eq!((one.operation.as_str(), one.size), ("FCALL_RO", None));
+        assert_eq!(one.span_name(), "FCALL_RO count");
+        let none = batch(&[], false);
+        assert_eq!((none.operation.as_str(), none.size), ("PIPELINE", Some(0)));
+    }
+}
