@@ -19,9 +19,10 @@ pub(crate) const OPERATION_DURATION: &str = "db.client.operation.duration";
 /// Calls that found their script or library missing and sent it again.
 pub(crate) const RECOVERIES: &str = "redis_script_recoveries_total";
 
-/// The bucket boundaries, in seconds, that the conventions advise for
-/// [`OPERATION_DURATION`]; the `metrics` facade leaves buckets to the
-/// exporter, which the module docs show how to give them to.
+/// The bucket boundaries, in seconds, that OpenTelemetry's conventions
+/// advise for the histogram `db.client.operation.duration`. The `metrics`
+/// facade leaves buckets to the exporter: give it these (see the module
+/// docs for metrics-exporter-prometheus).
 pub const DURATION_BUCKETS: [f64; 9] = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0];
 
 /// What `counter!` would say of these metrics' origin.
