@@ -1,7 +1,8 @@
-//! Spans of script calls, printed by tracing-subscriber's formatter: a warm
-//! call, a recovery after `SCRIPT FLUSH`, a Redis Function whose library is
-//! missing, a failing call and a pipeline; then the counts every script
-//! keeps without any feature.
+//! Spans of script calls, printed by tracing-subscriber's formatter, with
+//! OpenTelemetry's database attributes: a warm call, a recovery after
+//! `SCRIPT FLUSH`, a Redis Function whose library is missing, a failing
+//! call, a pipeline of three calls and one of a single call; then the
+//! counts every script keeps without any feature.
 //!
 //! Run: `cargo run --example tracing` (starts a throwaway redis-server unless
 //! REDIS_URL names one). An application turns the spans on with the feature
@@ -35,6 +36,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .init();
 
     let (_server, client) = server::client_from_env_or_start()?;
+    // For `server.address` and `server.port`: connections do not tell them.
+    redis_script::observe::set_server_from(client.get_connection_info());
     let mut con = client.get_connection()?;
     redis::cmd("FUNCTION").arg("FLUSH").exec(&mut con)?;
     count_hit::SCRIPT.load(&mut con)?;
@@ -58,12 +61,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_err();
     println!("error: {error} (applied: {:?})", error.applied());
 
-    println!("-- a pipeline of two calls, run observed");
+    println!("-- a pipeline of three calls, run observed: one batch operation");
     let mut pipe = redis::pipe();
-    pipe.evalsha_script(&count_hit("hits:bob", 3, 60))?
-        .evalsha_script(&count_hit("hits:bob", 3, 60))?;
-    let (first, second): (i64, i64) = pipe.observed().query(&mut con)?;
-    println!("hits left: {first}, then {second}");
+    for _ in 0..3 {
+        pipe.evalsha_script(&count_hit("hits:bob", 3, 60))?;
+    }
+    let left: Vec<i64> = pipe.observed().query(&mut con)?;
+    println!("hits left: {left:?}");
+
+    println!("-- a pipeline of one call: modelled as that call, no batch size");
+    let mut pipe = redis::pipe();
+    pipe.evalsha_script(&count_hit("hits:eve", 3, 60))?;
+    let (left,): (i64,) = pipe.observed().query(&mut con)?;
+    println!("hits left: {left}");
 
     println!("-- the counts each script keeps, feature or not");
     for script in [&count_hit::SCRIPT, &add_seats::SCRIPT] {

@@ -327,10 +327,14 @@ impl<T> Invocation<T> {
     }
 
     /// Starts observing a run of this call: counts it and opens its span.
-    /// The database index and the values are asked for only by a span that
-    /// a subscriber wants.
+    /// The database index is asked for only with spans or metrics compiled
+    /// in, the values only by a span that a subscriber wants.
     fn observe(&self, db: impl FnOnce() -> i64) -> CallObservation {
-        CallObservation::start(self.script, self.key_count, db, || self.values_text())
+        // Less numkeys, the first value.
+        let value_count = self.evalsha.values() - 1;
+        CallObservation::start(self.script, self.key_count, value_count, db, || {
+            self.values_text()
+        })
     }
 
     /// The call's keys and arguments as text, for a span that records them

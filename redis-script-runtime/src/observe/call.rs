@@ -22,30 +22,39 @@ pub(crate) struct CallObservation {
     script: &'static Script,
     #[cfg(feature = "metrics")]
     started: std::time::Instant,
+    #[cfg(feature = "metrics")]
+    db: i64,
     #[cfg(feature = "tracing")]
     span: tracing::Span,
 }
 
 impl CallObservation {
-    /// Counts a call of `script` with `key_count` keys, about to be sent as
-    /// its `call_command`, and opens its span. `db` and `values` are asked
-    /// only for a span that a subscriber wants.
-    #[cfg_attr(not(feature = "tracing"), allow(unused_variables))]
+    /// Counts a call of `script` with `key_count` keys among its
+    /// `value_count` values, about to be sent as its `call_command`, and
+    /// opens its span. `db` (the connection's database) is asked only with
+    /// a feature on, `values` only for a span that a subscriber wants.
+    #[cfg_attr(
+        not(all(feature = "tracing", feature = "metrics")),
+        allow(unused_variables)
+    )]
     pub(crate) fn start(
         script: &'static Script,
         key_count: usize,
+        value_count: usize,
         db: impl FnOnce() -> i64,
         values: impl FnOnce() -> (String, String),
     ) -> CallObservation {
         script.counters().call();
-        #[cfg(feature = "metrics")]
-        metrics::call(script);
+        #[cfg(any(feature = "tracing", feature = "metrics"))]
+        let db = db();
         CallObservation {
             script,
             #[cfg(feature = "metrics")]
             started: std::time::Instant::now(),
+            #[cfg(feature = "metrics")]
+            db,
             #[cfg(feature = "tracing")]
-            span: spans::call(script, script.call_command(), key_count, db, values),
+            span: spans::call(script, key_count, value_count, db, values),
         }
     }
 
@@ -81,7 +90,15 @@ impl CallObservation {
             spans::failure(&self.span, error);
         }
         #[cfg(feature = "metrics")]
-        metrics::call_duration(self.script, self.started.elapsed());
+        metrics::call_duration(
+            self.script,
+            self.db,
+            self.started.elapsed(),
+            result.as_ref().err().map(|error| metrics::ErrorLabels {
+                error_type: error.code().unwrap_or(error.class().as_str()).to_owned(),
+                status_code: error.code().map(str::to_owned),
+            }),
+        );
     }
 }
 
@@ -92,17 +109,13 @@ impl Spanned for CallObservation {
     }
 }
 
-/// Counts a call queued in a pipeline.
+/// Counts a call queued in a pipeline. (The pipeline's run is the
+/// operation that spans and metrics see.)
 pub(crate) fn queued(script: &'static Script) {
     script.counters().call();
-    #[cfg(feature = "metrics")]
-    metrics::call(script);
 }
 
 /// Counts a failed call of `script`.
 pub(crate) fn failed(script: &'static Script, error: &Error) {
-    let class = error.class();
-    script.counters().error(class);
-    #[cfg(feature = "metrics")]
-    metrics::error(script, class);
+    script.counters().error(error.class());
 }

@@ -73,8 +73,9 @@ pub(crate) trait Queued {
     /// each once, in order.
     #[cfg(feature = "tracing")]
     fn scripts(&self) -> Vec<&'static crate::embedded::script::Script>;
-    #[cfg(feature = "tracing")]
-    fn commands(&self) -> usize;
+    /// The arguments of each queued command, in order.
+    #[cfg(any(feature = "tracing", feature = "metrics"))]
+    fn commands(&self) -> Vec<Vec<&[u8]>>;
 }
 
 macro_rules! queued {
@@ -96,9 +97,11 @@ macro_rules! queued {
                 scripts
             }
 
-            #[cfg(feature = "tracing")]
-            fn commands(&self) -> usize {
-                self.cmd_iter().count()
+            #[cfg(any(feature = "tracing", feature = "metrics"))]
+            fn commands(&self) -> Vec<Vec<&[u8]>> {
+                self.cmd_iter()
+                    .map(|cmd| super::operation::args(cmd.args_iter()))
+                    .collect()
             }
         }
     };
@@ -112,7 +115,9 @@ queued!(redis::cluster::ClusterPipeline);
 /// [`Batch`](crate::Batch).
 pub(crate) struct Run {
     #[cfg(feature = "metrics")]
-    atomic: bool,
+    batch: super::operation::Batch,
+    #[cfg(feature = "metrics")]
+    db: i64,
     #[cfg(feature = "metrics")]
     started: std::time::Instant,
     #[cfg(feature = "tracing")]
@@ -125,18 +130,19 @@ impl Run {
         allow(unused_variables)
     )]
     pub(crate) fn start(pipe: &impl Queued, atomic: bool, db: impl FnOnce() -> i64) -> Run {
+        #[cfg(any(feature = "tracing", feature = "metrics"))]
+        let db = db();
+        #[cfg(any(feature = "tracing", feature = "metrics"))]
+        let batch = || super::operation::Batch::of(&pipe.commands(), atomic);
         Run {
             #[cfg(feature = "metrics")]
-            atomic,
+            batch: batch(),
+            #[cfg(feature = "metrics")]
+            db,
             #[cfg(feature = "metrics")]
             started: std::time::Instant::now(),
             #[cfg(feature = "tracing")]
-            span: super::spans::pipeline(
-                if atomic { "MULTI" } else { "PIPELINE" },
-                || pipe.commands(),
-                ScriptNames(pipe),
-                db,
-            ),
+            span: super::spans::pipeline(batch, ScriptNames(pipe), db),
         }
     }
 
@@ -163,13 +169,19 @@ impl Run {
             super::spans::pipeline_failure(&self.span, error);
         }
         #[cfg(feature = "metrics")]
-        super::metrics::pipeline(
-            self.atomic,
+        super::metrics::pipeline_duration(
+            &self.batch,
+            self.db,
             self.started.elapsed(),
-            result
-                .as_ref()
-                .err()
-                .map(|error| crate::error::class(error, false)),
+            result.as_ref().err().map(|error| {
+                let code = super::operation::pipeline_error_code(error);
+                super::metrics::ErrorLabels {
+                    error_type: code
+                        .clone()
+                        .unwrap_or_else(|| crate::error::class(error, false).as_str().to_owned()),
+                    status_code: code,
+                }
+            }),
         );
     }
 }

@@ -2,11 +2,13 @@
 //! attribute names of OpenTelemetry's database conventions.
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
-use tracing::Span;
 use tracing::field::Empty;
+use tracing::{Level, Span};
 
+use super::operation::{self, Batch};
+use super::server::{self, Server};
 use crate::embedded::script::Script;
 use crate::error::{Error, ErrorKind};
 
@@ -20,53 +22,90 @@ pub(crate) fn set_record_values(on: bool) {
     RECORD_VALUES.store(on, Ordering::Relaxed);
 }
 
-/// The span of one call of `script` with `key_count` keys, sent first as
-/// `operation`.
+/// The level of spans and events: see [`set_span_level`](super::set_span_level).
+static LEVEL: AtomicU8 = AtomicU8::new(level_index(Level::INFO));
+
+const fn level_index(level: Level) -> u8 {
+    match level {
+        Level::ERROR => 0,
+        Level::WARN => 1,
+        Level::INFO => 2,
+        Level::DEBUG => 3,
+        _ => 4,
+    }
+}
+
+pub(crate) fn set_level(level: Level) {
+    LEVEL.store(level_index(level), Ordering::Relaxed);
+}
+
+/// `tracing::span!` at the level chosen at run time: a span's level is part
+/// of its callsite's static metadata, so there is one callsite per level.
+macro_rules! span_at_level {
+    ($($fields:tt)*) => {
+        match LEVEL.load(Ordering::Relaxed) {
+            0 => tracing::span!(target: TARGET, Level::ERROR, $($fields)*),
+            1 => tracing::span!(target: TARGET, Level::WARN, $($fields)*),
+            2 => tracing::span!(target: TARGET, Level::INFO, $($fields)*),
+            3 => tracing::span!(target: TARGET, Level::DEBUG, $($fields)*),
+            _ => tracing::span!(target: TARGET, Level::TRACE, $($fields)*),
+        }
+    };
+}
+
+/// `tracing::event!` at the level chosen at run time, as [`span_at_level`].
+macro_rules! event_at_level {
+    (parent: $parent:expr, $($fields:tt)*) => {
+        match LEVEL.load(Ordering::Relaxed) {
+            0 => tracing::event!(target: TARGET, parent: $parent, Level::ERROR, $($fields)*),
+            1 => tracing::event!(target: TARGET, parent: $parent, Level::WARN, $($fields)*),
+            2 => tracing::event!(target: TARGET, parent: $parent, Level::INFO, $($fields)*),
+            3 => tracing::event!(target: TARGET, parent: $parent, Level::DEBUG, $($fields)*),
+            _ => tracing::event!(target: TARGET, parent: $parent, Level::TRACE, $($fields)*),
+        }
+    };
+}
+
+/// The span of one call of `script` with `key_count` keys among its
+/// `value_count` values, on the database `db`.
 ///
-/// Field values are only computed when a subscriber wants the span, which
-/// is why the database index and the values come as closures.
+/// Field values are only computed when a subscriber wants the span (the
+/// macro evaluates them after asking): the values, which need a closure,
+/// the query text, the server.
 pub(crate) fn call(
     script: &'static Script,
-    operation: &'static str,
     key_count: usize,
-    db: impl FnOnce() -> i64,
+    value_count: usize,
+    db: i64,
     values: impl FnOnce() -> (String, String),
 ) -> Span {
-    let span = tracing::info_span!(
-        target: TARGET,
+    let operation = script.call_command();
+    let procedure = operation::procedure(script);
+    let span = span_at_level!(
         "redis_script.call",
-        otel.name = %SpanName(operation, script.name()),
+        otel.name = %SpanName(operation, procedure),
         otel.kind = "client",
         otel.status_code = Empty,
         otel.status_description = Empty,
         db.system.name = "redis",
-        db.namespace = db(),
+        db.namespace = namespace(db).as_str(),
         db.operation.name = operation,
-        db.stored_procedure.name = script.name(),
+        db.stored_procedure.name = procedure,
+        db.query.text = operation::call_text(script, key_count, value_count).as_str(),
+        db.response.status_code = Empty,
+        error.type = Empty,
+        server.address = server::current().map(|server| server.address),
+        server.port = port(server::current()),
+        redis_script.binding = script.name(),
         redis_script.file = script.file(),
-        redis_script.sha1 = Empty,
-        redis_script.library = Empty,
-        redis_script.function = Empty,
+        redis_script.library = script.library().map(|library| library.name()),
         redis_script.key_count = key_count,
         redis_script.keys = Empty,
         redis_script.args = Empty,
         redis_script.recovery = Empty,
         redis_script.applied = Empty,
-        error.type = Empty,
     );
-    if span.is_disabled() {
-        return span;
-    }
-    match (script.library(), script.function_name()) {
-        (Some(library), Some(function)) => {
-            span.record("redis_script.library", library.name());
-            span.record("redis_script.function", function);
-        }
-        _ => {
-            span.record("redis_script.sha1", script.sha1());
-        }
-    }
-    if RECORD_VALUES.load(Ordering::Relaxed) {
+    if !span.is_disabled() && RECORD_VALUES.load(Ordering::Relaxed) {
         let (keys, args) = values();
         span.record("redis_script.keys", keys);
         span.record("redis_script.args", args);
@@ -74,59 +113,78 @@ pub(crate) fn call(
     span
 }
 
-/// The span of one pipeline run: `operation` is `PIPELINE` or `MULTI`.
-/// The closures, as in [`call`], run only for a span a subscriber wants.
-pub(crate) fn pipeline(
-    operation: &'static str,
-    commands: impl FnOnce() -> usize,
-    scripts: impl fmt::Display,
-    db: impl FnOnce() -> i64,
-) -> Span {
-    tracing::info_span!(
-        target: TARGET,
+/// The span of one pipeline run, described by `batch` (computed only for a
+/// span that a subscriber wants), as [`call`]'s.
+pub(crate) fn pipeline(batch: impl FnOnce() -> Batch, scripts: impl fmt::Display, db: i64) -> Span {
+    let span = span_at_level!(
         "redis_script.pipeline",
-        otel.name = operation,
+        otel.name = Empty,
         otel.kind = "client",
         otel.status_code = Empty,
         otel.status_description = Empty,
         db.system.name = "redis",
-        db.namespace = db(),
-        db.operation.name = operation,
-        db.operation.batch.size = commands(),
+        db.namespace = namespace(db).as_str(),
+        db.operation.name = Empty,
+        db.operation.batch.size = Empty,
+        db.stored_procedure.name = Empty,
+        db.query.text = Empty,
+        db.response.status_code = Empty,
+        error.type = Empty,
+        server.address = server::current().map(|server| server.address),
+        server.port = port(server::current()),
         redis_script.scripts = %scripts,
         redis_script.applied = Empty,
-        error.type = Empty,
-    )
+    );
+    if span.is_disabled() {
+        return span;
+    }
+    let batch = batch();
+    span.record("otel.name", batch.span_name());
+    span.record("db.operation.name", batch.operation.as_str());
+    // Only what is there: a formatter would write an empty field apart.
+    if let Some(size) = batch.size {
+        span.record("db.operation.batch.size", size);
+    }
+    if let Some(procedure) = &batch.procedure {
+        span.record("db.stored_procedure.name", procedure.as_str());
+    }
+    span.record("db.query.text", batch.text.as_str());
+    span
+}
+
+/// `db.namespace`: the database index, as text.
+pub(crate) fn namespace(db: i64) -> String {
+    db.to_string()
+}
+
+/// `server.port`, for a server reached over TCP.
+fn port(server: Option<Server>) -> Option<u64> {
+    server.and_then(|server| server.port).map(u64::from)
 }
 
 /// Records a recovery from a missing script or library: a field of the span,
 /// and an event inside it.
 pub(crate) fn recovery(span: &Span, script: &Script, how: &'static str) {
     span.record("redis_script.recovery", how);
-    tracing::info!(
-        target: TARGET,
+    let missing = match script.library() {
+        Some(_) => "library",
+        None => "script",
+    };
+    event_at_level!(
         parent: span,
         { "redis_script.recovery" = how },
-        "{} not on the server: recovering with {how}",
-        match script.library() {
-            Some(_) => "library",
-            None => "script",
-        },
+        "{missing} not on the server: recovering with {how}",
     );
 }
 
-/// Records a failure on `span`: OpenTelemetry's error status, the error's
-/// type (the server's code, else its class) and whether it was applied.
+/// Records a failure on `span`: OpenTelemetry's error status, the server's
+/// error code, the error's type (that code, else the error's class) and
+/// whether it was applied.
 pub(crate) fn failure(span: &Span, error: &Error) {
     if span.is_disabled() {
         return;
     }
-    span.record("otel.status_code", "ERROR");
-    span.record(
-        "otel.status_description",
-        tracing::field::display(Redacted(error)),
-    );
-    span.record("error.type", error.code().unwrap_or(error.class().as_str()));
+    record_error(span, Redacted(error), error.code(), error.class().as_str());
     span.record("redis_script.applied", applied_name(error));
 }
 
@@ -135,18 +193,21 @@ pub(crate) fn pipeline_failure(span: &Span, error: &redis::RedisError) {
     if span.is_disabled() {
         return;
     }
-    // A failed command of a pipeline comes wrapped, its code inside.
-    let first_code = error
-        .clone()
-        .into_server_errors()
-        .and_then(|errors| errors.first().map(|(_, error)| error.code().to_owned()));
+    let code = operation::pipeline_error_code(error);
     let class = crate::error::class(error, false);
+    record_error(span, error, code.as_deref(), class.as_str());
+}
+
+fn record_error(span: &Span, description: impl fmt::Display, code: Option<&str>, class: &str) {
     span.record("otel.status_code", "ERROR");
-    span.record("otel.status_description", tracing::field::display(error));
     span.record(
-        "error.type",
-        first_code.as_deref().unwrap_or(class.as_str()),
+        "otel.status_description",
+        tracing::field::display(description),
     );
+    if let Some(code) = code {
+        span.record("db.response.status_code", code);
+    }
+    span.record("error.type", code.unwrap_or(class));
 }
 
 fn applied_name(error: &Error) -> &'static str {
@@ -157,7 +218,8 @@ fn applied_name(error: &Error) -> &'static str {
     }
 }
 
-/// `EVALSHA acquire_lock`: OpenTelemetry's `{db.operation.name} {target}`.
+/// `EVALSHA 1a31...`: OpenTelemetry's `{db.operation.name} {target}`, the
+/// target being the stored procedure.
 struct SpanName(&'static str, &'static str);
 
 impl fmt::Display for SpanName {

@@ -3,7 +3,7 @@
 //! fields and events, and a metrics recorder that keeps every counter and
 //! histogram by name and labels.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -30,8 +30,11 @@ pub fn capture<R>(f: impl FnOnce() -> R) -> (R, Spans, Metrics) {
 #[derive(Debug, Clone)]
 pub struct SpanRecord {
     pub name: &'static str,
+    pub level: tracing::Level,
     /// Every field with a value, as text, from creation and later records.
     pub fields: BTreeMap<String, String>,
+    /// The fields recorded as integers (the others as text).
+    pub integers: BTreeSet<String>,
     /// The events inside the span, each as its fields (`message` included).
     pub events: Vec<BTreeMap<String, String>>,
 }
@@ -50,6 +53,24 @@ impl SpanRecord {
 
     pub fn has(&self, field: &str) -> bool {
         self.fields.contains_key(field)
+    }
+
+    /// The value of `field`, which must have been recorded as an integer.
+    pub fn integer(&self, field: &str) -> &str {
+        assert!(
+            self.integers.contains(field),
+            "{field} is not an integer in {self:#?}"
+        );
+        self.field(field)
+    }
+
+    /// The value of `field`, which must have been recorded as text.
+    pub fn text(&self, field: &str) -> &str {
+        assert!(
+            !self.integers.contains(field),
+            "{field} is an integer in {self:#?}"
+        );
+        self.field(field)
     }
 }
 
@@ -81,7 +102,9 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> tracing_subscriber::Layer<S> for Sp
         let mut spans = self.0.lock().unwrap();
         spans.push(SpanRecord {
             name: attrs.metadata().name(),
-            fields: fields.0,
+            level: *attrs.metadata().level(),
+            fields: fields.values,
+            integers: fields.integers,
             events: Vec::new(),
         });
         let span = ctx.span(id).expect("a new span is registered");
@@ -94,7 +117,9 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> tracing_subscriber::Layer<S> for Sp
         let Index(index) = extensions.get::<Index>().expect("captured span");
         let mut fields = FieldText::default();
         values.record(&mut fields);
-        self.0.lock().unwrap()[*index].fields.extend(fields.0);
+        let record = &mut self.0.lock().unwrap()[*index];
+        record.fields.extend(fields.values);
+        record.integers.extend(fields.integers);
     }
 
     fn on_event(&self, event: &Event<'_>, ctx: Context<'_, S>) {
@@ -105,30 +130,44 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> tracing_subscriber::Layer<S> for Sp
             .expect("every event here is inside a span");
         let extensions = span.extensions();
         let Index(index) = extensions.get::<Index>().expect("captured span");
-        self.0.lock().unwrap()[*index].events.push(fields.0);
+        self.0.lock().unwrap()[*index].events.push(fields.values);
     }
 }
 
-/// Field values as text: strings as they are, numbers in decimal, anything
-/// else (`%display` values) through its formatting.
+/// Field values as text: strings as they are, numbers in decimal (and
+/// noted as integers), anything else (`%display` values) through its
+/// formatting.
 #[derive(Default)]
-struct FieldText(BTreeMap<String, String>);
+struct FieldText {
+    values: BTreeMap<String, String>,
+    integers: BTreeSet<String>,
+}
+
+impl FieldText {
+    fn integer(&mut self, field: &Field, value: impl ToString) {
+        self.values
+            .insert(field.name().to_owned(), value.to_string());
+        self.integers.insert(field.name().to_owned());
+    }
+}
 
 impl Visit for FieldText {
     fn record_str(&mut self, field: &Field, value: &str) {
-        self.0.insert(field.name().to_owned(), value.to_owned());
+        self.values
+            .insert(field.name().to_owned(), value.to_owned());
     }
 
     fn record_i64(&mut self, field: &Field, value: i64) {
-        self.0.insert(field.name().to_owned(), value.to_string());
+        self.integer(field, value);
     }
 
     fn record_u64(&mut self, field: &Field, value: u64) {
-        self.0.insert(field.name().to_owned(), value.to_string());
+        self.integer(field, value);
     }
 
     fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
-        self.0.insert(field.name().to_owned(), format!("{value:?}"));
+        self.values
+            .insert(field.name().to_owned(), format!("{value:?}"));
     }
 }
 
@@ -138,6 +177,8 @@ impl Visit for FieldText {
 pub struct Metrics {
     counters: Arc<Mutex<BTreeMap<String, Arc<AtomicU64>>>>,
     histograms: Arc<Mutex<BTreeMap<String, Arc<Samples>>>>,
+    /// The unit each described metric was given, by name.
+    units: Arc<Mutex<BTreeMap<String, Option<Unit>>>>,
 }
 
 impl Metrics {
@@ -149,12 +190,26 @@ impl Metrics {
             .map_or(0, |count| count.load(Ordering::Relaxed))
     }
 
-    /// How many values a histogram received; 0 if never registered.
-    pub fn samples(&self, key: &str) -> usize {
+    /// The histograms named `name` whose labels include every one of
+    /// `labels`, each as its key text and how many values it received.
+    pub fn histograms(&self, name: &str, labels: &[(&str, &str)]) -> Vec<(String, usize)> {
         let histograms = self.histograms.lock().unwrap();
         histograms
-            .get(key)
-            .map_or(0, |samples| samples.0.lock().unwrap().len())
+            .iter()
+            .filter(|(key, _)| {
+                let (key_name, key_labels) = split_key(key);
+                key_name == name
+                    && labels.iter().all(|(label, value)| {
+                        key_labels.contains(&(label.to_string(), value.to_string()))
+                    })
+            })
+            .map(|(key, samples)| (key.clone(), samples.0.lock().unwrap().len()))
+            .collect()
+    }
+
+    /// The unit `name` was described with; `None` if not described.
+    pub fn unit(&self, name: &str) -> Option<Unit> {
+        self.units.lock().unwrap().get(name).copied().flatten()
     }
 
     /// Every counter and its value, for a failing assertion's message.
@@ -180,6 +235,21 @@ fn key_text(key: &Key) -> String {
     format!("{}{{{}}}", key.name(), labels.join(","))
 }
 
+/// A key text's name and labels, as [`key_text`] wrote them (no value here
+/// holds a comma).
+pub fn split_key(key: &str) -> (&str, Vec<(String, String)>) {
+    let Some((name, labels)) = key.split_once('{') else {
+        return (key, Vec::new());
+    };
+    let labels = labels
+        .trim_end_matches('}')
+        .split(',')
+        .filter_map(|label| label.split_once('='))
+        .map(|(label, value)| (label.to_owned(), value.to_owned()))
+        .collect();
+    (name, labels)
+}
+
 #[derive(Default)]
 struct Samples(Mutex<Vec<f64>>);
 
@@ -190,11 +260,17 @@ impl HistogramFn for Samples {
 }
 
 impl metrics::Recorder for Metrics {
-    fn describe_counter(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
+    fn describe_counter(&self, name: KeyName, unit: Option<Unit>, _: SharedString) {
+        let mut units = self.units.lock().unwrap();
+        units.insert(name.as_str().to_owned(), unit);
+    }
 
     fn describe_gauge(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
 
-    fn describe_histogram(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
+    fn describe_histogram(&self, name: KeyName, unit: Option<Unit>, _: SharedString) {
+        let mut units = self.units.lock().unwrap();
+        units.insert(name.as_str().to_owned(), unit);
+    }
 
     fn register_counter(&self, key: &Key, _: &Metadata<'_>) -> Counter {
         let mut counters = self.counters.lock().unwrap();
