@@ -309,14 +309,14 @@ pub mod guide;
 
 /// The redis-rs this crate is built on (1.x, or 2.0 with the feature
 /// `redis-2`), for connections and pipelines.
-#[cfg(not(all(feature = "redis-2", not(feature = "redis-1"))))]
+#[cfg(not(feature = "redis-2"))]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis-1")))]
 pub use redis;
 /// The redis-rs this crate is built on (1.x, or 2.0 with the feature
 /// `redis-2`), for connections and pipelines.
 // An aliased `extern crate` at the root also makes it `redis` in every
-// module of this crate.
-#[cfg(all(feature = "redis-2", not(feature = "redis-1")))]
+// module of this crate, even with `redis-1` on too (2.0 is then the one used).
+#[cfg(feature = "redis-2")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis-2")))]
 pub extern crate redis2 as redis;
 

@@ -84,7 +84,7 @@ fn r2d2_connection_recovers_from_a_flushed_script_cache() {
 
 /// deadpool-redis is built on redis-rs 1.x: with `redis-2` there is no
 /// deadpool-redis to test (none is built on 2.0 yet).
-#[cfg(feature = "redis-1")]
+#[cfg(not(feature = "redis-2"))]
 mod deadpool {
     use std::time::Duration;
 
