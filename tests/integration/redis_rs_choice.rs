@@ -85,10 +85,7 @@ fn a_library_that_names_no_redis_rs_serves_applications_on_1_x_and_2_0() {
 
     // A library that names `redis-1` anyway: with the application's
     // `redis-2`, both are on, and 2.0 is the one used.
-    probe.write(
-        "hit-counter/Cargo.toml",
-        &library_manifest("\"redis-1\""),
-    );
+    probe.write("hit-counter/Cargo.toml", &library_manifest("\"redis-1\""));
     assert_eq!(run("redis-2"), "2.0 3\n");
 }
 
@@ -107,6 +104,9 @@ fn an_application_that_picks_no_redis_rs_gets_one_error_saying_what_to_write() {
         "`[\"redis-2\", ...]` for redis 2.0",
         "A library leaves both off (`default-features = false`)",
     ] {
-        assert!(stderr.contains(expected), "missing {expected:?} in:\n{stderr}");
+        assert!(
+            stderr.contains(expected),
+            "missing {expected:?} in:\n{stderr}"
+        );
     }
 }

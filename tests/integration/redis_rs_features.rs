@@ -28,7 +28,10 @@ fn check(name: &str, features: &str, extra: &str, code: &str) {
     let probe = ProbeCrate::new(name, &format!("{BINDING}{code}"));
     probe.write("lua/hit.lua", HIT_LUA);
     let dependencies = facade_dependency(Some(&format!("{REDIS_FEATURE:?}, {features}")));
-    probe.write("Cargo.toml", &probe.manifest_with(&format!("{dependencies}{extra}")));
+    probe.write(
+        "Cargo.toml",
+        &probe.manifest_with(&format!("{dependencies}{extra}")),
+    );
     let output = probe.cargo("check");
     assert!(
         output.status.success(),
@@ -160,7 +163,10 @@ fn a_cluster_pipeline_without_the_cluster_feature_names_it() {
         "`ClusterPipeline` is not a pipeline that takes script calls",
         "with redis-script's feature `cluster` on",
     ] {
-        assert!(stderr.contains(expected), "missing {expected:?} in:\n{stderr}");
+        assert!(
+            stderr.contains(expected),
+            "missing {expected:?} in:\n{stderr}"
+        );
     }
 }
 
@@ -192,11 +198,21 @@ fn the_guide_lists_every_forwarded_feature() {
     assert!(!rows.is_empty(), "{section}");
 
     let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
-        .args(["metadata", "--no-deps", "--offline", "--format-version", "1"])
+        .args([
+            "metadata",
+            "--no-deps",
+            "--offline",
+            "--format-version",
+            "1",
+        ])
         .current_dir(repo())
         .output()
         .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let facade = metadata["packages"]
         .as_array()
@@ -214,8 +230,14 @@ fn the_guide_lists_every_forwarded_feature() {
     };
     for [feature, redis_1, redis_2] in &rows {
         assert!(features.contains_key(feature), "no feature {feature}");
-        assert!(enables(feature, &format!("redis?/{redis_1}")), "{feature} on 1.x");
-        assert!(enables(feature, &format!("redis2?/{redis_2}")), "{feature} on 2.0");
+        assert!(
+            enables(feature, &format!("redis?/{redis_1}")),
+            "{feature} on 1.x"
+        );
+        assert!(
+            enables(feature, &format!("redis2?/{redis_2}")),
+            "{feature} on 2.0"
+        );
     }
     for (feature, enabled) in features {
         let forwards = enabled
