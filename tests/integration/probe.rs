@@ -107,17 +107,31 @@ impl ProbeCrate {
     /// [`cargo`](Self::cargo) with `args` after the command's own (for
     /// `run`: `--` and the program's arguments).
     pub fn cargo_with_args(&self, command: &str, args: &[&str]) -> Output {
+        self.command(command, true).args(args).output().unwrap()
+    }
+
+    /// [`cargo`](Self::cargo) without `--offline`: for a probe that uses
+    /// crates the outer build did not need, which Cargo then downloads
+    /// once, at the versions of the lock file.
+    pub fn cargo_downloading(&self, command: &str) -> Output {
+        self.command(command, false).output().unwrap()
+    }
+
+    fn command(&self, command: &str, offline: bool) -> Command {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        Command::new(cargo)
-            .args([command, "--quiet", "--offline", "--manifest-path"])
+        let mut cargo = Command::new(cargo);
+        cargo.args([command, "--quiet"]);
+        if offline {
+            cargo.arg("--offline");
+        }
+        cargo
+            .arg("--manifest-path")
             .arg(self.dir.join("Cargo.toml"))
-            .args(args)
             .env(
                 "CARGO_TARGET_DIR",
                 repo().join("target").join("rebuild-probe"),
-            )
-            .output()
-            .unwrap()
+            );
+        cargo
     }
 }
 

@@ -5,7 +5,7 @@
 //! offline, on the workspace's lock file (see `probe.rs`); the table of
 //! docs/guide/redis_rs.md is compared with the facade's manifest.
 
-use std::process::Command;
+use std::process::{Command, Output};
 
 use crate::probe::{ProbeCrate, REDIS_FEATURE, compiler_errors, facade_dependency, repo};
 
@@ -25,6 +25,13 @@ fn hit(key: &str) -> i64;
 /// this build and `features` (a TOML list's items), and `code` after
 /// [`BINDING`]; `extra` are more `[dependencies]` lines.
 fn check(name: &str, features: &str, extra: &str, code: &str) {
+    let probe = probe(name, features, extra, code);
+    let output = probe.cargo("check");
+    assert_checks(&output, features);
+}
+
+/// The probe [`check`] checks.
+fn probe(name: &str, features: &str, extra: &str, code: &str) -> ProbeCrate {
     let probe = ProbeCrate::new(name, &format!("{BINDING}{code}"));
     probe.write("lua/hit.lua", HIT_LUA);
     let dependencies = facade_dependency(Some(&format!("{REDIS_FEATURE:?}, {features}")));
@@ -32,7 +39,11 @@ fn check(name: &str, features: &str, extra: &str, code: &str) {
         "Cargo.toml",
         &probe.manifest_with(&format!("{dependencies}{extra}")),
     );
-    let output = probe.cargo("check");
+    probe
+}
+
+/// Fails, with the compiler's errors, unless the check `output` succeeded.
+fn assert_checks(output: &Output, features: &str) {
     assert!(
         output.status.success(),
         "with [{features}]:\n{}",
@@ -119,11 +130,16 @@ fn main() {}
 
 /// rustls as redis-rs uses it needs no C compiler; native-tls needs
 /// OpenSSL's headers, so its features are checked by the table below only.
+/// On 2.0, redis-rs's `tls-rustls` alone does not build (no root store):
+/// the facade's turns the system's roots on there.
+///
+/// The outer build needs no TLS crate: Cargo may download rustls here.
 #[test]
 fn tls_rustls() {
-    check(
+    let features = "\"tls-rustls\"";
+    let probe = probe(
         "feature-tls-rustls",
-        "\"tls-rustls\"",
+        features,
         "",
         r#"
 fn main() {
@@ -131,6 +147,7 @@ fn main() {
 }
 "#,
     );
+    assert_checks(&probe.cargo_downloading("check"), features);
 }
 
 /// A `ClusterPipeline` that the application's own redis-rs dependency
