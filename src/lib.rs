@@ -2,14 +2,22 @@
 //!
 //! # Quick start
 //!
-//! Depend on this crate and on the redis-rs it is built on (for redis-rs
-//! 2.0, see [redis-rs 1.x or 2.0](guide::redis_rs)):
+//! Depend on this crate; it re-exports the redis-rs it is built on as
+//! [`redis`], 1.x by default:
 //!
 //! ```toml
 //! [dependencies]
 //! redis-script = "0.1"
-//! redis = "1.8"
 //! ```
+//!
+//! An application picks the redis-rs: `redis-1` (default) or `redis-2`
+//! (`default-features = false, features = ["redis-2", ...]`). A library
+//! depends with `default-features = false` and picks neither, leaving the
+//! choice to its users; with both on, redis-rs 2.0 is used, and with
+//! neither the build stops with one error that says what to write.
+//! redis-rs's own features (`connection-manager`, `cluster-async`, `r2d2`,
+//! `bb8`, `sentinel`, the TLS ones) are this crate's too, forwarded under
+//! the same names: [redis-rs 1.x or 2.0, and features](guide::redis_rs).
 //!
 //! Put the scripts in files of your crate, `scripts/lock_acquire.lua`
 //! beside its `Cargo.toml`:
@@ -84,7 +92,8 @@
 //! - [Observability](guide::observability): counts, spans and metrics by
 //!   binding ([`observe`]).
 //! - [redis-lua](guide::redis_lua): the same checks as a command.
-//! - [redis-rs 1.x or 2.0, and features](guide::redis_rs).
+//! - [redis-rs 1.x or 2.0, and features](guide::redis_rs): who picks
+//!   the redis-rs, and redis-rs's features through this crate.
 //! - [Security](guide::security) and [benchmarks and tests](guide::testing).
 //!
 //! The attribute's own arguments and what it generates are on its page:
@@ -309,14 +318,14 @@ pub mod guide;
 
 /// The redis-rs this crate is built on (1.x, or 2.0 with the feature
 /// `redis-2`), for connections and pipelines.
-#[cfg(not(all(feature = "redis-2", not(feature = "redis-1"))))]
+#[cfg(not(feature = "redis-2"))]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis-1")))]
 pub use redis;
 /// The redis-rs this crate is built on (1.x, or 2.0 with the feature
 /// `redis-2`), for connections and pipelines.
 // An aliased `extern crate` at the root also makes it `redis` in every
-// module of this crate.
-#[cfg(all(feature = "redis-2", not(feature = "redis-1")))]
+// module of this crate, even with `redis-1` on too (2.0 is then the one used).
+#[cfg(feature = "redis-2")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis-2")))]
 pub extern crate redis2 as redis;
 

@@ -11,7 +11,7 @@
 //! ```
 
 // The redis-rs that `redis-2` picks is `redis` here too (see redis-script-runtime).
-#[cfg(all(feature = "redis-2", not(feature = "redis-1")))]
+#[cfg(feature = "redis-2")]
 extern crate redis2 as redis;
 
 mod alloc;

@@ -7,15 +7,26 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-#[cfg(all(feature = "redis-1", feature = "redis-2"))]
-compile_error!(
-    "redis-script: the features `redis-1` and `redis-2` are both on, and only one redis-rs can be used; \
-     for redis 2.0 depend on redis-script with `default-features = false, features = [\"redis-2\", ...]`"
-);
+// Without a redis-rs the crate holds this error alone (every item below
+// needs redis-rs), so that it is the build's one error, not the first of a
+// hundred unresolved paths.
 #[cfg(not(any(feature = "redis-1", feature = "redis-2")))]
 compile_error!(
-    "redis-script: pick the redis-rs to build on with the feature `redis-1` (redis 1.x, a default feature) or `redis-2` (redis 2.0)"
+    "redis-script: no redis-rs is chosen. An application picks it in the features of its \
+     `redis-script` dependency: `features = [\"redis-1\", ...]` for redis 1.x (a default feature) \
+     or `[\"redis-2\", ...]` for redis 2.0. A library leaves both off \
+     (`default-features = false`) and builds itself with `--features redis-script/redis-1`."
 );
+
+/// Applies to each item the cfg under which a redis-rs is chosen.
+macro_rules! with_redis_rs {
+    ($($item:item)*) => {
+        $(
+            #[cfg(any(feature = "redis-1", feature = "redis-2"))]
+            $item
+        )*
+    };
+}
 
 // The modules stand in floors, each importing only from the floors below
 // it (`.ci/module-circles` checks that no import circle forms):
@@ -30,60 +41,68 @@ compile_error!(
 // 5. `call` (invocations, batches, pipelines, prefixed connections).
 //
 // The public paths are the re-exports below, whatever floor defines them.
-mod call;
-mod deploy;
+// `embedded` defines `#[macro_export]` macros, which generated code reaches
+// by absolute paths: rustc refuses that for macros a macro expanded, so its
+// cfg is written out.
+#[cfg(any(feature = "redis-1", feature = "redis-2"))]
 mod embedded;
-mod error;
-pub mod observe;
-mod reply;
-mod wire;
+with_redis_rs! {
+    mod call;
+    mod deploy;
+    mod error;
+    pub mod observe;
+    mod reply;
+    mod wire;
 
-pub use call::batch::{Batch, BatchReplies, Queued};
-pub use call::invocation::{Argument, Invocation, NoScriptFallback};
-pub use call::pipeline::ScriptPipeline;
-pub use call::prefixed_connection::PrefixedConnection;
-pub use call::redirect::redirected_commands;
-#[cfg(feature = "aio")]
-pub use deploy::kill::kill_running_script_async;
-pub use deploy::kill::{ScriptKill, kill_running_script};
-pub use deploy::library_status::LibraryStatus;
-pub use deploy::registry;
-#[cfg(feature = "aio")]
-pub use deploy::registry::load_all_async;
-pub use deploy::registry::{Loaded, load_all};
-pub use embedded::error_class::ErrorClass;
-pub use embedded::library::Library;
-pub use embedded::script::{Arity, Script};
-pub use error::{Applied, Error, ErrorKind};
-pub use observe::ScriptStats;
-#[cfg(feature = "json")]
-pub use wire::json::Json;
-pub use wire::key_prefix::{InvalidKeyPrefix, KeyPrefix};
-pub use wire::slot::{SLOTS, hash_tag, key_slot};
+    pub use call::batch::{Batch, BatchReplies, Queued};
+    pub use call::invocation::{Argument, Invocation, NoScriptFallback};
+    pub use call::pipeline::ScriptPipeline;
+    pub use call::prefixed_connection::PrefixedConnection;
+    pub use call::redirect::redirected_commands;
+    #[cfg(feature = "aio")]
+    pub use deploy::kill::kill_running_script_async;
+    pub use deploy::kill::{ScriptKill, kill_running_script};
+    pub use deploy::library_status::LibraryStatus;
+    pub use deploy::registry;
+    #[cfg(feature = "aio")]
+    pub use deploy::registry::load_all_async;
+    pub use deploy::registry::{Loaded, load_all};
+    pub use embedded::error_class::ErrorClass;
+    pub use embedded::library::Library;
+    pub use embedded::script::{Arity, Script};
+    pub use error::{Applied, Error, ErrorKind};
+    pub use observe::ScriptStats;
+    #[cfg(feature = "json")]
+    pub use wire::json::Json;
+    pub use wire::key_prefix::{InvalidKeyPrefix, KeyPrefix};
+    pub use wire::slot::{SLOTS, hash_tag, key_slot};
+
+    /// What generated code names; not a public API.
+    #[doc(hidden)]
+    pub mod __private {
+        pub use crate::__register_script as register_script;
+        pub use crate::call::invocation::Invocation;
+        pub use crate::embedded::impl_path;
+        pub use crate::embedded::library::Library;
+        pub use crate::embedded::linked::SCRIPTS;
+        pub use crate::embedded::script::{Script, ScriptParts};
+        pub use crate::embedded::shape::Shape;
+        pub use linkme;
+    }
+}
 
 /// The redis-rs this crate is built on (1.x, or 2.0 with the feature
 /// `redis-2`); the facade re-exports the same one.
-#[cfg(not(all(feature = "redis-2", not(feature = "redis-1"))))]
+#[cfg(all(feature = "redis-1", not(feature = "redis-2")))]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis-1")))]
 pub use redis;
 /// The redis-rs this crate is built on (1.x, or 2.0 with the feature
 /// `redis-2`); the facade re-exports the same one.
 // With `redis-2`, an aliased `extern crate` at the root also makes redis-rs
-// 2.0 `redis` throughout the crate. Both on: 1.x stays, so the one error
-// above is all the user sees.
-#[cfg(all(feature = "redis-2", not(feature = "redis-1")))]
+// 2.0 `redis` throughout the crate, also when `redis-1` is on as well (an
+// `extern crate` item takes the name from the dependency called `redis`).
+// Outside `with_redis_rs!`: rustc refuses a macro-expanded `extern crate`
+// that shadows a dependency's name.
+#[cfg(feature = "redis-2")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis-2")))]
 pub extern crate redis2 as redis;
-
-/// What generated code names; not a public API.
-#[doc(hidden)]
-pub mod __private {
-    pub use crate::__register_script as register_script;
-    pub use crate::call::invocation::Invocation;
-    pub use crate::embedded::impl_path;
-    pub use crate::embedded::library::Library;
-    pub use crate::embedded::linked::SCRIPTS;
-    pub use crate::embedded::script::{Script, ScriptParts};
-    pub use crate::embedded::shape::Shape;
-    pub use linkme;
-}

@@ -28,6 +28,8 @@ mod probe;
 mod quick_start;
 mod rebuild;
 mod recipes;
+mod redis_rs_choice;
+mod redis_rs_features;
 mod redis_rs_versions;
 mod registry;
 mod replicas;

@@ -84,7 +84,7 @@ fn r2d2_connection_recovers_from_a_flushed_script_cache() {
 
 /// deadpool-redis and bb8-redis are built on redis-rs 1.x: with `redis-2`
 /// there is neither to test (no release of either is built on 2.0 yet).
-#[cfg(feature = "redis-1")]
+#[cfg(not(feature = "redis-2"))]
 mod async_pools {
     use std::future::Future;
     use std::ops::DerefMut;

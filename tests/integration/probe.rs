@@ -81,11 +81,12 @@ impl ProbeCrate {
         )
     }
 
-    /// Writes `path` (relative to the crate) with a modification time later
-    /// than any build so far, however coarse the file system's clock, so
-    /// that Cargo sees the change.
+    /// Writes `path` (relative to the crate, its folders made as needed)
+    /// with a modification time later than any build so far, however
+    /// coarse the file system's clock, so that Cargo sees the change.
     pub fn write(&self, path: &str, text: &str) {
         let path = self.dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, text).unwrap();
         let later = SystemTime::now() + Duration::from_secs(2);
         std::fs::File::options()
@@ -100,16 +101,37 @@ impl ProbeCrate {
     /// shares one target dir of its own: the dependencies are built once,
     /// and it never waits on the lock of the outer build.
     pub fn cargo(&self, command: &str) -> Output {
+        self.cargo_with_args(command, &[])
+    }
+
+    /// [`cargo`](Self::cargo) with `args` after the command's own (for
+    /// `run`: `--` and the program's arguments).
+    pub fn cargo_with_args(&self, command: &str, args: &[&str]) -> Output {
+        self.command(command, true).args(args).output().unwrap()
+    }
+
+    /// [`cargo`](Self::cargo) without `--offline`: for a probe that uses
+    /// crates the outer build did not need, which Cargo then downloads
+    /// once, at the versions of the lock file.
+    pub fn cargo_downloading(&self, command: &str) -> Output {
+        self.command(command, false).output().unwrap()
+    }
+
+    fn command(&self, command: &str, offline: bool) -> Command {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        Command::new(cargo)
-            .args([command, "--quiet", "--offline", "--manifest-path"])
+        let mut cargo = Command::new(cargo);
+        cargo.args([command, "--quiet"]);
+        if offline {
+            cargo.arg("--offline");
+        }
+        cargo
+            .arg("--manifest-path")
             .arg(self.dir.join("Cargo.toml"))
             .env(
                 "CARGO_TARGET_DIR",
                 repo().join("target").join("rebuild-probe"),
-            )
-            .output()
-            .unwrap()
+            );
+        cargo
     }
 }
 
@@ -117,6 +139,14 @@ impl Drop for ProbeCrate {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// The compiler's errors in a build's `stderr` (not Cargo's summary lines).
+pub fn compiler_errors(stderr: &str) -> usize {
+    stderr
+        .lines()
+        .filter(|line| line.starts_with("error") && !line.starts_with("error: could not compile"))
+        .count()
 }
 
 /// The repository: this crate's manifest directory.

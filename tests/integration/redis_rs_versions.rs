@@ -11,7 +11,6 @@ use std::collections::HashMap;
 use redis::{FromRedisValue, Value};
 use redis_script::redis_script;
 
-use crate::probe::{ProbeCrate, facade_dependency};
 use crate::reply_mapping::assert_reply_error;
 use crate::server::RedisServer;
 
@@ -107,44 +106,6 @@ fn a_table_of_pairs_into_a_map() {
         let map = table_into_map(table, lua_resp).invoke(&mut con);
         assert_eq!(map.unwrap(), expected, "{table}");
     }
-}
-
-/// A crate that turns on both redis-rs features, or neither, gets one error
-/// that says what to do (with neither, before the errors that follow from
-/// having no redis-rs), not a wall of type mismatches between the two.
-#[test]
-fn both_redis_rs_features_or_neither_is_one_clear_error() {
-    let probe = ProbeCrate::new("redis-features-probe", "fn main() {}\n");
-    let build = |features: &str| {
-        let manifest = probe.manifest_with(&facade_dependency(Some(features)));
-        probe.write("Cargo.toml", &manifest);
-        let output = probe.cargo("build");
-        assert!(!output.status.success(), "built with features [{features}]");
-        String::from_utf8(output.stderr).unwrap()
-    };
-
-    let both = build("\"redis-1\", \"redis-2\"");
-    assert!(
-        both.contains("the features `redis-1` and `redis-2` are both on")
-            && both.contains("default-features = false, features = [\"redis-2\", ...]"),
-        "{both}"
-    );
-    assert_eq!(errors(&both), 1, "{both}");
-
-    let neither = build("");
-    let first = neither
-        .lines()
-        .find(|line| line.starts_with("error"))
-        .unwrap_or_default();
-    assert!(first.contains("pick the redis-rs to build on"), "{neither}");
-}
-
-/// The compiler's errors in `stderr` (not its summary lines).
-fn errors(stderr: &str) -> usize {
-    stderr
-        .lines()
-        .filter(|line| line.starts_with("error") && !line.starts_with("error: could not compile"))
-        .count()
 }
 
 /// What the reply-shape check refuses at compile time fails at run time on

@@ -99,9 +99,12 @@ use crate::observe::ObservedPipeline;
 /// keyed command in it must then be in one slot, or the client refuses it.
 ///
 /// The trait is sealed: it is implemented for `redis::Pipeline` and
-/// `redis::cluster::ClusterPipeline` only, and cannot be implemented outside
-/// this crate, so that methods can be added to it without breaking anyone.
-pub trait ScriptPipeline: sealed::Sealed {
+/// `redis::cluster::ClusterPipeline` only (through a private trait, so that
+/// a call on any other type is an error that says where script calls go,
+/// and names the feature `cluster` for a cluster pipeline), and cannot be
+/// implemented outside this crate, so that methods can be added to it
+/// without breaking anyone.
+pub trait ScriptPipeline: sealed::Queue {
     /// Queues `call` as `EVALSHA`, after a `SCRIPT LOAD` of its script if
     /// this pipeline does not hold one yet (whose reply is ignored). Fails,
     /// queueing nothing, if one of its keys or fixed arguments did not
@@ -133,19 +136,45 @@ pub trait ScriptPipeline: sealed::Sealed {
     }
 }
 
-/// The private supertrait that seals [`ScriptPipeline`]: public, so it can
-/// bound a public trait, in a module nobody outside can name.
+/// The private supertrait that seals [`ScriptPipeline`] and does its work:
+/// public, so it can bound a public trait, in a module nobody outside can
+/// name. `ScriptPipeline` is implemented for every type that implements it,
+/// so that rustc reports a method call on another type as this trait's
+/// unmet bound, with the message below, instead of a bare "no method named
+/// `evalsha_script`".
 mod sealed {
-    pub trait Sealed {}
+    use crate::call::invocation::Invocation;
+    use crate::error::Error;
 
-    impl Sealed for redis::Pipeline {}
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is not a pipeline that takes script calls",
+        label = "not a `redis::Pipeline` or `redis::cluster::ClusterPipeline`",
+        note = "script calls go in a `redis::Pipeline`, or in a `redis::cluster::ClusterPipeline` \
+                with redis-script's feature `cluster` on (`features = [\"cluster\", ...]`)"
+    )]
+    pub trait Queue {
+        /// [`ScriptPipeline::evalsha_script`](super::ScriptPipeline::evalsha_script).
+        fn queue_evalsha<T>(&mut self, call: &Invocation<T>) -> Result<(), Error>;
 
-    #[cfg(feature = "cluster")]
-    impl Sealed for redis::cluster::ClusterPipeline {}
+        /// [`ScriptPipeline::eval_script`](super::ScriptPipeline::eval_script).
+        fn queue_eval<T>(&mut self, call: &Invocation<T>) -> Result<(), Error>;
+    }
 }
 
-impl ScriptPipeline for Pipeline {
+impl<P: sealed::Queue> ScriptPipeline for P {
     fn evalsha_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error> {
+        self.queue_evalsha(call)?;
+        Ok(self)
+    }
+
+    fn eval_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error> {
+        self.queue_eval(call)?;
+        Ok(self)
+    }
+}
+
+impl sealed::Queue for Pipeline {
+    fn queue_evalsha<T>(&mut self, call: &Invocation<T>) -> Result<(), Error> {
         call.check_parameters()?;
         let script = call.script();
         // A function's library is not loaded per pipeline: see the trait docs.
@@ -154,29 +183,28 @@ impl ScriptPipeline for Pipeline {
         }
         call.queue_in(self, false)?;
         crate::observe::queued(script);
-        Ok(self)
+        Ok(())
     }
 
-    fn eval_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error> {
+    fn queue_eval<T>(&mut self, call: &Invocation<T>) -> Result<(), Error> {
         call.queue_in(self, true)?;
         crate::observe::queued(call.script());
-        Ok(self)
+        Ok(())
     }
 }
 
 #[cfg(feature = "cluster")]
-#[cfg_attr(docsrs, doc(cfg(feature = "cluster")))]
-impl ScriptPipeline for redis::cluster::ClusterPipeline {
-    fn evalsha_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error> {
+impl sealed::Queue for redis::cluster::ClusterPipeline {
+    fn queue_evalsha<T>(&mut self, call: &Invocation<T>) -> Result<(), Error> {
         // A keyless SCRIPT LOAD cannot be routed to the call's node.
-        self.eval_script(call)
+        self.queue_eval(call)
     }
 
-    fn eval_script<T>(&mut self, call: &Invocation<T>) -> Result<&mut Self, Error> {
+    fn queue_eval<T>(&mut self, call: &Invocation<T>) -> Result<(), Error> {
         call.check_slots()?;
         self.add_command(call.eval_cmd()?);
         crate::observe::queued(call.script());
-        Ok(self)
+        Ok(())
     }
 }
 

@@ -147,13 +147,13 @@ impl Packed {
     /// arguments written after the head, as [`to_cmd`](Self::to_cmd) builds
     /// it.
     pub(crate) fn queue_in(&self, pipe: &mut Pipeline, command: &'static str, first: &[u8]) {
-        #[cfg(not(all(feature = "redis-2", not(feature = "redis-1"))))]
+        #[cfg(not(feature = "redis-2"))]
         pipe.add_command(self.to_cmd(&[command.as_bytes(), first]));
         // redis-rs 2.0 packs a pipeline's commands into one buffer, which
         // `add_command` copies a `Cmd` into: written there directly, the call
         // builds no `Cmd` (in 1.x a pipeline holds `Cmd`s, sized exactly by
         // `to_cmd`).
-        #[cfg(all(feature = "redis-2", not(feature = "redis-1")))]
+        #[cfg(feature = "redis-2")]
         {
             pipe.cmd(command).arg(first);
             for value in self.tail_values() {

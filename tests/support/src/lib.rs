@@ -28,12 +28,13 @@
 
 #![warn(missing_docs)]
 
-/// The redis-rs of the clients this crate makes: 1.x, or 2.0 with `redis-2`.
-#[cfg(feature = "redis-1")]
+/// The redis-rs of the clients this crate makes: 1.x, or 2.0 with `redis-2`
+/// (also when `redis-1` is on as well, as in the facade).
+#[cfg(all(feature = "redis-1", not(feature = "redis-2")))]
 pub use redis;
 /// The redis-rs of the clients this crate makes: 1.x, or 2.0 with `redis-2`.
 // The aliased `extern crate` also makes it `redis` throughout this crate.
-#[cfg(all(feature = "redis-2", not(feature = "redis-1")))]
+#[cfg(feature = "redis-2")]
 pub extern crate redis2 as redis;
 
 // Without a redis-rs there is nothing to offer: trybuild's UI cases build
