@@ -320,6 +320,12 @@ pub use redis;
 #[cfg_attr(docsrs, doc(cfg(feature = "redis-2")))]
 pub extern crate redis2 as redis;
 
+/// The fred this crate's feature `fred` is built on (10.x), whose clients
+/// and pools run bindings (`invoke_fred`) and batches (`Batch::run_fred`).
+#[cfg(feature = "fred")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fred")))]
+pub use redis_script_runtime::fred;
+
 /// What `#[redis_script]` expansions name; not a public API.
 #[doc(hidden)]
 pub mod __private {

@@ -75,6 +75,12 @@ pub use redis;
 #[cfg_attr(docsrs, doc(cfg(feature = "redis-2")))]
 pub extern crate redis2 as redis;
 
+/// The fred that `invoke_fred` and `Batch::run_fred` take clients of
+/// (feature `fred`); the facade re-exports the same one.
+#[cfg(feature = "fred")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fred")))]
+pub use fred;
+
 /// What generated code names; not a public API.
 #[doc(hidden)]
 pub mod __private {
