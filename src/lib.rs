@@ -85,6 +85,8 @@
 //!   binding ([`observe`]).
 //! - [redis-lua](guide::redis_lua): the same checks as a command.
 //! - [redis-rs 1.x or 2.0, and features](guide::redis_rs).
+//! - [fred](guide::fred): bindings and batches on fred's clients (feature
+//!   `fred`).
 //! - [Security](guide::security) and [benchmarks and tests](guide::testing).
 //!
 //! The attribute's own arguments and what it generates are on its page:
@@ -298,6 +300,7 @@ macro_rules! guide_links {
          [observability]: crate::guide::observability\n\
          [redis_lua]: crate::guide::redis_lua\n\
          [redis_rs]: crate::guide::redis_rs\n\
+         [fred]: crate::guide::fred\n\
          [security]: crate::guide::security\n\
          [testing]: crate::guide::testing\n"
     };
