@@ -97,6 +97,7 @@ pub enum NoScriptFallback {
 ///   NOSCRIPT recovery (see [`NoScriptFallback`]);
 /// - [`invoke_async`](Self::invoke_async) on a `redis::aio::ConnectionLike`
 ///   (`MultiplexedConnection`, `ConnectionManager`, ...): the same;
+/// - `invoke_fred` (feature `fred`) on a fred client or pool: the same;
 /// - [`ScriptPipeline::evalsha_script`](crate::ScriptPipeline::evalsha_script)
 ///   queues it in a `redis::Pipeline` as EVALSHA, after one `SCRIPT LOAD`
 ///   of the script per pipeline, and
