@@ -542,8 +542,12 @@ impl<T: FromRedisValue> Invocation<T> {
                 // fred pipelines no pair on one connection as redis-rs
                 // does: the load, then the call, each routed alike.
                 observation.recovery(self.load_recovery());
-                let load = self.load_args();
-                let loaded = send(client, route, load[0], load[1..].iter().copied()).await;
+                let loaded = match self.load_args().split_first() {
+                    Some((command, args)) => {
+                        send(client, route, command, args.iter().copied()).await
+                    }
+                    None => Ok(Value::Nil),
+                };
                 if let Some(error) = load_failure(loaded) {
                     return Err(Error::redis(self.script, error).during_load());
                 }
