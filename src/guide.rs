@@ -30,5 +30,9 @@ chapter!(faults, "../docs/guide/faults.md");
 chapter!(observability, "../docs/guide/observability.md");
 chapter!(redis_lua, "../docs/guide/redis_lua.md");
 chapter!(redis_rs, "../docs/guide/redis_rs.md");
+// Documented always; its example is a doc test only with the feature,
+// which it needs.
+#[cfg(any(feature = "fred", all(doc, not(doctest))))]
+chapter!(fred, "../docs/guide/fred.md");
 chapter!(security, "../docs/guide/security.md");
 chapter!(testing, "../docs/guide/testing.md");

@@ -94,6 +94,8 @@
 //! - [redis-lua](guide::redis_lua): the same checks as a command.
 //! - [redis-rs 1.x or 2.0, and features](guide::redis_rs): who picks
 //!   the redis-rs, and redis-rs's features through this crate.
+//! - [fred](guide::fred): bindings and batches on fred's clients (feature
+//!   `fred`).
 //! - [Security](guide::security) and [benchmarks and tests](guide::testing).
 //!
 //! The attribute's own arguments and what it generates are on its page:
@@ -307,6 +309,7 @@ macro_rules! guide_links {
          [observability]: crate::guide::observability\n\
          [redis_lua]: crate::guide::redis_lua\n\
          [redis_rs]: crate::guide::redis_rs\n\
+         [fred]: crate::guide::fred\n\
          [security]: crate::guide::security\n\
          [testing]: crate::guide::testing\n"
     };
@@ -328,6 +331,12 @@ pub use redis;
 #[cfg(feature = "redis-2")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis-2")))]
 pub extern crate redis2 as redis;
+
+/// The fred this crate's feature `fred` is built on (10.x), whose clients
+/// and pools run bindings (`invoke_fred`) and batches (`Batch::run_fred`).
+#[cfg(feature = "fred")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fred")))]
+pub use redis_script_runtime::fred;
 
 /// What `#[redis_script]` expansions name; not a public API.
 #[doc(hidden)]

@@ -106,3 +106,9 @@ pub use redis;
 #[cfg(feature = "redis-2")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis-2")))]
 pub extern crate redis2 as redis;
+
+/// The fred that `invoke_fred` and `Batch::run_fred` take clients of
+/// (feature `fred`); the facade re-exports the same one.
+#[cfg(feature = "fred")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fred")))]
+pub use fred;

@@ -14,6 +14,8 @@ mod batch;
 mod cluster;
 mod counter;
 mod faults;
+#[cfg(feature = "fred")]
+mod fred;
 mod functions;
 mod headers;
 mod idiomatic;

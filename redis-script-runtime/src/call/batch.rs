@@ -326,6 +326,47 @@ impl Batch {
         self.replies(raw)
     }
 
+    /// The same run on a [fred](https://docs.rs/fred) client or pool
+    /// (`fred::clients::Client`, `Pool`, any `fred::interfaces::ClientLike`):
+    /// the batch's commands in one fred `Pipeline`, an atomic batch inside
+    /// `MULTI`/`EXEC` in that pipeline, every command routed to the node of
+    /// the batch's first key on a clustered client (so, as on a redis-rs
+    /// cluster, all its keys must share a slot: [`check_slots`](Self::check_slots)).
+    /// Each call's result and its `applied` are as for [`run`](Self::run),
+    /// but for two things fred does not give:
+    ///
+    /// - fred reads a pipeline's replies into its own values, which fail a
+    ///   reply that holds an error (`{1, redis.pcall(...)}`) as a whole, as
+    ///   that error; and do not tell `+OK` from a bulk string, nor a set
+    ///   from an array (replies that fit a binding's declared type either way).
+    /// - fred reads EXEC's reply as one value, failed as a whole when any
+    ///   call in it failed: then every call of an atomic batch fails with
+    ///   that error, [`Applied::Maybe`](crate::Applied::Maybe) (they ran; one
+    ///   of them failed). EXECABORT (nothing ran) is read per call as on
+    ///   redis-rs.
+    #[cfg(feature = "fred")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "fred")))]
+    pub async fn run_fred<C: fred::interfaces::ClientLike>(&self, client: &C) -> BatchReplies {
+        use crate::call::fred::{Route, database, run_pipeline};
+        if self.is_empty() {
+            return self.replies(Ok(Vec::new()));
+        }
+        self.count_calls();
+        let run = PipelineRun::start(&self.pipe, self.is_atomic(), || database(client));
+        let route = Route::at(self.keys.first().map(|(_, slot)| *slot));
+        let commands = self.pipe.cmd_iter().map(|cmd| {
+            cmd.args_iter().filter_map(|arg| match arg {
+                redis::Arg::Simple(bytes) => Some(bytes),
+                _ => None,
+            })
+        });
+        let raw = run
+            .instrument(run_pipeline(client, route, commands, self.is_atomic()))
+            .await;
+        run.finish(&raw);
+        self.replies(raw)
+    }
+
     /// Counts each call of a run for its script, as `invoke` counts a call
     /// each time it runs.
     fn count_calls(&self) {

@@ -97,6 +97,7 @@ pub enum NoScriptFallback {
 ///   NOSCRIPT recovery (see [`NoScriptFallback`]);
 /// - [`invoke_async`](Self::invoke_async) on a `redis::aio::ConnectionLike`
 ///   (`MultiplexedConnection`, `ConnectionManager`, ...): the same;
+/// - `invoke_fred` (feature `fred`) on a fred client or pool: the same;
 /// - [`ScriptPipeline::evalsha_script`](crate::ScriptPipeline::evalsha_script)
 ///   queues it in a `redis::Pipeline` as EVALSHA, after one `SCRIPT LOAD`
 ///   of the script per pipeline, and
@@ -496,6 +497,75 @@ impl<T: FromRedisValue> Invocation<T> {
         self.finish(reply)
     }
 
+    /// The same call on a [fred](https://docs.rs/fred) client or pool
+    /// (`fred::clients::Client`, `Pool`, or any `fred::interfaces::ClientLike`):
+    /// EVALSHA (FCALL for a `#[redis_function]` binding), and the same
+    /// recovery as [`invoke_async`](Self::invoke_async) when the script or
+    /// library is missing, in sequence: EVAL once (or SCRIPT LOAD then the
+    /// call, with [`NoScriptFallback::Load`]), or FUNCTION LOAD REPLACE then
+    /// the call once. The reply and the errors are read as on redis-rs,
+    /// every error naming the binding. On a clustered client each command
+    /// goes to the node of the call's first key.
+    #[cfg(feature = "fred")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "fred")))]
+    pub async fn invoke_fred<C: fred::interfaces::ClientLike>(
+        &self,
+        client: &C,
+    ) -> Result<T, Error> {
+        let observation = self.observe(|| crate::call::fred::database(client));
+        let result = observation
+            .instrument(self.run_fred(client, &observation))
+            .await;
+        observation.finish(&result);
+        result
+    }
+
+    #[cfg(feature = "fred")]
+    async fn run_fred<C: fred::interfaces::ClientLike>(
+        &self,
+        client: &C,
+        observation: &CallObservation,
+    ) -> Result<T, Error> {
+        use crate::call::fred::{Route, send};
+        self.check_parameters()?;
+        let route = Route::at(self.keys().next().map(key_slot));
+        let [command, called] = evalsha_head(self.script);
+        let call = || {
+            send(
+                client,
+                route,
+                command,
+                std::iter::once(called).chain(self.evalsha.tail_values()),
+            )
+        };
+        let mut reply = call().await;
+        if needs_load(self.script, &reply) {
+            let load_first =
+                self.script.library().is_some() || self.fallback == NoScriptFallback::Load;
+            reply = if load_first {
+                // fred pipelines no pair on one connection as redis-rs
+                // does: the load, then the call, each routed alike.
+                observation.recovery(self.load_recovery());
+                let loaded = match self.load_args().split_first() {
+                    Some((command, args)) => {
+                        send(client, route, command, args.iter().copied()).await
+                    }
+                    None => Ok(Value::Nil),
+                };
+                if let Some(error) = load_failure(loaded) {
+                    return Err(Error::redis(self.script, error).during_load());
+                }
+                call().await
+            } else {
+                observation.recovery(observe::RECOVERY_EVAL);
+                let [command, source] = eval_head(self.script);
+                let tail = std::iter::once(source).chain(self.evalsha.tail_values());
+                send(client, route, command, tail).await
+            };
+        }
+        self.finish(reply)
+    }
+
     /// The reply of a call that `invoke` sent: a cluster's CROSSSLOT refusal
     /// of keys that do span slots becomes [`ErrorKind::CrossSlot`] with every
     /// key and its slot (any other CROSSSLOT, e.g. one a script raised
@@ -578,6 +648,17 @@ fn needs_load(script: &Script, reply: &RedisResult<Value>) -> bool {
                 })
         }
         None => is_noscript(reply),
+    }
+}
+
+/// The error of a load's reply, if it failed: the connection's, or the
+/// server's refusal.
+#[cfg(feature = "fred")]
+fn load_failure(reply: RedisResult<Value>) -> Option<RedisError> {
+    match reply {
+        Err(error) => Some(error),
+        Ok(Value::ServerError(error)) => Some(error.into()),
+        Ok(_) => None,
     }
 }
 
