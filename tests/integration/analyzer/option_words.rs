@@ -288,29 +288,12 @@ fn render(table: &BTreeMap<String, Vec<(String, Row)>>) -> String {
 #[ignore = "rewrites the analyzer's src/commands/options/generated.rs; run with REDIS_SCRIPT_REGENERATE=1"]
 fn regenerate() {
     let table = table();
-    let new = render(&table);
-    let path = generated_file();
-    let current = std::fs::read_to_string(&path).unwrap_or_default();
-    if std::env::var("REDIS_SCRIPT_REGENERATE").as_deref() == Ok("1") {
-        std::fs::write(&path, &new).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
-        eprintln!(
-            "wrote {}: {} words of {} commands ({})",
-            path.display(),
-            table.values().map(Vec::len).sum::<usize>(),
-            table.len(),
-            if new == current {
-                "unchanged"
-            } else {
-                "changed"
-            }
-        );
-    } else {
-        eprintln!(
-            "{} is {}current; set REDIS_SCRIPT_REGENERATE=1 to write it",
-            path.display(),
-            if new == current { "" } else { "NOT " }
-        );
-    }
+    let what = format!(
+        "{} words of {} commands",
+        table.values().map(Vec::len).sum::<usize>(),
+        table.len()
+    );
+    super::write_generated(&generated_file(), &render(&table), &what);
 }
 
 /// The checked-in file equals what the stored specifications generate now.

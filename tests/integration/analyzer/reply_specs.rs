@@ -300,30 +300,13 @@ fn render(commands: &BTreeMap<String, Option<Facts>>) -> String {
 fn regenerate() {
     let dir = specs_dir();
     let commands = read_specs(&dir);
-    let new = render(&commands);
-    let path = generated_file();
-    let current = std::fs::read_to_string(&path).unwrap_or_default();
     let known = commands.values().filter(|facts| facts.is_some()).count();
-    if std::env::var("REDIS_SCRIPT_REGENERATE").as_deref() == Ok("1") {
-        std::fs::write(&path, &new).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
-        eprintln!(
-            "wrote {}: {known} of {} commands from {} ({})",
-            path.display(),
-            commands.len(),
-            dir.display(),
-            if new == current {
-                "unchanged"
-            } else {
-                "changed"
-            }
-        );
-    } else {
-        eprintln!(
-            "{} is {}current; set REDIS_SCRIPT_REGENERATE=1 to write it",
-            path.display(),
-            if new == current { "" } else { "NOT " }
-        );
-    }
+    let what = format!(
+        "{known} of {} commands from {}",
+        commands.len(),
+        dir.display()
+    );
+    super::write_generated(&generated_file(), &render(&commands), &what);
 }
 
 /// The checked-in file equals what the specifications generate now. Without
