@@ -22,7 +22,7 @@
 //! The facts each server adds (its words for a refused call, what it refuses
 //! in a read-only script) are in its [`Profile`](crate::servers::Profile);
 //! what a command replies is [`crate::replies`]'s; the words of a
-//! command's arguments (`SET`'s `NX`, `EX`) are [`options`]'.
+//! command's arguments (`SET`'s `NX`, `EX`) come from [`options()`].
 //!
 //! # How a script's `redis.call(name, arg1, ...)` is checked (Redis 7.0)
 //!
