@@ -2,8 +2,9 @@
 //! type its reply goes into, the servers it must run on, and what not to
 //! report ([`Declared`]).
 
-use crate::diagnostic::{Allowed, Checker};
+use crate::diagnostic::Allowed;
 use crate::reply_type::RustType;
+use crate::rule::Checker;
 use crate::servers::{Server, Servers};
 
 /// What the caller's declaration says about the script.

@@ -4,7 +4,7 @@
 //! certain ([`Fix`]); and the [`Rule`] each is of, which an `allow(...)` may silence.
 
 use crate::fix::Fix;
-pub use crate::rules::Rule;
+use crate::rule::{Rule, Severity};
 use crate::syntax::tree::Span;
 
 /// Which token of the declaration a diagnostic belongs at (for
@@ -41,77 +41,6 @@ impl Target {
              reads {table} only by literal index: the declaration and the script may disagree"
         ))
     }
-}
-
-/// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Severity {
-    /// The script fails at run time (or cannot load) as declared.
-    Error,
-    /// The script and the declaration may disagree.
-    Warning,
-}
-
-impl Severity {
-    /// In lower case, as the tool's output writes it: `error`, `warning`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
-
-impl Rule {
-    /// The rule named `name`; a `-` stands for a `_` (`unknown-commands`).
-    pub fn from_name(name: &str) -> Option<Rule> {
-        let name = name.trim().replace('-', "_");
-        Rule::ALL.iter().copied().find(|rule| rule.name() == name)
-    }
-
-    /// The names of the rules the tool's allows may silence, for messages.
-    pub fn allowable_names() -> Vec<&'static str> {
-        Rule::allowable_names_by(Checker::CommandLine)
-    }
-
-    /// The names of the rules `checker`'s allows may silence, for messages.
-    pub fn allowable_names_by(checker: Checker) -> Vec<&'static str> {
-        Rule::ALL
-            .iter()
-            .copied()
-            .filter(|rule| rule.allowable_by(checker))
-            .map(Rule::name)
-            .collect()
-    }
-
-    /// How to allow it, for a note, in the words of `checker`.
-    pub(crate) fn hint(self, checker: Checker) -> String {
-        match checker {
-            Checker::Attribute => format!("add `allow({})` to #[redis_script]", self.name()),
-            Checker::CommandLine => format!(
-                "add a comment `-- redis-lua: allow({})` to the file, or allow it in redis-lua.toml",
-                self.name()
-            ),
-        }
-    }
-}
-
-impl std::fmt::Display for Rule {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Who runs the checks, which decides how a note says to allow a finding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum Checker {
-    /// The `#[redis_script]` and `#[redis_function]` attributes.
-    #[default]
-    Attribute,
-    /// The `redis-lua` command-line tool.
-    CommandLine,
 }
 
 /// The [`Rule`]s a caller allows: allowed, a finding is not reported.

@@ -15,8 +15,8 @@
 use std::path::PathBuf;
 
 use crate::compose::Composed;
-use crate::diagnostic::Rule;
 use crate::report::Lines;
+use crate::rule::Rule;
 use crate::syntax::tree::Span;
 
 /// How sure a fix is.
@@ -228,7 +228,7 @@ pub(crate) fn allow_here(
     };
     let comment = format!(
         "{indent}{dashes} {} allow({}){}",
-        crate::INLINE_ALLOW,
+        crate::inline_allow::INLINE_ALLOW,
         rule.name(),
         line_ending(source, lines, line)
     );

@@ -47,7 +47,6 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod check;
 #[doc(hidden)]
 pub mod commands;
 #[doc(hidden)]
@@ -57,6 +56,7 @@ mod diagnostic;
 pub mod fix;
 #[doc(hidden)]
 pub mod header;
+mod inline_allow;
 pub mod library;
 pub mod lint;
 #[doc(hidden)]
@@ -64,6 +64,7 @@ pub mod replies;
 #[doc(hidden)]
 pub mod reply_type;
 pub mod report;
+mod rule;
 mod rules;
 mod sandbox;
 mod semantic;
@@ -77,8 +78,10 @@ pub mod testing;
 mod text;
 
 pub use declared::{Declared, ReplyKind};
-pub use diagnostic::{Allowed, Checker, Diagnostic, Rule, Severity, Target};
+pub use diagnostic::{Allowed, Diagnostic, Target};
 pub use fix::{Applicability, Edit, Fix};
+pub use inline_allow::{INLINE_ALLOW, inline_allows};
+pub use rule::{Checker, Rule, Severity};
 pub use syntax::parser::SyntaxError;
 pub use syntax::tree::Span;
 
@@ -98,12 +101,8 @@ pub fn analyze<S: AsRef<[u8]> + ?Sized>(source: &S, mut declared: Declared) -> A
     let shebang = match shebang::parse(&text::same_offsets(source), declared.servers) {
         Ok(shebang) => shebang.unwrap_or_default(),
         Err(error) => {
-            let mut diagnostic = Diagnostic::error(
-                diagnostic::Rule::Shebang,
-                Target::File,
-                error.span,
-                error.message,
-            );
+            let mut diagnostic =
+                Diagnostic::error(Rule::Shebang, Target::File, error.span, error.message);
             diagnostic.note = error.note.or_else(|| {
                 let accepted_by = error.accepted_by?;
                 Some(servers::only_on_note(accepted_by, declared.checker))
@@ -118,70 +117,13 @@ pub fn analyze<S: AsRef<[u8]> + ?Sized>(source: &S, mut declared: Declared) -> A
     let (inline, mut diagnostics) = inline_allows(source, declared.checker);
     declared.allowed = declared.allowed.union(inline);
     match syntax::parser::parse(source) {
-        Ok(chunk) => diagnostics.extend(check::check(source, &chunk, &declared)),
+        Ok(chunk) => diagnostics.extend(rules::check(source, &chunk, &declared)),
         Err(error) => diagnostics.push(syntax_error(source, error)),
     }
     Analysis {
         shebang,
         diagnostics,
     }
-}
-
-/// The comment that starts an inline allow: `-- redis-lua: allow(unread)`.
-pub const INLINE_ALLOW: &str = "redis-lua:";
-
-/// The rules `source` allows in comments: line comments (as the lexer
-/// reads them: not `--` in a string, not a long comment `--[[ ]]`) whose
-/// text, after the dashes and blanks, is `redis-lua: allow(rule, ...)`,
-/// each rule by its name ([`Rule::from_name`]); anywhere in a script (or a
-/// file it includes), a comment allows the rule in the whole script. A
-/// comment that names no rule an allow may silence is an error of its own
-/// ([`Rule::Directive`]), as is one naming a rule `checker` may not allow
-/// ([`Rule::allowable_by`]).
-pub fn inline_allows<S: AsRef<[u8]> + ?Sized>(
-    source: &S,
-    checker: Checker,
-) -> (Allowed, Vec<Diagnostic>) {
-    let source = source.as_ref();
-    let mut allowed = Allowed::NONE;
-    let mut errors = Vec::new();
-    for comment_span in syntax::lexer::Lexer::line_comments(source) {
-        let whole = text::same_offsets(&source[comment_span.start..comment_span.end]);
-        let text = whole.trim_end();
-        let comment = text.trim_start_matches('-').trim_start();
-        let Some(directive) = comment.strip_prefix(INLINE_ALLOW) else {
-            continue;
-        };
-        let span = Span::new(comment_span.start, comment_span.start + text.len());
-        let error = |message: String| {
-            Diagnostic::error(Rule::Directive, Target::File, span, message).with_note(format!(
-                "write `-- {INLINE_ALLOW} allow(rule, ...)` with rules among: {}",
-                Rule::allowable_names_by(checker).join(", ")
-            ))
-        };
-        let list = directive
-            .trim()
-            .strip_prefix("allow(")
-            .and_then(|rest| rest.trim_end().strip_suffix(')'));
-        let Some(list) = list else {
-            errors.push(error(format!("`{text}` is not an inline allow")));
-            continue;
-        };
-        for name in list.split(',') {
-            match Rule::from_name(name) {
-                Some(rule) if rule.allowable_by(checker) => allowed = allowed.with(rule),
-                Some(rule) if rule.allowable() => errors.push(error(format!(
-                    "`{rule}` findings cannot be allowed in a script a Rust declaration \
-                     binds: its type or the server would fail at run time"
-                ))),
-                Some(rule) => errors.push(error(format!(
-                    "`{rule}` findings cannot be allowed: the server refuses the script"
-                ))),
-                None => errors.push(error(format!("unknown rule `{}`", name.trim()))),
-            }
-        }
-    }
-    (allowed, errors)
 }
 
 /// Whether `source` is a script Redis loads: `Ok`, or the error
@@ -206,7 +148,7 @@ fn syntax_error(source: &[u8], error: syntax::parser::SyntaxError) -> Diagnostic
         span = syntax::tree::Span::new(text::last_char_start(&source[..end]), end);
     }
     let mut diagnostic = Diagnostic::error(
-        diagnostic::Rule::Syntax,
+        Rule::Syntax,
         Target::File,
         span,
         format!("Lua syntax error: {}", error.message),
@@ -245,37 +187,5 @@ mod tests {
         let error = syntax::parser::parse(source).unwrap_err();
         let fix = syntax_error(source.as_bytes(), error).fix.expect("a fix");
         assert_eq!(fix.edits, [Edit::replace(Span::new(11, 13), "~=")]);
-    }
-
-    #[test]
-    fn a_bound_script_allows_only_what_the_tables_may_get_wrong() {
-        let source = "-- redis-lua: allow(unknown_commands, nil_reply)\nreturn 1";
-        let (allowed, errors) = inline_allows(source, Checker::Attribute);
-        assert!(allowed.allows(Rule::UnknownCommands));
-        assert!(!allowed.allows(Rule::NilReply));
-        assert_eq!(errors.len(), 1);
-        assert!(
-            errors[0].message.contains(
-                "`nil_reply` findings cannot be allowed in a script a Rust declaration binds"
-            ),
-            "{}",
-            errors[0].message
-        );
-        let (allowed, errors) = inline_allows(source, Checker::CommandLine);
-        assert!(allowed.allows(Rule::NilReply) && errors.is_empty());
-        let attribute: Vec<&str> = Rule::allowable_names_by(Checker::Attribute);
-        assert_eq!(
-            attribute,
-            [
-                "unknown_member",
-                "unknown_commands",
-                "unknown_subcommand",
-                "command_arity",
-                "unread",
-                "nil_comparison",
-                "undeclared_key",
-                "value_in_keys"
-            ]
-        );
     }
 }

@@ -16,9 +16,10 @@
 
 use std::collections::HashSet;
 
-use crate::check::{self, Callback, Declared};
-use crate::diagnostic::{Diagnostic, Rule, Target};
-use crate::rules;
+use crate::declared::Declared;
+use crate::diagnostic::{Diagnostic, Target};
+use crate::rule::Rule;
+use crate::rules::{self, Callback};
 use crate::semantic::{Environment, FunctionId, Model};
 use crate::suggest::suggest;
 use crate::syntax::parser;
@@ -85,7 +86,7 @@ pub fn analyze_library<S: AsRef<[u8]> + ?Sized>(
 
 /// [`analyze_function`] with a `function`, [`analyze_library`] without.
 fn analyze(source: &[u8], function: Option<&str>, mut declared: Declared) -> FunctionAnalysis {
-    let (inline, inline_errors) = crate::inline_allows(source, declared.checker);
+    let (inline, inline_errors) = crate::inline_allow::inline_allows(source, declared.checker);
     declared.allowed = declared.allowed.union(inline);
     let mut analysis = FunctionAnalysis {
         library: String::new(),
@@ -143,7 +144,7 @@ fn analyze(source: &[u8], function: Option<&str>, mut declared: Declared) -> Fun
         .collect();
     model.set_callbacks(callbacks.iter().map(|callback| callback.function));
     declared.read_only = false;
-    let found = check::check_library(source, &model, &declared, &callbacks);
+    let found = rules::check_library(source, &model, &declared, &callbacks);
     // A function registered under two names, or a callback inside another,
     // is checked twice: each finding once, in the order found.
     let mut seen: HashSet<Diagnostic> = analysis.diagnostics.iter().cloned().collect();
@@ -251,8 +252,8 @@ fn not_registered(analysis: &FunctionAnalysis, function: &str, chunk: &Chunk) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::ReplyKind;
-    use crate::diagnostic::Severity;
+    use crate::declared::ReplyKind;
+    use crate::rule::Severity;
 
     const ONE_KEY_ONE_ARG: Declared = Declared {
         keys: 1,
@@ -264,7 +265,7 @@ mod tests {
         read_only: false,
         allowed: crate::diagnostic::Allowed::NONE,
         servers: crate::servers::Servers::ALL,
-        checker: crate::diagnostic::Checker::Attribute,
+        checker: crate::rule::Checker::Attribute,
         cluster: false,
     };
 
@@ -491,7 +492,8 @@ mod tests {
 #[cfg(test)]
 mod model_tests {
     use super::*;
-    use crate::diagnostic::Severity;
+    use crate::rule::Severity;
+    use crate::rules::test_support::ONE_KEY_TWO_ARGS;
 
     fn findings(source: &str, function: &str, declared: Declared) -> Vec<(Rule, Severity)> {
         analyze_function(source, function, declared)
@@ -545,5 +547,52 @@ mod model_tests {
             found.contains(&(Rule::Unread, Severity::Warning)),
             "{found:?}"
         );
+    }
+
+    /// The messages of the errors on the function `function` of the
+    /// library `source`, declared with one key and two arguments: what a
+    /// rule judges in a callback.
+    fn errors_of(source: &str, function: &str) -> Vec<String> {
+        analyze_function(source, function, ONE_KEY_TWO_ARGS)
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| d.message)
+            .collect()
+    }
+
+    #[test]
+    fn a_library_judges_its_callback_parameters() {
+        let source = "#!lua name=lib\n\
+                      redis.register_function('f', function(keys, args) \
+                      return keys[1] .. keys[2] .. args[1] end)";
+        let found = errors_of(source, "f");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].starts_with("`KEYS[2]` is outside"), "{found:?}");
+    }
+
+    #[test]
+    fn in_a_library_only_the_callback_is_read_only() {
+        let source = "#!lua name=lib\n\
+                      local function helper(k) return redis.call('SET', k, 1) end\n\
+                      redis.register_function{function_name = 'f', flags = {'no-writes'}, \
+                      callback = function(keys) helper(keys[1]) \
+                      return redis.call('DEL', keys[1]) end}\n\
+                      redis.register_function('g', function(keys) return redis.call('DEL', keys[1]) end)";
+        let found = errors_of(source, "f");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].starts_with("`del` writes"), "{found:?}");
+        assert_eq!(errors_of(source, "g"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn keys_and_argv_are_no_globals_in_a_library() {
+        let source = "#!lua name=lib\n\
+                      local function helper() return KEYS[1] .. ARGV[1] .. KEYS[2] end\n\
+                      redis.register_function('f', function(keys, args) return keys[1] end)";
+        let found = errors_of(source, "f");
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].starts_with("`KEYS` is not a global in a Redis Functions library"));
+        assert!(found[1].starts_with("`ARGV` is not a global"));
     }
 }

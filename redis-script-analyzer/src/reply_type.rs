@@ -3,7 +3,7 @@
 //! declared return type, read from its tokens) and for `redis-lua` (a
 //! header's `---@return`, as the Rust type `scripts!` binds it to).
 
-use crate::check::ReplyKind;
+use crate::declared::ReplyKind;
 use crate::header::LuaType;
 use crate::rules::reply::{Elements, Reply};
 

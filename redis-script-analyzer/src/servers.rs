@@ -16,7 +16,7 @@ use std::fmt;
 
 use crate::commands::{Command, redis_7_0, redis_7_2, redis_7_4, redis_8_0, redis_8_2};
 use crate::commands::{valkey_8_0, valkey_8_1, valkey_9_1};
-use crate::diagnostic::Checker;
+use crate::rule::Checker;
 
 use self::sandbox_extra::{OS_CLOCK, VALKEY_NAMES};
 

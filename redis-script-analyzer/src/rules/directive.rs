@@ -1,13 +1,10 @@
 //! `directive`: a `-- redis-lua: allow(...)` comment naming no rule an allow may silence.
 //!
-//! `crate::inline_allows` gives these findings while it reads the comments. No setting can silence them: the server refuses the file.
+//! `crate::inline_allow::inline_allows` gives these findings while it reads the comments. No setting can silence them: the server refuses the file.
 
-use super::{Allow, Judges, Meta};
-use crate::diagnostic::Severity;
+use super::{Judges, Meta};
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Error,
-    allow: Allow::Never,
     check: None,
     judges: Judges::File,
 };

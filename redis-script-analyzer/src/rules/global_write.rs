@@ -8,13 +8,12 @@
 //! writing `KEYS[n]` or `ARGV[n]` is allowed.
 
 use super::sandbox_names::{self, Finding};
-use super::{Allow, Context, Judges, Meta};
-use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use super::{Context, Judges, Meta};
+use crate::diagnostic::{Diagnostic, Target};
+use crate::rule::Rule;
 use crate::syntax::tree::Name;
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Error,
-    allow: Allow::CommandLine,
     check: Some(check),
     judges: Judges::File,
 };
@@ -75,7 +74,7 @@ fn modifies_library(library: &Name) -> Diagnostic {
 
 #[cfg(test)]
 mod tests {
-    use crate::check::test_support::{ONE_KEY_TWO_ARGS, errors};
+    use crate::rules::test_support::{ONE_KEY_TWO_ARGS, errors};
 
     #[test]
     fn globals_are_checked_and_reported_once() {

@@ -2,12 +2,9 @@
 //!
 //! `crate::compose` gives these findings while it composes a script from its files. No setting can silence them: the server refuses the file.
 
-use super::{Allow, Judges, Meta};
-use crate::diagnostic::Severity;
+use super::{Judges, Meta};
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Error,
-    allow: Allow::Never,
     check: None,
     judges: Judges::File,
 };

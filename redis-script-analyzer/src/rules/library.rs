@@ -9,16 +9,15 @@
 
 use std::collections::HashSet;
 
-use super::{Allow, Judges, Meta};
-use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use super::{Judges, Meta};
+use crate::diagnostic::{Diagnostic, Target};
+use crate::rule::Rule;
 use crate::library::{Registered, is_valid_name};
 use crate::semantic::{Access, Builtin, Model, Value};
 use crate::shebang::FLAGS;
 use crate::syntax::tree::{Block, Chunk, Expr, Field, Span, Stat};
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Error,
-    allow: Allow::Never,
     check: None,
     judges: Judges::File,
 };

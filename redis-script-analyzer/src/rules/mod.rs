@@ -7,8 +7,10 @@
 //! its file and one line here.
 
 use crate::declared::Declared;
-use crate::diagnostic::{Checker, Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
+use crate::rule::Rule;
 use crate::semantic::{Environment, Extent, FunctionId, Model, NameUse, NilComparison};
+use crate::syntax::tree::Chunk;
 
 pub(crate) use library::load_time;
 pub(crate) use syntax::not_equal;
@@ -19,10 +21,6 @@ pub(crate) use reply_shape::reply;
 
 /// What a rule is, beside its name and summary.
 pub(crate) struct Meta {
-    /// The severity of its findings, unless a finding says otherwise.
-    pub(crate) severity: Severity,
-    /// Who may silence it.
-    pub(crate) allow: Allow,
     /// Finds it on a model; `None` for a rule whose findings come from
     /// reading the file (its syntax, shebang, header, includes).
     pub(crate) check: Option<fn(&Context, &mut Vec<Diagnostic>)>,
@@ -39,20 +37,6 @@ pub(crate) enum Judges {
     /// The code of each registered function checked: what its body reads,
     /// writes, compares and replies.
     Code,
-}
-
-/// Who may silence a rule with an `allow(...)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Allow {
-    /// Nobody: the server refuses the script, or the file cannot be read as written.
-    Never,
-    /// The `redis-lua` tool's settings and comments only: allowed in a
-    /// script a Rust declaration binds, the binding would fail at run time.
-    CommandLine,
-    /// Anyone, the attributes too: what the tables may get wrong (a newer
-    /// server's command, a module's), a value read for routing alone, a
-    /// branch that never runs, a key placed by a hash tag.
-    Anywhere,
 }
 
 /// What a rule reads: the model of the file, the declaration, and in a
@@ -120,7 +104,7 @@ impl<'m, 't> Context<'m, 't> {
 pub(crate) fn run(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
     let library = context.model.environment == Environment::Library;
     for rule in Rule::ALL {
-        let meta = rule.meta();
+        let meta = meta(*rule);
         let runs = match meta.judges {
             Judges::File => context.callback.is_none(),
             Judges::Code => !library || context.callback.is_some(),
@@ -131,125 +115,112 @@ pub(crate) fn run(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Runs every check on `chunk` (parsed from `source`), and leaves out what
+/// `declared` allows.
+pub fn check(source: &[u8], chunk: &Chunk, declared: &Declared) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    let model = Model::build(chunk, Environment::Script);
+    let context = Context {
+        source,
+        model: &model,
+        declared,
+        callback: None,
+    };
+    run(&context, &mut diagnostics);
+    allowed_out(diagnostics, declared)
+}
+
+/// A registered function of a library to check: its callback's function
+/// in the library's model, and the declaration it is checked against (its
+/// `read_only` from the registration's flags).
+pub(crate) struct Callback {
+    pub(crate) function: FunctionId,
+    pub(crate) declared: Declared,
+}
+
+/// The checks of a Redis Functions library, whose `model` is built once
+/// with the callbacks set ([`Model::set_callbacks`]): the rules that judge
+/// the whole file (its names, its commands) once, against `declared`; then
+/// the rules that judge a function's code, on each of `callbacks` against
+/// its own declaration, reading the callback's own part of the model. So
+/// the cost is the library's size, not its size times its functions.
+/// Without callbacks (the text settles none), only the file's rules.
+pub(crate) fn check_library(
+    source: &[u8],
+    model: &Model,
+    declared: &Declared,
+    callbacks: &[Callback],
+) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    let file = Context {
+        source,
+        model,
+        declared,
+        callback: None,
+    };
+    run(&file, &mut diagnostics);
+    for callback in callbacks {
+        let context = Context {
+            source,
+            model,
+            declared: &callback.declared,
+            callback: Some(callback.function),
+        };
+        run(&context, &mut diagnostics);
+    }
+    allowed_out(diagnostics, declared)
+}
+
+/// `diagnostics` without the findings `declared` allows.
+fn allowed_out(mut diagnostics: Vec<Diagnostic>, declared: &Declared) -> Vec<Diagnostic> {
+    diagnostics.retain(|diagnostic| !declared.allowed.allows(diagnostic.rule));
+    diagnostics
+}
+
 mod command_table;
 mod sandbox_names;
 mod table_uses;
+#[cfg(test)]
+pub(crate) mod test_support;
+#[cfg(test)]
+mod tests;
 
-/// Declares the rules: `Variant => module,` with the variant's summary as
-/// its documentation.
-macro_rules! rules {
-    ($($(#[doc = $doc:literal])+ $variant:ident => $module:ident,)+) => {
-        $(mod $module;)+
+/// Declares each rule's file: `Variant => module,`. The match in
+/// [`meta`] is exhaustive, so a rule of [`Rule`] without its line here does
+/// not compile.
+macro_rules! implementations {
+    ($($variant:ident => $module:ident,)+) => {
+        $(pub(crate) mod $module;)+
 
-        /// The kind of a finding, by a stable name: what `#[redis_script]`'s
-        /// `allow(...)`, the `redis-lua` tool's `-- redis-lua: allow(...)`
-        /// comments and its config file name. Some rules can be allowed
-        /// ([`Rule::allowable`]); the others are findings the server itself
-        /// refuses (a script that does not load), which no setting can silence.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[non_exhaustive]
-        pub enum Rule {
-            $($(#[doc = $doc])+ $variant,)+
-        }
-
-        impl Rule {
-            /// Every rule, in the order of the documentation.
-            pub const ALL: &'static [Rule] = &[$(Rule::$variant,)+];
-
-            /// The stable name, as `allow(...)` writes it.
-            pub const fn name(self) -> &'static str {
-                match self {
-                    $(Rule::$variant => stringify!($module),)+
-                }
-            }
-
-            /// What a finding of the rule is, in one sentence.
-            pub fn description(self) -> &'static str {
-                let text = match self {
-                    $(Rule::$variant => concat!($($doc),+),)+
-                };
-                text.trim_start()
-            }
-
-            pub(crate) const fn meta(self) -> &'static Meta {
-                match self {
-                    $(Rule::$variant => &$module::RULE,)+
-                }
+        /// How `rule` is found.
+        const fn meta(rule: Rule) -> &'static Meta {
+            match rule {
+                $(Rule::$variant => &$module::RULE,)+
             }
         }
     };
 }
 
-rules! {
-    /// The script is not Lua 5.1 as the server parses it.
+implementations! {
     Syntax => syntax,
-    /// The `#!lua` line: an unknown flag, or options no server reads.
     Shebang => shebang,
-    /// A Redis Functions library that FUNCTION LOAD refuses (its `#!lua name=` line, its
-    /// registrations, what its top level does).
     Library => library,
-    /// A `--- @include` directive that cannot be resolved.
     Include => include,
-    /// A signature header (`---@key`, `---@param`, `---@return`) that does not parse.
     Header => header,
-    /// A `-- redis-lua: allow(...)` comment naming no rule an allow may silence.
     Directive => directive,
-    /// Reading a global the sandbox does not have (`keys`, `UNPACK`).
     UndefinedGlobal => undefined_global,
-    /// Creating a global, or modifying a library the sandbox makes read-only.
     GlobalWrite => global_write,
-    /// A library member that does not exist (`string.fromat`).
     UnknownMember => unknown_member,
-    /// A command a target's command table does not know.
     UnknownCommands => unknown_commands,
-    /// A subcommand a container command does not have (`CONFIG GETT`).
     UnknownSubcommand => unknown_subcommand,
-    /// A command called with a number of arguments it refuses.
     CommandArity => command_arity,
-    /// A command flagged `noscript`, which scripts cannot call.
     NoscriptCommand => noscript_command,
-    /// A write in a script or function flagged `no-writes`.
     NoWrites => no_writes,
-    /// `KEYS[n]` or `ARGV[n]` past what the declaration gives the script.
     OutOfRange => out_of_range,
-    /// A declared key or argument the script never reads.
     Unread => unread,
-    /// A nil or false reply into a type that cannot hold it.
     NilReply => nil_reply,
-    /// A command's reply compared with `nil`, which Redis's nil reply (a Lua `false`) never equals.
     NilComparison => nil_comparison,
-    /// A reply whose shape the declared type cannot hold.
     ReplyShape => reply_shape,
-    /// A command's key that does not come from KEYS (from ARGV, a literal, a reply), which a
-    /// cluster or a proxy routing by KEYS cannot place.
     UndeclaredKey => undeclared_key,
-    /// A KEYS element a command takes as a value, never as a key (a TTL, a token), which a cluster
-    /// or a proxy routing by KEYS hashes like a key.
     ValueInKeys => value_in_keys,
-}
-
-impl Rule {
-    /// How severe its findings are, unless a finding says otherwise.
-    pub const fn severity(self) -> Severity {
-        self.meta().severity
-    }
-
-    /// Whether an `allow(...)` may silence it: not for a script the server
-    /// refuses to load, nor for a file that cannot be read as written.
-    pub const fn allowable(self) -> bool {
-        !matches!(self.meta().allow, Allow::Never)
-    }
-
-    /// Whether `checker`'s allows may silence it. The tool's may silence
-    /// any [`allowable`](Rule::allowable) rule; the attributes' (and the
-    /// `-- redis-lua:` comments of a script a Rust declaration binds) only
-    /// those a binding that compiled with them allowed would not fail at
-    /// run time for.
-    pub const fn allowable_by(self, checker: Checker) -> bool {
-        match (checker, self.meta().allow) {
-            (_, Allow::Never) => false,
-            (Checker::CommandLine, _) => true,
-            (Checker::Attribute, allow) => matches!(allow, Allow::Anywhere),
-        }
-    }
 }

@@ -20,16 +20,15 @@
 //! (the whole condition of an `if`, `while` or `until`) and `v ~= false`
 //! elsewhere, where its value may be kept.
 
-use super::{Allow, Context, Judges, Meta};
-use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use super::{Context, Judges, Meta};
+use crate::diagnostic::{Diagnostic, Target};
+use crate::rule::Rule;
 use crate::fix::{Edit, Fix};
 use crate::replies;
 use crate::semantic::{Model, NilComparison, Value};
 use crate::syntax::tree::{Expr, Span};
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Error,
-    allow: Allow::Anywhere,
     check: Some(check),
     judges: Judges::File,
 };
@@ -193,7 +192,7 @@ mod tests {
     use crate::declared::Declared;
 
     fn messages(source: &str) -> Vec<String> {
-        crate::check::test_support::run_rule(source, &Declared::default(), super::check)
+        crate::rules::test_support::run_rule(source, &Declared::default(), super::check)
             .into_iter()
             .map(|d| d.message)
             .collect()
@@ -311,7 +310,7 @@ mod tests {
     }
 
     fn fixed(source: &str) -> Vec<Option<String>> {
-        crate::check::test_support::fixed(source, Declared::default(), super::check)
+        crate::rules::test_support::fixed(source, Declared::default(), super::check)
     }
 
     #[test]

@@ -8,17 +8,16 @@
 //! control falls off the end. A declared `bool` takes a `false`, but not a
 //! nil.
 
-use super::{Allow, Context, Judges, Meta};
+use super::{Context, Judges, Meta};
 use crate::declared::ReplyKind;
-use crate::diagnostic::{Checker, Diagnostic, Rule, Severity, Target};
+use crate::diagnostic::{Diagnostic, Target};
+use crate::rule::{Checker, Rule};
 use crate::replies;
 use crate::semantic::flow::{fall_through_span, terminates};
 use crate::semantic::{Model, Value};
 use crate::syntax::tree::{BinOp, Expr, UnOp};
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Error,
-    allow: Allow::CommandLine,
     check: Some(check),
     judges: Judges::Code,
 };

@@ -8,12 +8,11 @@
 //! `noscript` command is that rule's finding, not this one's.
 
 use super::command_table::{self, Lookup};
-use super::{Allow, Context, Judges, Meta};
-use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use super::{Context, Judges, Meta};
+use crate::diagnostic::{Diagnostic, Target};
+use crate::rule::Rule;
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Error,
-    allow: Allow::CommandLine,
     check: Some(check),
     judges: Judges::Code,
 };
@@ -65,7 +64,7 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::check::test_support::{ONE_KEY_TWO_ARGS, errors};
+    use crate::rules::test_support::{ONE_KEY_TWO_ARGS, errors};
     use crate::declared::Declared;
 
     const READ_ONLY: Declared = Declared {
@@ -82,22 +81,5 @@ mod tests {
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].contains("declared `no-writes`"), "{found:?}");
         assert_eq!(errors("return redis.call('PFCOUNT', KEYS[1])", READ_ONLY).len(), 1);
-    }
-
-    #[test]
-    fn in_a_library_only_the_callback_is_read_only() {
-        let source = "#!lua name=lib\n\
-                      local function helper(k) return redis.call('SET', k, 1) end\n\
-                      redis.register_function{function_name = 'f', flags = {'no-writes'}, \
-                      callback = function(keys) helper(keys[1]) \
-                      return redis.call('DEL', keys[1]) end}\n\
-                      redis.register_function('g', function(keys) return redis.call('DEL', keys[1]) end)";
-        let found = crate::check::test_support::library_errors(source, "f");
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert!(found[0].starts_with("`del` writes"), "{found:?}");
-        assert_eq!(
-            crate::check::test_support::library_errors(source, "g"),
-            Vec::<String>::new()
-        );
     }
 }

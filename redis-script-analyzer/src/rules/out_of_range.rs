@@ -7,14 +7,13 @@
 //! `KEYS[i]`, `unpack(ARGV)`) leaves it unjudged.
 
 use super::table_uses::{self, Table};
-use super::{Allow, Context, Judges, Meta};
+use super::{Context, Judges, Meta};
 use crate::declared::Declared;
-use crate::diagnostic::{Checker, Diagnostic, Rule, Severity, Target};
+use crate::diagnostic::{Diagnostic, Target};
+use crate::rule::{Checker, Rule};
 use crate::syntax::tree::Span;
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Error,
-    allow: Allow::CommandLine,
     check: Some(check),
     judges: Judges::Code,
 };
@@ -94,7 +93,7 @@ fn outside(table: Table, index: f64, span: Span, count: usize, declared: &Declar
 
 #[cfg(test)]
 mod tests {
-    use crate::check::test_support::{ONE_KEY_TWO_ARGS, errors, findings};
+    use crate::rules::test_support::{ONE_KEY_TWO_ARGS, errors, findings};
     use crate::declared::Declared;
     use crate::diagnostic::Target;
 
@@ -149,15 +148,5 @@ mod tests {
                 "{script}: {found:?}"
             );
         }
-    }
-
-    #[test]
-    fn a_library_judges_its_callback_parameters() {
-        let source = "#!lua name=lib\n\
-                      redis.register_function('f', function(keys, args) \
-                      return keys[1] .. keys[2] .. args[1] end)";
-        let found = crate::check::test_support::library_errors(source, "f");
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert!(found[0].starts_with("`KEYS[2]` is outside"), "{found:?}");
     }
 }

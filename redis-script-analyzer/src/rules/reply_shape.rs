@@ -31,9 +31,10 @@
 pub(crate) mod reply;
 
 use self::reply::{Elements, Reply};
-use super::{Allow, Context, Judges, Meta};
+use super::{Context, Judges, Meta};
 use crate::declared::ReplyKind;
-use crate::diagnostic::{Checker, Diagnostic, Rule, Severity, Target};
+use crate::diagnostic::{Diagnostic, Target};
+use crate::rule::{Checker, Rule};
 use crate::replies::{self, Length, kind};
 use crate::reply_type;
 use crate::semantic::flow::{fall_through_span, terminates};
@@ -42,8 +43,6 @@ use crate::semantic::{BindingId, BindingKind, FieldKey, FunctionId, Given, Model
 use crate::syntax::tree::{BinOp, Expr, Field, UnOp};
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Error,
-    allow: Allow::CommandLine,
     check: Some(check),
     judges: Judges::Code,
 };

@@ -10,7 +10,7 @@
 use std::collections::HashSet;
 
 use super::Context;
-use crate::diagnostic::Checker;
+use crate::rule::Checker;
 use crate::sandbox::{self, Library};
 use crate::semantic::{Access, Environment, NameUse};
 use crate::servers::{Servers, only_on_note};

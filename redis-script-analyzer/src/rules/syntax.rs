@@ -5,15 +5,12 @@
 //! One mistake has a certain fix: `!=`, the not-equal of C and most
 //! languages, is `~=` in Lua ([`not_equal`]).
 
-use super::{Allow, Judges, Meta};
-use crate::diagnostic::Severity;
+use super::{Judges, Meta};
 use crate::fix::{Edit, Fix};
 use crate::syntax::lexer::{Lexer, TokenKind};
 use crate::syntax::tree::Span;
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Error,
-    allow: Allow::Never,
     check: None,
     judges: Judges::File,
 };
@@ -53,7 +50,7 @@ mod tests {
 
     fn fixed(source: &str) -> Option<String> {
         let fix = not_equal(source.as_bytes())?;
-        Some(crate::check::test_support::apply(source, &fix))
+        Some(crate::rules::test_support::apply(source, &fix))
     }
 
     #[test]

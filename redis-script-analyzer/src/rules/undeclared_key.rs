@@ -25,14 +25,13 @@
 //! parameter of a function called from several places) is not judged.
 
 use crate::declared::Declared;
-use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use crate::diagnostic::{Diagnostic, Target};
+use crate::rule::{Rule, Severity};
 use crate::semantic::{CommandCall, Environment, Value};
 use crate::syntax::tree::Expr;
-use super::{Allow, Context, Judges, Meta, command_table};
+use super::{Context, Judges, Meta, command_table};
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Warning,
-    allow: Allow::Anywhere,
     check: Some(check),
     judges: Judges::File,
 };
@@ -175,7 +174,7 @@ mod tests {
 
     fn findings(source: &str, cluster: bool) -> Vec<(Severity, String)> {
         let declared = Declared::default().cluster(cluster);
-        crate::check::test_support::run_rule(source, &declared, check)
+        crate::rules::test_support::run_rule(source, &declared, check)
             .into_iter()
             .map(|d| (d.severity, d.message))
             .collect()

@@ -9,8 +9,9 @@
 //! callback's parameters.
 
 use super::sandbox_names::{self, Finding};
-use super::{Allow, Context, Judges, Meta};
-use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use super::{Context, Judges, Meta};
+use crate::diagnostic::{Diagnostic, Target};
+use crate::rule::Rule;
 use crate::fix::{Edit, Fix};
 use crate::sandbox::{self, KEYWORD_VALUES};
 use crate::semantic::{Access, Environment};
@@ -19,8 +20,6 @@ use crate::suggest::did_you_mean;
 use crate::syntax::tree::Name;
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Error,
-    allow: Allow::CommandLine,
     check: Some(check),
     judges: Judges::File,
 };
@@ -137,7 +136,7 @@ fn table_in_library(name: &Name) -> Diagnostic {
 
 #[cfg(test)]
 mod tests {
-    use crate::check::test_support::{ONE_KEY_TWO_ARGS, errors};
+    use crate::rules::test_support::{ONE_KEY_TWO_ARGS, errors};
 
     #[test]
     fn globals_read_only_by_local_functions_that_never_run_are_not_reported() {
@@ -200,25 +199,14 @@ mod tests {
             ONE_KEY_TWO_ARGS,
         );
         assert_eq!(found.len(), 1, "{found:?}");
-        let note = crate::check::test_support::notes("local count = 1 return cuont + 1", ONE_KEY_TWO_ARGS);
+        let note = crate::rules::test_support::notes("local count = 1 return cuont + 1", ONE_KEY_TWO_ARGS);
         assert_eq!(note, ["did you mean the local `count`?"]);
-        let note = crate::check::test_support::notes("local x = cuont local count = 1 return x + count", ONE_KEY_TWO_ARGS);
+        let note = crate::rules::test_support::notes("local x = cuont local count = 1 return x + count", ONE_KEY_TWO_ARGS);
         assert_eq!(note, ["declare it first: `local cuont = ...`"]);
     }
 
-    #[test]
-    fn keys_and_argv_are_no_globals_in_a_library() {
-        let source = "#!lua name=lib\n\
-                      local function helper() return KEYS[1] .. ARGV[1] .. KEYS[2] end\n\
-                      redis.register_function('f', function(keys, args) return keys[1] end)";
-        let found = crate::check::test_support::library_errors(source, "f");
-        assert_eq!(found.len(), 2, "{found:?}");
-        assert!(found[0].starts_with("`KEYS` is not a global in a Redis Functions library"));
-        assert!(found[1].starts_with("`ARGV` is not a global"));
-    }
-
     fn fixed(source: &str) -> Vec<Option<String>> {
-        crate::check::test_support::fixed(source, ONE_KEY_TWO_ARGS, super::check)
+        crate::rules::test_support::fixed(source, ONE_KEY_TWO_ARGS, super::check)
     }
 
     #[test]
@@ -279,7 +267,7 @@ mod tests {
         let found = crate::library::analyze_library(library, ONE_KEY_TWO_ARGS).diagnostics;
         let keys = found
             .iter()
-            .find(|d| d.rule == crate::diagnostic::Rule::UndefinedGlobal)
+            .find(|d| d.rule == crate::rule::Rule::UndefinedGlobal)
             .expect("`keys` is undefined");
         assert_eq!(keys.fix, None);
     }

@@ -6,17 +6,16 @@
 //! command only some targets have names the servers to target instead.
 
 use super::command_table::{self, Lookup};
-use super::{Allow, Context, Judges, Meta};
+use super::{Context, Judges, Meta};
 use crate::commands;
-use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use crate::diagnostic::{Diagnostic, Target};
+use crate::rule::Rule;
 use crate::fix::{self, Edit, Fix};
 use crate::semantic::CommandCall;
 use crate::servers::only_on_note;
 use crate::suggest::{Suggestion, did_you_mean};
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Error,
-    allow: Allow::Anywhere,
     check: Some(check),
     judges: Judges::File,
 };
@@ -93,9 +92,10 @@ fn respell(context: &Context, call: &CommandCall, found: Suggestion) -> Option<F
 
 #[cfg(test)]
 mod tests {
-    use crate::check::test_support::{ONE_KEY_TWO_ARGS, errors};
+    use crate::rules::test_support::{ONE_KEY_TWO_ARGS, errors};
     use crate::declared::Declared;
-    use crate::diagnostic::{Allowed, Rule};
+    use crate::diagnostic::Allowed;
+    use crate::rule::Rule;
 
     #[test]
     fn unknown_commands_can_be_allowed() {
@@ -146,7 +146,7 @@ mod tests {
 
     /// The fix of each script: what the edited script reads, or `None`.
     fn fixed(source: &str) -> Vec<Option<String>> {
-        crate::check::test_support::fixed(source, ONE_KEY_TWO_ARGS, super::check)
+        crate::rules::test_support::fixed(source, ONE_KEY_TWO_ARGS, super::check)
     }
 
     #[test]

@@ -6,8 +6,9 @@
 //! fallback (`local unpack = unpack or table.unpack`).
 
 use super::sandbox_names::{self, Finding};
-use super::{Allow, Context, Judges, Meta};
-use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use super::{Context, Judges, Meta};
+use crate::diagnostic::{Diagnostic, Target};
+use crate::rule::Rule;
 use crate::fix::{self, Edit, Fix};
 use crate::sandbox::{self, Library};
 use crate::servers::Servers;
@@ -15,8 +16,6 @@ use crate::suggest::did_you_mean;
 use crate::syntax::tree::Span;
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Error,
-    allow: Allow::Anywhere,
     check: Some(check),
     judges: Judges::File,
 };
@@ -94,7 +93,7 @@ fn respell(context: &Context, library: &str, member: &str, span: Span, right: &s
 
 #[cfg(test)]
 mod tests {
-    use crate::check::test_support::{ONE_KEY_TWO_ARGS, errors};
+    use crate::rules::test_support::{ONE_KEY_TWO_ARGS, errors};
 
     #[test]
     fn every_use_of_a_missing_member_is_reported_unless_under_or() {
@@ -116,7 +115,7 @@ mod tests {
     }
 
     fn fixed(source: &str) -> Vec<Option<String>> {
-        crate::check::test_support::fixed(source, ONE_KEY_TWO_ARGS, super::check)
+        crate::rules::test_support::fixed(source, ONE_KEY_TWO_ARGS, super::check)
     }
 
     #[test]

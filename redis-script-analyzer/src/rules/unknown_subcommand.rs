@@ -5,13 +5,12 @@
 //! fails there at run time. A computed subcommand is not judged.
 
 use super::command_table::{self, Lookup};
-use super::{Allow, Context, Judges, Meta};
-use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use super::{Context, Judges, Meta};
+use crate::diagnostic::{Diagnostic, Target};
+use crate::rule::Rule;
 use crate::servers::only_on_note;
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Error,
-    allow: Allow::Anywhere,
     check: Some(check),
     judges: Judges::File,
 };
@@ -58,7 +57,7 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::check::test_support::{ONE_KEY_TWO_ARGS, errors};
+    use crate::rules::test_support::{ONE_KEY_TWO_ARGS, errors};
 
     #[test]
     fn literal_subcommands_are_checked() {

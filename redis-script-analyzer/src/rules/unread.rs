@@ -5,14 +5,13 @@
 //! element. A variable tail has no last element to miss.
 
 use super::table_uses::{self, Table};
-use super::{Allow, Context, Judges, Meta};
+use super::{Context, Judges, Meta};
 use crate::declared::Declared;
-use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use crate::diagnostic::{Diagnostic, Target};
+use crate::rule::{Rule, Severity};
 use crate::syntax::tree::Span;
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Warning,
-    allow: Allow::Anywhere,
     check: Some(check),
     judges: Judges::Code,
 };
@@ -66,7 +65,7 @@ fn unread(table: Table, position: usize, declared: &Declared) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::test_support::{ONE_KEY_TWO_ARGS, findings};
+    use crate::rules::test_support::{ONE_KEY_TWO_ARGS, findings};
     use crate::semantic::{Environment, Model};
     use crate::syntax::parser::parse;
 
@@ -91,7 +90,7 @@ mod tests {
         // would otherwise build a warning per key.
         let declared = Declared {
             keys: 3,
-            allowed: crate::Allowed::NONE.with(Rule::Unread),
+            allowed: crate::diagnostic::Allowed::NONE.with(Rule::Unread),
             ..ONE_KEY_TWO_ARGS
         };
         assert!(unread_on("return 1", &declared).is_empty());

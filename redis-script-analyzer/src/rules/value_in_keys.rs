@@ -16,14 +16,13 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::{Allow, Context, Judges, Meta, command_table};
-use crate::diagnostic::{Diagnostic, Rule, Severity, Target};
+use super::{Context, Judges, Meta, command_table};
+use crate::diagnostic::{Diagnostic, Target};
+use crate::rule::{Rule, Severity};
 use crate::semantic::{Builtin, Value};
 use crate::syntax::tree::Span;
 
 pub(super) const RULE: Meta = Meta {
-    severity: Severity::Warning,
-    allow: Allow::Anywhere,
     check: Some(check),
     judges: Judges::Code,
 };
@@ -131,7 +130,7 @@ mod tests {
 
     fn findings(source: &str, cluster: bool) -> Vec<(Severity, String)> {
         let declared = Declared::default().cluster(cluster);
-        crate::check::test_support::run_rule(source, &declared, check)
+        crate::rules::test_support::run_rule(source, &declared, check)
             .into_iter()
             .map(|d| (d.severity, d.message))
             .collect()
