@@ -9,7 +9,7 @@
 
 use super::Context;
 use crate::commands::{self, Command};
-use crate::semantic::CommandCall;
+use crate::semantic::command::CommandCall;
 use crate::semantic::value::is_multi;
 use crate::servers::{Server, Servers};
 use crate::syntax::tree::{Expr, Span};

@@ -27,7 +27,8 @@
 use crate::declared::Declared;
 use crate::diagnostic::{Diagnostic, Target};
 use crate::rule::{Rule, Severity};
-use crate::semantic::{CommandCall, Environment, Value};
+use crate::semantic::{Environment, Value};
+use crate::semantic::command::CommandCall;
 use crate::syntax::tree::Expr;
 use super::{Context, Judges, Meta, command_table};
 

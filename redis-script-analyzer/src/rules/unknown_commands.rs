@@ -11,7 +11,7 @@ use crate::commands;
 use crate::diagnostic::{Diagnostic, Target};
 use crate::rule::Rule;
 use crate::fix::{self, Edit, Fix};
-use crate::semantic::CommandCall;
+use crate::semantic::command::CommandCall;
 use crate::servers::only_on_note;
 use crate::suggest::{Suggestion, did_you_mean};
 

@@ -1,7 +1,8 @@
 //! The command calls of a script: `redis.call('GET', k)`, through an alias
 //! (`local rcall = redis.call`), or under `pcall(redis.call, ...)`.
 
-use super::{Builtin, Model, Value};
+use super::Model;
+use super::value::{Builtin, Value};
 use crate::syntax::tree::{Expr, Span};
 
 /// A call of `redis.call` or `redis.pcall` with a literal command name.
