@@ -3,7 +3,7 @@
 //! report ([`Declared`]).
 
 use crate::diagnostic::Allowed;
-use crate::reply_type::RustType;
+use crate::reply_type::{ReplyKind, RustType};
 use crate::rule::Checker;
 use crate::servers::{Server, Servers};
 
@@ -152,18 +152,4 @@ impl Default for Declared {
             cluster: false,
         }
     }
-}
-
-/// Whether the declared return type can receive what a Lua `nil` or `false` becomes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ReplyKind {
-    /// `Option<_>`, `()`, `redis::Value`: any falsy value.
-    Nullable,
-    /// `bool`: a Lua `false`, but not a `nil` (which has no boolean meaning in the script).
-    Bool,
-    /// A scalar that a nil reply fails to convert into: `String`, integers, floats.
-    NonNull,
-    /// Anything else (collections, generics, user types): not checked.
-    Unknown,
 }

@@ -61,6 +61,7 @@ pub mod library;
 pub mod lint;
 #[doc(hidden)]
 pub mod replies;
+mod reply;
 #[doc(hidden)]
 pub mod reply_type;
 pub mod report;
@@ -77,10 +78,11 @@ mod syntax;
 pub mod testing;
 mod text;
 
-pub use declared::{Declared, ReplyKind};
+pub use declared::Declared;
 pub use diagnostic::{Allowed, Diagnostic, Target};
 pub use fix::{Applicability, Edit, Fix};
 pub use inline_allow::{INLINE_ALLOW, inline_allows};
+pub use reply_type::ReplyKind;
 pub use rule::{Checker, Rule, Severity};
 pub use syntax::parser::SyntaxError;
 pub use syntax::tree::Span;
@@ -118,7 +120,7 @@ pub fn analyze<S: AsRef<[u8]> + ?Sized>(source: &S, mut declared: Declared) -> A
     declared.allowed = declared.allowed.union(inline);
     match syntax::parser::parse(source) {
         Ok(chunk) => diagnostics.extend(rules::check(source, &chunk, &declared)),
-        Err(error) => diagnostics.push(syntax_error(source, error)),
+        Err(error) => diagnostics.push(rules::syntax::finding(source, error)),
     }
     Analysis {
         shebang,
@@ -131,61 +133,4 @@ pub fn analyze<S: AsRef<[u8]> + ?Sized>(source: &S, mut declared: Declared) -> A
 /// The shebang line is skipped, not judged ([`shebang::parse`] does that).
 pub fn check_syntax<S: AsRef<[u8]> + ?Sized>(source: &S) -> Result<(), SyntaxError> {
     syntax::parser::parse(source).map(drop)
-}
-
-/// A syntax error at the end of input is shown at the script's last
-/// character rather than on an empty line; `...` where `..` was meant, and
-/// `!=` where `~=` was, get a hint.
-fn syntax_error(source: &[u8], error: syntax::parser::SyntaxError) -> Diagnostic {
-    let mut span = error.span;
-    let end = source.len()
-        - source
-            .iter()
-            .rev()
-            .take_while(|&&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c))
-            .count();
-    if span.start >= end {
-        span = syntax::tree::Span::new(text::last_char_start(&source[..end]), end);
-    }
-    let mut diagnostic = Diagnostic::error(
-        Rule::Syntax,
-        Target::File,
-        span,
-        format!("Lua syntax error: {}", error.message),
-    );
-    if error.message.ends_with("near '...'") {
-        diagnostic.note = Some("`...` is the vararg expression; concatenation is `..`".to_owned());
-    } else if source
-        .get(error.span.start..)
-        .is_some_and(|rest| rest.starts_with(b"!="))
-    {
-        diagnostic.note = Some("Lua writes not-equal as `~=`".to_owned());
-        diagnostic.fix = rules::not_equal(source);
-    }
-    diagnostic
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn not_equal_written_as_in_c_gets_a_hint() {
-        for source in ["return 1 != 2", "if ARGV[1] != 'x' then return 1 end"] {
-            let error = syntax::parser::parse(source).unwrap_err();
-            let diagnostic = syntax_error(source.as_bytes(), error);
-            assert_eq!(
-                diagnostic.note.as_deref(),
-                Some("Lua writes not-equal as `~=`"),
-                "{source}"
-            );
-        }
-        let error = syntax::parser::parse("return 1 !").unwrap_err();
-        assert_eq!(syntax_error(b"return 1 !", error).note, None);
-        // With its fix, when the fix makes a script the server loads.
-        let source = "if ARGV[1] != 'x' then return 1 end";
-        let error = syntax::parser::parse(source).unwrap_err();
-        let fix = syntax_error(source.as_bytes(), error).fix.expect("a fix");
-        assert_eq!(fix.edits, [Edit::replace(Span::new(11, 13), "~=")]);
-    }
 }

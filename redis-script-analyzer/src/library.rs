@@ -19,33 +19,14 @@ use std::collections::HashSet;
 use crate::declared::Declared;
 use crate::diagnostic::{Diagnostic, Target};
 use crate::rule::Rule;
+use crate::rules::library::is_valid_name;
 use crate::rules::{self, Callback};
-use crate::semantic::{Environment, FunctionId, Model};
+use crate::semantic::{Environment, Model};
 use crate::suggest::suggest;
 use crate::syntax::parser;
 use crate::syntax::tree::{Chunk, Span};
 
-/// One function a library registers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Registered {
-    /// Its name, for FCALL.
-    pub name: String,
-    /// Its flags (`no-writes`, ...), as registered.
-    pub flags: Vec<String>,
-    /// The registration.
-    pub span: Span,
-    /// The callback's function in the library's model, when the text
-    /// settles which function it is.
-    pub(crate) callback: Option<FunctionId>,
-}
-
-impl Registered {
-    /// Whether FCALL_RO may call it: it is registered `no-writes`.
-    pub fn is_read_only(&self) -> bool {
-        self.flags.iter().any(|flag| flag == "no-writes")
-    }
-}
+pub use crate::rules::library::Registered;
 
 /// The findings on a library and one of its functions.
 #[derive(Debug, Clone)]
@@ -106,12 +87,12 @@ fn analyze(source: &[u8], function: Option<&str>, mut declared: Declared) -> Fun
         Err(error) => {
             analysis
                 .diagnostics
-                .push(crate::syntax_error(source, error));
+                .push(crate::rules::syntax::finding(source, error));
             return analysis;
         }
     };
     let mut model = Model::build(&chunk, Environment::Library);
-    let loading = rules::load_time(&model, &chunk);
+    let loading = rules::library::load_time(&model, &chunk);
     analysis.diagnostics.extend(loading.diagnostics);
     analysis.registered = loading.registered;
     let checked: Vec<&Registered> = match function {
@@ -214,11 +195,6 @@ fn library_name(source: &str) -> Result<String, Box<Diagnostic>> {
     Ok(name.to_owned())
 }
 
-/// Library and function names: letters, digits, underscores, at least one.
-pub(crate) fn is_valid_name(name: &str) -> bool {
-    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-}
-
 fn not_registered(analysis: &FunctionAnalysis, function: &str, chunk: &Chunk) -> Diagnostic {
     let names: Vec<&str> = analysis
         .registered
@@ -252,7 +228,7 @@ fn not_registered(analysis: &FunctionAnalysis, function: &str, chunk: &Chunk) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::declared::ReplyKind;
+    use crate::reply_type::ReplyKind;
     use crate::rule::Severity;
 
     const ONE_KEY_ONE_ARG: Declared = Declared {

@@ -3,9 +3,22 @@
 //! declared return type, read from its tokens) and for `redis-lua` (a
 //! header's `---@return`, as the Rust type `scripts!` binds it to).
 
-use crate::declared::ReplyKind;
 use crate::header::LuaType;
-use crate::rules::reply::{Elements, Reply};
+use crate::reply::{Elements, Reply};
+
+/// Whether the declared return type can receive what a Lua `nil` or `false` becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReplyKind {
+    /// `Option<_>`, `()`, `redis::Value`: any falsy value.
+    Nullable,
+    /// `bool`: a Lua `false`, but not a `nil` (which has no boolean meaning in the script).
+    Bool,
+    /// A scalar that a nil reply fails to convert into: `String`, integers, floats.
+    NonNull,
+    /// Anything else (collections, generics, user types): not checked.
+    Unknown,
+}
 
 /// The integer types, whose replies are range-checked.
 pub const INTEGERS: &[&str] = &[

@@ -12,8 +12,7 @@ use std::collections::HashSet;
 use super::{Judges, Meta};
 use crate::diagnostic::{Diagnostic, Target};
 use crate::rule::Rule;
-use crate::library::{Registered, is_valid_name};
-use crate::semantic::{Access, Builtin, Model, Value};
+use crate::semantic::{Access, Builtin, FunctionId, Model, Value};
 use crate::shebang::FLAGS;
 use crate::syntax::tree::{Block, Chunk, Expr, Field, Span, Stat};
 
@@ -21,6 +20,34 @@ pub(super) const RULE: Meta = Meta {
     check: None,
     judges: Judges::File,
 };
+
+/// One function a library registers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Registered {
+    /// Its name, for FCALL.
+    pub name: String,
+    /// Its flags (`no-writes`, ...), as registered.
+    pub flags: Vec<String>,
+    /// The registration.
+    pub span: Span,
+    /// The callback's function in the library's model, when the text
+    /// settles which function it is.
+    pub(crate) callback: Option<FunctionId>,
+}
+
+impl Registered {
+    /// Whether FCALL_RO may call it: it is registered `no-writes`.
+    pub fn is_read_only(&self) -> bool {
+        self.flags.iter().any(|flag| flag == "no-writes")
+    }
+}
+
+/// Library and function names: letters, digits, underscores, at least one.
+pub(crate) fn is_valid_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
 
 /// What `redis` holds while a library loads.
 const LOAD_TIME_MEMBERS: &[&str] = &[

@@ -12,13 +12,6 @@ use crate::rule::Rule;
 use crate::semantic::{Environment, Extent, FunctionId, Model, NameUse, NilComparison};
 use crate::syntax::tree::Chunk;
 
-pub(crate) use library::load_time;
-pub(crate) use syntax::not_equal;
-
-/// What a script can reply, as the reply-shape rule and the reply types
-/// ([`crate::reply_type`]) name it.
-pub(crate) use reply_shape::reply;
-
 /// What a rule is, beside its name and summary.
 pub(crate) struct Meta {
     /// Finds it on a model; `None` for a rule whose findings come from

@@ -9,7 +9,7 @@
 //! nil.
 
 use super::{Context, Judges, Meta};
-use crate::declared::ReplyKind;
+use crate::reply_type::ReplyKind;
 use crate::diagnostic::{Diagnostic, Target};
 use crate::rule::{Checker, Rule};
 use crate::replies;
@@ -159,7 +159,8 @@ fn nil_replying_command<'t>(model: &Model<'t>, expr: &'t Expr, call: usize) -> O
 
 #[cfg(test)]
 mod tests {
-    use crate::declared::{Declared, ReplyKind};
+    use crate::declared::Declared;
+use crate::reply_type::ReplyKind;
     use crate::rules::Context;
     use crate::semantic::{Environment, Model};
     use crate::syntax::parser::parse;

@@ -28,11 +28,10 @@
 //! `Vec<String>` for a script that always returns `redis.call('INCR',
 //! ...)`, or `i64` for one that returns `"locked"` or `"free"`.
 
-pub(crate) mod reply;
 
-use self::reply::{Elements, Reply};
+use crate::reply::{self, Elements, Reply};
 use super::{Context, Judges, Meta};
-use crate::declared::ReplyKind;
+use crate::reply_type::ReplyKind;
 use crate::diagnostic::{Diagnostic, Target};
 use crate::rule::{Checker, Rule};
 use crate::replies::{self, Length, kind};

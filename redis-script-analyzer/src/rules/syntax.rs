@@ -6,14 +6,49 @@
 //! languages, is `~=` in Lua ([`not_equal`]).
 
 use super::{Judges, Meta};
+use crate::diagnostic::{Diagnostic, Target};
 use crate::fix::{Edit, Fix};
+use crate::rule::Rule;
 use crate::syntax::lexer::{Lexer, TokenKind};
+use crate::syntax::parser::SyntaxError;
 use crate::syntax::tree::Span;
 
 pub(super) const RULE: Meta = Meta {
     check: None,
     judges: Judges::File,
 };
+
+/// A syntax error at the end of input is shown at the script's last
+/// character rather than on an empty line; `...` where `..` was meant, and
+/// `!=` where `~=` was, get a hint.
+pub(crate) fn finding(source: &[u8], error: SyntaxError) -> Diagnostic {
+    let mut span = error.span;
+    let end = source.len()
+        - source
+            .iter()
+            .rev()
+            .take_while(|&&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c))
+            .count();
+    if span.start >= end {
+        span = Span::new(crate::text::last_char_start(&source[..end]), end);
+    }
+    let mut diagnostic = Diagnostic::error(
+        Rule::Syntax,
+        Target::File,
+        span,
+        format!("Lua syntax error: {}", error.message),
+    );
+    if error.message.ends_with("near '...'") {
+        diagnostic.note = Some("`...` is the vararg expression; concatenation is `..`".to_owned());
+    } else if source
+        .get(error.span.start..)
+        .is_some_and(|rest| rest.starts_with(b"!="))
+    {
+        diagnostic.note = Some("Lua writes not-equal as `~=`".to_owned());
+        diagnostic.fix = not_equal(source);
+    }
+    diagnostic
+}
 
 /// Every `!=` of `source` (in its code, not in a string or a comment)
 /// written `~=`, when that makes the script one the server loads: `!` is
@@ -47,6 +82,7 @@ pub(crate) fn not_equal(source: &[u8]) -> Option<Fix> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::syntax::parser::parse;
 
     fn fixed(source: &str) -> Option<String> {
         let fix = not_equal(source.as_bytes())?;
@@ -75,5 +111,25 @@ mod tests {
         ] {
             assert_eq!(fixed(source), None, "{source}");
         }
+    }
+
+    #[test]
+    fn not_equal_written_as_in_c_gets_a_hint() {
+        for source in ["return 1 != 2", "if ARGV[1] != 'x' then return 1 end"] {
+            let error = parse(source).unwrap_err();
+            let diagnostic = finding(source.as_bytes(), error);
+            assert_eq!(
+                diagnostic.note.as_deref(),
+                Some("Lua writes not-equal as `~=`"),
+                "{source}"
+            );
+        }
+        let error = parse("return 1 !").unwrap_err();
+        assert_eq!(finding(b"return 1 !", error).note, None);
+        // With its fix, when the fix makes a script the server loads.
+        let source = "if ARGV[1] != 'x' then return 1 end";
+        let error = parse(source).unwrap_err();
+        let fix = finding(source.as_bytes(), error).fix.expect("a fix");
+        assert_eq!(fix.edits, [Edit::replace(Span::new(11, 13), "~=")]);
     }
 }

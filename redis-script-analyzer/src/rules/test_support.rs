@@ -2,8 +2,9 @@
 //! them, a fix applied, and the declaration most tests check against.
 
 use super::{Context, check};
-use crate::declared::{Declared, ReplyKind};
+use crate::declared::Declared;
 use crate::diagnostic::{Allowed, Diagnostic, Target};
+use crate::reply_type::ReplyKind;
 use crate::reply_type::RustType;
 use crate::rule::{Checker, Severity};
 use crate::semantic::{Environment, Model};

@@ -1,5 +1,5 @@
 //! What a script can reply, as far as its text settles it: the replies the
-//! reply-shape rule traces from each `return` ([`super`]) and
+//! reply-shape rule traces from each `return` (`rules/reply_shape.rs`) and
 //! judges against the declared type ([`crate::reply_type::fits`]).
 //!
 //! Texts and elements are kept where the script spells them out, because
