@@ -3,7 +3,7 @@
 //! concerns ([`Target`]), with the change that corrects it when that is
 //! certain ([`Fix`]); and the [`Rule`] each is of, which an `allow(...)` may silence.
 
-use crate::fix::Fix;
+use crate::fix::edit::Fix;
 use crate::rule::{Rule, Severity};
 use crate::syntax::tree::Span;
 

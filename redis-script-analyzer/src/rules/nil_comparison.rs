@@ -23,7 +23,7 @@
 use super::{Context, Judges, Meta};
 use crate::diagnostic::{Diagnostic, Target};
 use crate::rule::Rule;
-use crate::fix::{Edit, Fix};
+use crate::fix::edit::{Edit, Fix};
 use crate::replies;
 use crate::semantic::{Model, NilComparison, Value};
 use crate::syntax::tree::{Expr, Span};

@@ -7,7 +7,7 @@
 
 use super::{Judges, Meta};
 use crate::diagnostic::{Diagnostic, Target};
-use crate::fix::{Edit, Fix};
+use crate::fix::edit::{Edit, Fix};
 use crate::rule::Rule;
 use crate::syntax::lexer::{Lexer, TokenKind};
 use crate::syntax::parser::SyntaxError;

@@ -42,14 +42,14 @@ pub(crate) fn fixed(
         .into_iter()
         .map(|diagnostic| {
             let fix = diagnostic.fix?;
-            assert_eq!(fix.applicability, crate::fix::Applicability::Certain);
+            assert_eq!(fix.applicability, crate::fix::edit::Applicability::Certain);
             Some(apply(source, &fix))
         })
         .collect()
 }
 
 /// `source` with the edits of `fix` made.
-pub(crate) fn apply(source: &str, fix: &crate::fix::Fix) -> String {
+pub(crate) fn apply(source: &str, fix: &crate::fix::edit::Fix) -> String {
     let mut out = Vec::new();
     let mut at = 0;
     for edit in &fix.edits {

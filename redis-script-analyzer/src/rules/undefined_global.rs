@@ -12,7 +12,7 @@ use super::sandbox_names::{self, Finding};
 use super::{Context, Judges, Meta};
 use crate::diagnostic::{Diagnostic, Target};
 use crate::rule::Rule;
-use crate::fix::{Edit, Fix};
+use crate::fix::edit::{Edit, Fix};
 use crate::sandbox::{self, KEYWORD_VALUES};
 use crate::semantic::{Access, Environment};
 use crate::servers::Servers;

@@ -10,7 +10,7 @@ use super::{Context, Judges, Meta};
 use crate::commands;
 use crate::diagnostic::{Diagnostic, Target};
 use crate::rule::Rule;
-use crate::fix::{self, Edit, Fix};
+use crate::fix::edit::{self, Edit, Fix};
 use crate::semantic::command::CommandCall;
 use crate::servers::only_on_note;
 use crate::suggest::{Suggestion, did_you_mean};
@@ -77,7 +77,7 @@ fn respell(context: &Context, call: &CommandCall, found: Suggestion) -> Option<F
     if !found.unique || !known_everywhere {
         return None;
     }
-    let text = fix::quoted_text(context.source, call.span)?;
+    let text = edit::quoted_text(context.source, call.span)?;
     let written = String::from_utf8_lossy(&context.source[text.start..text.end]);
     let replacement = if written.bytes().any(|byte| byte.is_ascii_uppercase()) {
         found.name.to_ascii_uppercase()

@@ -9,7 +9,7 @@ use super::sandbox_names::{self, Finding};
 use super::{Context, Judges, Meta};
 use crate::diagnostic::{Diagnostic, Target};
 use crate::rule::Rule;
-use crate::fix::{self, Edit, Fix};
+use crate::fix::edit::{self, Edit, Fix};
 use crate::sandbox::{self, Library};
 use crate::servers::Servers;
 use crate::suggest::did_you_mean;
@@ -83,7 +83,7 @@ fn respell(context: &Context, library: &str, member: &str, span: Span, right: &s
     let text = if written == member.as_bytes() {
         span
     } else {
-        fix::quoted_text(context.source, span)?
+        edit::quoted_text(context.source, span)?
     };
     Some(Fix::certain(
         format!("replace `{library}.{member}` with `{library}.{right}`"),
