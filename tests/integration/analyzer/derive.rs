@@ -162,7 +162,7 @@ fn module_since(product: Product) -> Option<&'static str> {
 /// The file `regenerate` writes `server`'s specifications to.
 pub fn spec_file(server: Server) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/integration/analyzer/specs")
+        .join("redis-script-analyzer/specs")
         .join(format!("{}.json", server.key()))
 }
 

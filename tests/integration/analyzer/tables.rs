@@ -360,14 +360,7 @@ fn regenerate() {
         &render_file(server, server, &version, &date, &rows),
         &format!("{} commands from {server} {version}", rows.len()),
     );
-    // The servers derived from this one: its specifications, and their tables.
-    let derived: Vec<Server> = Server::ALL
-        .into_iter()
-        .filter(|other| other.profile().origin == Origin::Derived { from: server })
-        .collect();
-    if derived.is_empty() {
-        return;
-    }
+    // Its specifications, and the tables of the servers derived from it.
     let docs = read_docs(&running);
     let spec_path = derive::spec_file(server);
     write_generated(
@@ -375,6 +368,10 @@ fn regenerate() {
         &derive::render_spec(server, &version, &rows, &docs),
         &format!("the specifications of {server} {version}"),
     );
+    let derived: Vec<Server> = Server::ALL
+        .into_iter()
+        .filter(|other| other.profile().origin == Origin::Derived { from: server })
+        .collect();
     let spec = derive::load_spec_text(&derive::render_spec(server, &version, &rows, &docs));
     for other in derived {
         let release = other.release();
