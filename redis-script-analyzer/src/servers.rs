@@ -9,38 +9,15 @@
 //! targeted server accepts it. Without a setting, every server here is a
 //! target: a script that passes runs on each.
 //!
-//! Adding a server is its generated command table (`commands/*.rs`), a
-//! variant here and one line in [`PROFILES`].
+//! Adding a server is its specifications (in the analyzer's `specs/`
+//! folder), one line in the list below (`servers!`), and `cargo xtask
+//! codegen`, which puts its commands in the one command table.
 
 use std::fmt;
 
-use crate::commands::{Command, redis_7_0, redis_7_2, redis_7_4, redis_8_0, redis_8_2};
-use crate::commands::{valkey_8_0, valkey_8_1, valkey_9_1};
 use crate::rule::Checker;
 
 use self::sandbox_extra::{OS_CLOCK, VALKEY_NAMES};
-
-/// One server the tables describe.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[non_exhaustive]
-pub enum Server {
-    /// Redis 7.0 (the tables come from 7.0.15).
-    Redis7_0,
-    /// Redis 7.2 (its table is derived from 8.2.3's specifications).
-    Redis7_2,
-    /// Redis 7.4 (derived from 8.2.3's specifications).
-    Redis7_4,
-    /// Redis 8.0 (derived from 8.2.3's specifications).
-    Redis8_0,
-    /// Redis 8.2 (the tables come from 8.2.3).
-    Redis8_2,
-    /// Valkey 8.0 (derived from 9.1.2's specifications).
-    Valkey8_0,
-    /// Valkey 8.1 (the tables come from 8.1.8).
-    Valkey8_1,
-    /// Valkey 9.1 (the tables come from 9.1.2).
-    Valkey9_1,
-}
 
 /// Which server family a [`Server`] belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,13 +127,6 @@ pub struct Profile {
     pub name: &'static str,
     /// Redis or Valkey.
     pub product: Product,
-    /// The exact version the command table was read from (`8.2.3`), or the
-    /// release it was derived for (`7.4`).
-    pub version: &'static str,
-    /// Where the command table comes from.
-    pub origin: Origin,
-    /// The command table.
-    pub commands: &'static [Command],
     /// The server's words for a refused call.
     pub refusals: CallRefusals,
     /// The commands (flagged neither `write` nor `noscript`) that the server
@@ -221,25 +191,43 @@ const VALKEY_9_SHEBANG: ShebangRules = ShebangRules {
     continues_after_quote: true,
 };
 
-const DERIVED_FROM_REDIS_8_2: Origin = Origin::Derived {
-    from: Server::Redis8_2,
-};
-const DERIVED_FROM_VALKEY_9_1: Origin = Origin::Derived {
-    from: Server::Valkey9_1,
-};
+/// Declares the servers, one line each: the [`Server`] variant and its
+/// [`Profile`]. The order is the order diagnostics consider them (and the
+/// generated command table's): Redis, then Valkey, each oldest first.
+macro_rules! servers {
+    ($($(#[doc = $doc:literal])+ $variant:ident => { $($field:ident: $value:expr),+ $(,)? })+) => {
+        /// One server the tables describe.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub enum Server {
+            $($(#[doc = $doc])+ $variant,)+
+        }
 
-/// Every server's profile, in [`Server`] order: one line each.
-#[rustfmt::skip]
-pub static PROFILES: [Profile; 8] = [
-    Profile { server: Server::Redis7_0, key: "redis-7.0", name: "Redis 7.0", product: Product::Redis, version: redis_7_0::VERSION, origin: Origin::Binary, commands: redis_7_0::COMMANDS, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: 0, shebang: REDIS_SHEBANG },
-    Profile { server: Server::Redis7_2, key: "redis-7.2", name: "Redis 7.2", product: Product::Redis, version: redis_7_2::VERSION, origin: DERIVED_FROM_REDIS_8_2, commands: redis_7_2::COMMANDS, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: 0, shebang: REDIS_SHEBANG },
-    Profile { server: Server::Redis7_4, key: "redis-7.4", name: "Redis 7.4", product: Product::Redis, version: redis_7_4::VERSION, origin: DERIVED_FROM_REDIS_8_2, commands: redis_7_4::COMMANDS, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: OS_CLOCK, shebang: REDIS_SHEBANG },
-    Profile { server: Server::Redis8_0, key: "redis-8.0", name: "Redis 8.0", product: Product::Redis, version: redis_8_0::VERSION, origin: DERIVED_FROM_REDIS_8_2, commands: redis_8_0::COMMANDS, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: OS_CLOCK, shebang: REDIS_SHEBANG },
-    Profile { server: Server::Redis8_2, key: "redis-8.2", name: "Redis 8.2", product: Product::Redis, version: redis_8_2::VERSION, origin: Origin::Binary, commands: redis_8_2::COMMANDS, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: OS_CLOCK, shebang: REDIS_SHEBANG },
-    Profile { server: Server::Valkey8_0, key: "valkey-8.0", name: "Valkey 8.0", product: Product::Valkey, version: valkey_8_0::VERSION, origin: DERIVED_FROM_VALKEY_9_1, commands: valkey_8_0::COMMANDS, refusals: VALKEY_8_REFUSALS, may_replicate: VALKEY_8_MAY_REPLICATE, sandbox_extras: OS_CLOCK | VALKEY_NAMES, shebang: REDIS_SHEBANG },
-    Profile { server: Server::Valkey8_1, key: "valkey-8.1", name: "Valkey 8.1", product: Product::Valkey, version: valkey_8_1::VERSION, origin: Origin::Binary, commands: valkey_8_1::COMMANDS, refusals: VALKEY_8_REFUSALS, may_replicate: VALKEY_8_MAY_REPLICATE, sandbox_extras: OS_CLOCK | VALKEY_NAMES, shebang: VALKEY_8_1_SHEBANG },
-    Profile { server: Server::Valkey9_1, key: "valkey-9.1", name: "Valkey 9.1", product: Product::Valkey, version: valkey_9_1::VERSION, origin: Origin::Binary, commands: valkey_9_1::COMMANDS, refusals: VALKEY_9_REFUSALS, may_replicate: VALKEY_9_MAY_REPLICATE, sandbox_extras: OS_CLOCK | VALKEY_NAMES, shebang: VALKEY_9_SHEBANG },
-];
+        /// Every server's profile, in [`Server`] order.
+        pub static PROFILES: [Profile; [$(Server::$variant),+].len()] = [
+            $(Profile { server: Server::$variant, $($field: $value),+ },)+
+        ];
+    };
+}
+
+servers! {
+    /// Redis 7.0.
+    Redis7_0 => { key: "redis-7.0", name: "Redis 7.0", product: Product::Redis, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: 0, shebang: REDIS_SHEBANG }
+    /// Redis 7.2.
+    Redis7_2 => { key: "redis-7.2", name: "Redis 7.2", product: Product::Redis, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: 0, shebang: REDIS_SHEBANG }
+    /// Redis 7.4.
+    Redis7_4 => { key: "redis-7.4", name: "Redis 7.4", product: Product::Redis, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: OS_CLOCK, shebang: REDIS_SHEBANG }
+    /// Redis 8.0.
+    Redis8_0 => { key: "redis-8.0", name: "Redis 8.0", product: Product::Redis, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: OS_CLOCK, shebang: REDIS_SHEBANG }
+    /// Redis 8.2.
+    Redis8_2 => { key: "redis-8.2", name: "Redis 8.2", product: Product::Redis, refusals: REDIS_REFUSALS, may_replicate: REDIS_MAY_REPLICATE, sandbox_extras: OS_CLOCK, shebang: REDIS_SHEBANG }
+    /// Valkey 8.0.
+    Valkey8_0 => { key: "valkey-8.0", name: "Valkey 8.0", product: Product::Valkey, refusals: VALKEY_8_REFUSALS, may_replicate: VALKEY_8_MAY_REPLICATE, sandbox_extras: OS_CLOCK | VALKEY_NAMES, shebang: REDIS_SHEBANG }
+    /// Valkey 8.1.
+    Valkey8_1 => { key: "valkey-8.1", name: "Valkey 8.1", product: Product::Valkey, refusals: VALKEY_8_REFUSALS, may_replicate: VALKEY_8_MAY_REPLICATE, sandbox_extras: OS_CLOCK | VALKEY_NAMES, shebang: VALKEY_8_1_SHEBANG }
+    /// Valkey 9.1.
+    Valkey9_1 => { key: "valkey-9.1", name: "Valkey 9.1", product: Product::Valkey, refusals: VALKEY_9_REFUSALS, may_replicate: VALKEY_9_MAY_REPLICATE, sandbox_extras: OS_CLOCK | VALKEY_NAMES, shebang: VALKEY_9_SHEBANG }
+}
 
 impl Server {
     /// Every server, in the order diagnostics consider them: the order of
@@ -278,17 +266,6 @@ impl Server {
     pub fn release(self) -> &'static str {
         let key = self.key();
         key.split_once('-').map_or(key, |(_, release)| release)
-    }
-
-    /// The exact version the tables were read from (`7.0.15`), or the
-    /// release a derived table is for (`7.4`).
-    pub const fn version(self) -> &'static str {
-        self.profile().version
-    }
-
-    /// The command table of this server.
-    pub const fn commands(self) -> &'static [Command] {
-        self.profile().commands
     }
 
     /// The server that the settings call `key`.
@@ -359,6 +336,11 @@ impl Servers {
     /// The set and `server`.
     pub const fn with(self, server: Server) -> Servers {
         Servers(self.0 | server.bit())
+    }
+
+    /// The servers in either set.
+    pub const fn union(self, other: Servers) -> Servers {
+        Servers(self.0 | other.0)
     }
 
     /// The servers in both sets.
@@ -534,19 +516,19 @@ mod tests {
                 "{server}: the key is the name"
             );
             assert!(profile.name.starts_with(profile.product.name()));
-            assert!(profile.version.starts_with(server.release()));
+            assert!(server.version().starts_with(server.release()));
             assert!(
-                profile
-                    .version
+                server
+                    .version()
                     .starts_with(&profile.key[profile.key.len() - 3..]),
                 "{server}: version {}",
-                profile.version
+                server.version()
             );
-            assert!(!profile.commands.is_empty(), "{server}");
+            assert!(server.commands().next().is_some(), "{server}");
             assert!(profile.may_replicate.windows(2).all(|w| w[0] < w[1]));
-            if let Origin::Derived { from } = profile.origin {
-                assert_eq!(from.profile().origin, Origin::Binary);
-                assert_eq!(from.profile().product, profile.product);
+            if let Origin::Derived { from } = server.origin() {
+                assert_eq!(from.origin(), Origin::Binary);
+                assert_eq!(from.product(), profile.product);
             }
         }
         assert_eq!(Servers::with_sandbox(0), Servers::ALL);

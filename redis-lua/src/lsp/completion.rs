@@ -67,7 +67,7 @@ pub(crate) enum Slot {
 pub(crate) fn slot(command: &str, before: &[Option<&str>]) -> Option<Slot> {
     let container = Server::ALL
         .into_iter()
-        .any(|server| !commands::subcommands_of(server, command).is_empty());
+        .any(|server| commands::subcommands_of(server, command).next().is_some());
     if !container {
         return Some(Slot::Option {
             command: command.to_owned(),
@@ -104,14 +104,13 @@ pub(crate) fn candidates(text: &str, offset: usize, targets: Servers) -> Vec<Can
         Argument::Command => (
             first
                 .commands()
-                .iter()
                 .filter(|command| command.container().is_none())
                 .collect(),
             Kind::Command,
         ),
         Argument::AfterCommand { command, before } => match slot(command, &before) {
             Some(Slot::Subcommand { container }) => (
-                commands::subcommands_of(first, &container).iter().collect(),
+                commands::subcommands_of(first, &container).collect(),
                 Kind::Subcommand,
             ),
             Some(Slot::Option { command }) => {

@@ -2,81 +2,18 @@
 //! (`SET`'s `NX`, `EX`, `KEEPTTL`; `CLIENT KILL`'s `MAXAGE`), with, for
 //! each product, the first version that takes it, and the value it takes.
 //!
-//! The table is generated ([`generated`], one row per word, sorted by
-//! command, in the order the documentation lists the words) from the
-//! servers' own `COMMAND DOCS` as the repository stores them
-//! (`tests/integration/analyzer/specs/redis-8.2.json` for Redis,
-//! `valkey-9.1.json` for Valkey), by the `#[ignore]`d test `regenerate` in
-//! the repository's `tests/integration/analyzer/option_words.rs`, which
-//! needs no server; a test there checks that the file is current. A word
+//! The table is generated (`commands/option_table.rs`, one row per word,
+//! sorted by command, in the order the documentation lists the words) by
+//! `cargo xtask codegen` from the servers' own `COMMAND DOCS` as the
+//! analyzer's `specs/` folder stores them (`redis-8.2.json` for Redis,
+//! `valkey-9.1.json` for Valkey). A word
 //! the documentation of one product does not name is not on that product.
 //! A word's `since` is its own, else that of the argument around it, else
 //! the first release the command's history names it in, else the command's.
 
-use crate::servers::{Product, Server, Servers};
-
-mod generated;
-
-use self::generated::OPTIONS;
-
-/// One word of a command's arguments.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OptionWord {
-    /// The command, as the command tables name it: lower case,
-    /// `container|sub` for a subcommand.
-    pub command: &'static str,
-    /// The word, as the documentation writes it (upper case): `NX`.
-    pub token: &'static str,
-    /// What follows the word, as the documentation types it (`integer`,
-    /// `unix-time`, `NORMAL|MASTER|...`, `integer integer` for two
-    /// values); empty for a flag, which stands alone.
-    pub value: &'static str,
-    /// The first Redis version that takes it; empty when Redis does not.
-    redis_since: &'static str,
-    /// The first Valkey version that takes it; empty when Valkey does not.
-    valkey_since: &'static str,
-}
-
-impl OptionWord {
-    /// A word alone (`NX`), not followed by a value (`EX 10`).
-    pub const fn is_flag(&self) -> bool {
-        self.value.is_empty()
-    }
-
-    /// The first version of `product` that takes the word (`6.2.0`), as
-    /// its documentation says; `None` when that product does not.
-    pub fn since(&self, product: Product) -> Option<&'static str> {
-        let since = match product {
-            Product::Redis => self.redis_since,
-            Product::Valkey => self.valkey_since,
-        };
-        (!since.is_empty()).then_some(since)
-    }
-
-    /// Whether `server` takes the word: it has the command, and its
-    /// release is no older than the word's `since` (a release covers each
-    /// of its patch versions).
-    pub fn is_on(&self, server: Server) -> bool {
-        let Some(since) = self.since(server.product()) else {
-            return false;
-        };
-        let (major, minor, _) = version(server.release());
-        version(since) <= (major, minor, u32::MAX) && super::command(server, self.command).is_some()
-    }
-
-    /// The servers of `servers` that do not take the word.
-    pub fn missing_on(&self, servers: Servers) -> Servers {
-        servers.filter(|server| !self.is_on(server))
-    }
-}
-
-/// `major.minor.patch` of `7.2.0` (and of `7.4`); a part that is missing
-/// or not a number reads as 0.
-fn version(text: &str) -> (u32, u32, u32) {
-    let mut parts = text.split('.').map(|part| part.parse().unwrap_or(0));
-    let mut next = || parts.next().unwrap_or(0);
-    (next(), next(), next())
-}
+use super::option_table::OPTIONS;
+use super::option_word::OptionWord;
+use crate::servers::Servers;
 
 /// The rows of the command `name` (any case; `container|sub`).
 fn rows(name: &str) -> &'static [OptionWord] {
@@ -114,28 +51,10 @@ pub fn option(name: &str, token: &str) -> Option<OptionWord> {
         .copied()
 }
 
-/// One row of the generated table: the command, the word, the value it
-/// takes (empty: a flag), its `since` on Redis and on Valkey (empty: not
-/// there).
-pub(crate) const fn o(
-    command: &'static str,
-    token: &'static str,
-    value: &'static str,
-    redis_since: &'static str,
-    valkey_since: &'static str,
-) -> OptionWord {
-    OptionWord {
-        command,
-        token,
-        value,
-        redis_since,
-        valkey_since,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::servers::{Product, Server};
 
     fn tokens(name: &str, servers: Servers) -> Vec<&'static str> {
         options(name, servers).map(|word| word.token).collect()

@@ -40,7 +40,6 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
                 "`{name}` has: {}",
                 command
                     .subcommands(lacking)
-                    .iter()
                     .filter_map(|c| c.name().split_once('|').map(|(_, sub)| sub))
                     .collect::<Vec<_>>()
                     .join(", ")

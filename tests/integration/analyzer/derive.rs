@@ -539,7 +539,7 @@ fn specifications_match_the_tables_of_their_binaries() {
 #[test]
 fn derived_tables_are_current() {
     for server in Server::ALL {
-        let Origin::Derived { from } = server.profile().origin else {
+        let Origin::Derived { from } = server.origin() else {
             continue;
         };
         let problems = differences(&derived(server, from), &rows_of(server));

@@ -115,7 +115,6 @@ impl Row {
 pub(super) fn rows_of(server: Server) -> BTreeMap<String, Row> {
     server
         .commands()
-        .iter()
         .map(|command| {
             let row = Row {
                 name: command.name.to_owned(),
@@ -370,7 +369,7 @@ fn regenerate() {
     );
     let derived: Vec<Server> = Server::ALL
         .into_iter()
-        .filter(|other| other.profile().origin == Origin::Derived { from: server })
+        .filter(|other| other.origin() == Origin::Derived { from: server })
         .collect();
     let spec = derive::load_spec_text(&derive::render_spec(server, &version, &rows, &docs));
     for other in derived {
@@ -419,8 +418,7 @@ fn table_matches_installed_server() {
     let file = table_file(server);
     let file = file.rsplit('/').next().unwrap_or_default();
     let regenerate = regenerate_cmd(server);
-    let ours: BTreeMap<&str, &commands::Command> =
-        server.commands().iter().map(|c| (c.name, c)).collect();
+    let ours: BTreeMap<&str, &commands::Command> = server.commands().map(|c| (c.name, c)).collect();
     let table_version = server.version();
     let same_version = version == table_version;
     if !same_version {
@@ -563,7 +561,7 @@ fn read_only_scripts_refuse_what_the_table_says() {
     let mut con = running.connection();
     let refusal = server.profile().refusals.write_in_read_only;
     let mut refused = Vec::new();
-    let candidates = server.commands().iter().filter(|command| {
+    let candidates = server.commands().filter(|command| {
         !command.is_write() && !command.is_noscript() && !command.has_subcommands(server)
     });
     for command in candidates {
