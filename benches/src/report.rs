@@ -1193,6 +1193,9 @@ fn method(md: &mut String) {
 }
 
 #[cfg(test)]
+mod snapshot;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
