@@ -23,13 +23,6 @@ use crate::options::{Options, repo_root};
 use crate::stats::Summary;
 use crate::sys;
 
-/// The bindings (and hand-written functions) of the `cargo check` crates.
-pub const BINDINGS: usize = 50;
-
-/// The same with `--quick`: enough to build every kind of parameter the
-/// recipes' headers declare, little enough for a smoke run.
-pub const QUICK_BINDINGS: usize = 10;
-
 /// How many of cargo's last stderr lines a failed build's error shows.
 const STDERR_LINES: usize = 20;
 
@@ -581,6 +574,7 @@ fn time_per_run(mut f: impl FnMut()) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::{BUILD_BINDINGS, QUICK_BUILD_BINDINGS};
 
     #[test]
     fn the_stack_crate_takes_the_macros_own_dependency_lines() {
@@ -593,11 +587,11 @@ mod tests {
 
     #[test]
     fn the_generated_crates_have_one_function_per_binding() {
-        let fixture = bindings(BINDINGS).unwrap();
+        let fixture = bindings(BUILD_BINDINGS).unwrap();
         let bindings = bindings_source(&fixture);
         let plain = plain_source(&fixture);
-        assert_eq!(bindings.matches("#[redis_script(").count(), BINDINGS);
-        assert_eq!(plain.matches("-> redis::Cmd").count(), BINDINGS);
+        assert_eq!(bindings.matches("#[redis_script(").count(), BUILD_BINDINGS);
+        assert_eq!(plain.matches("-> redis::Cmd").count(), BUILD_BINDINGS);
         // The lock's acquire script: one key, two arguments, the time to
         // live an `integer` in its header.
         let acquire = &redis_script::recipes::lock::acquire_lock_script::SCRIPT;
@@ -612,7 +606,7 @@ mod tests {
 
     #[test]
     fn the_quick_fixture_has_every_kind_of_parameter() {
-        let fixture = bindings(QUICK_BINDINGS).unwrap();
+        let fixture = bindings(QUICK_BUILD_BINDINGS).unwrap();
         let types: Vec<&str> = fixture
             .iter()
             .flat_map(|b| b.parameters.iter().map(|(_, ty)| *ty).chain(b.tail))
