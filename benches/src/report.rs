@@ -625,7 +625,10 @@ fn async_section(md: &mut String, run: &Run) {
 /// The observability target: a call with spans compiled in and nobody
 /// listening, against the same call without them, round by round.
 fn spans_unheard(o: &observe::Results) -> Option<Summary> {
-    ratios(&o.wall_us[observe::SPANS_UNHEARD], &o.wall_us[observe::OFF])
+    ratios(
+        &o.wall_us[observe::variants::SPANS_UNHEARD],
+        &o.wall_us[observe::variants::OFF],
+    )
 }
 
 fn observe_section(md: &mut String, run: &Run) {
@@ -696,8 +699,8 @@ fn observe_section(md: &mut String, run: &Run) {
     let ratio = |values: &[Vec<f64>], which: usize, of: usize| {
         ratios(&values[which], &values[of]).map_or("–".into(), |r| r.show_ratio())
     };
-    for (which, variant) in observe::VARIANTS.iter().enumerate() {
-        let off = observe::off(which);
+    for (which, variant) in observe::variants::VARIANTS.iter().enumerate() {
+        let off = observe::variants::off(which);
         table_row(
             md,
             [
@@ -706,7 +709,7 @@ fn observe_section(md: &mut String, run: &Run) {
                 Summary::of(&o.cpu_us[which]).map_or("–".into(), |s| s.show(2)),
                 ratio(&o.wall_us, which, off),
                 ratio(&o.cpu_us, which, off),
-                ratio(&o.wall_us, which, observe::by_hand(which)),
+                ratio(&o.wall_us, which, observe::variants::by_hand(which)),
                 o.allocations[which].total().show(2),
             ],
         );
@@ -728,14 +731,17 @@ fn observe_section(md: &mut String, run: &Run) {
 /// call of the same round.
 fn spans_unheard_by_hand(o: &observe::Results) -> Option<Summary> {
     let relative = |which: usize| -> Vec<f64> {
-        let reference = &o.wall_us[observe::by_hand(which)];
+        let reference = &o.wall_us[observe::variants::by_hand(which)];
         o.wall_us[which]
             .iter()
             .zip(reference)
             .map(|(typed, by_hand)| typed / by_hand)
             .collect()
     };
-    ratios(&relative(observe::SPANS_UNHEARD), &relative(observe::OFF))
+    ratios(
+        &relative(observe::variants::SPANS_UNHEARD),
+        &relative(observe::variants::OFF),
+    )
 }
 
 fn lock_section(md: &mut String, run: &Run, plots: &str) {

@@ -114,7 +114,7 @@ fn concurrent() -> concurrent::Results {
 }
 
 fn observe() -> observe::Results {
-    let variants = observe::VARIANTS.len();
+    let variants = observe::variants::VARIANTS.len();
     observe::Results {
         wall_us: (0..variants)
             .map(|which| rounds(24.0 + 0.5 * which as f64, 0.25))
@@ -122,7 +122,7 @@ fn observe() -> observe::Results {
         cpu_us: (0..variants)
             .map(|which| rounds(6.0 + 0.25 * which as f64, 0.5))
             .collect(),
-        allocations: observe::VARIANTS
+        allocations: observe::variants::VARIANTS
             .iter()
             .enumerate()
             .map(|(which, variant)| allocations::Row {
