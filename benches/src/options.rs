@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::section::Section;
+
 pub const USAGE: &str = "\
 redis-script-benches: measures redis-script against its targets and writes BENCHMARKS.md
 
@@ -42,51 +44,6 @@ pub const BUILD_BINDINGS: usize = 50;
 /// The same with `--quick`: enough to build every kind of parameter the
 /// recipes' headers declare, little enough for a smoke run.
 pub const QUICK_BUILD_BINDINGS: usize = 10;
-
-/// The sections, in the order they run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Section {
-    Build,
-    Sequential,
-    Allocations,
-    Noscript,
-    Pipelines,
-    Async,
-    Observe,
-    Lock,
-    Lint,
-    Scale,
-}
-
-impl Section {
-    pub const ALL: [Section; 10] = [
-        Section::Build,
-        Section::Sequential,
-        Section::Allocations,
-        Section::Noscript,
-        Section::Pipelines,
-        Section::Async,
-        Section::Observe,
-        Section::Lock,
-        Section::Lint,
-        Section::Scale,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Section::Build => "build",
-            Section::Sequential => "sequential",
-            Section::Allocations => "allocations",
-            Section::Noscript => "noscript",
-            Section::Pipelines => "pipelines",
-            Section::Async => "async",
-            Section::Observe => "observe",
-            Section::Lock => "lock",
-            Section::Lint => "lint",
-            Section::Scale => "scale",
-        }
-    }
-}
 
 #[derive(Debug, Clone)]
 pub struct Options {

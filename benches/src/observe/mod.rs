@@ -17,6 +17,7 @@ mod recorder;
 pub mod variants;
 pub mod worker;
 
+use std::fmt::Write as _;
 use std::time::Duration;
 
 use redis::Connection;
@@ -24,12 +25,17 @@ use redis::Connection;
 use crate::alloc::Counts;
 use crate::allocations::Row;
 use crate::bindings::pad_100;
+use crate::markdown::{figure, ratio, table_head, table_row, verdict};
 use crate::measure::{Slice, interleaved};
 use crate::options::Options;
+use crate::part::{Part, Target};
+use crate::run::Run;
+use crate::section::Section;
 use crate::server::Server;
+use crate::stats::{Summary, number, ratios};
 
 use in_process::{count_allocations, slice, warm};
-use variants::{Call, Process, VARIANTS};
+use variants::{Call, OFF, Process, SPANS_UNHEARD, VARIANTS, by_hand, off};
 pub use worker::Builds;
 use worker::Worker;
 
@@ -146,4 +152,137 @@ impl Processes {
 fn worker_of(workers: &mut [Worker], which: usize) -> Option<&mut Worker> {
     let process = VARIANTS[which].process;
     workers.iter_mut().find(|w| w.process == process)
+}
+
+/// The section's results, or why it could not run (a worker that would not
+/// build, start or answer).
+impl Part for Result<Results, String> {
+    fn section(&self) -> Section {
+        Section::Observe
+    }
+
+    fn write(&self, md: &mut String, run: &Run) {
+        let o = match self {
+            Ok(o) => o,
+            Err(error) => {
+                let _ = writeln!(md, "Not measured: {error}.\n");
+                return;
+            }
+        };
+        let _ = writeln!(
+            md,
+            "The targets: with `tracing` and `metrics` off the call stays as it was (the \
+             sections above measure that build); with `tracing` on and no subscriber a call \
+             costs within 3% of the same call with the feature off; the cost of a subscriber, \
+             and of `metrics` with and without a recorder, is reported. The runtime's counts \
+             (`Script::stats`) need no feature: every row has them.\n\n\
+             Features are chosen at compile time, so the harness, built without them, builds \
+             itself again into `target/bench-observe/` with its feature `observe-tracing` (the \
+             runtime's `tracing`) or `observe-metrics` (its `metrics`), one feature per build, \
+             and runs those builds as worker processes on the client CPU, each with one \
+             synchronous connection to the same server. All variants call the 100-byte script \
+             and take turns piece by piece, as in the other comparisons; a worker measures its \
+             pieces when the harness asks.\n\n\
+             - Off: the harness itself.\n\
+             - `tracing` on, no subscriber: a worker that never makes one. Once a subscriber \
+             exists in a process, every span there asks the current one whether it wants it, \
+             so the variant with a subscriber has a worker of its own.\n\
+             - `tracing` on, a subscriber: a second worker of the same build, with a \
+             `tracing_subscriber` registry and formatter (a line per closed span, \
+             `FmtSpan::CLOSE`, written to a sink) set as the thread's default for its pieces.\n\
+             - `metrics` on: a third worker, with no recorder, and with one set on the thread \
+             for its pieces only (`metrics::with_local_recorder`; no global recorder is ever \
+             installed): the harness's own, which finds each metric by name and labels in a \
+             map and adds to atomic counters and histogram buckets, as an exporter's registry \
+             does.\n\n\
+             Each process also runs the hand-written EVALSHA: *vs hand-written* divides by the \
+             one of the same process and round. *vs off* divides a typed call by the typed call \
+             with the features off, and a hand-written call by the harness's own, the same \
+             code in another process, so how far those rows sit from 1.000x is what the \
+             processes alone account for. Allocations are counted as in the allocations \
+             section, in each variant's process with its listener on. {} calls in all, at \
+             commit {}, by `{}`.\n",
+            number(o.calls as f64, 0),
+            run.commit,
+            run.options.command_line()
+        );
+        table_head(
+            md,
+            [
+                "variant",
+                "µs per call",
+                "client CPU µs per call",
+                "time vs off",
+                "CPU vs off",
+                "time vs hand-written",
+                "allocations per call (alloc + realloc)",
+            ],
+        );
+        let versus = |values: &[Vec<f64>], which: usize, of: usize| {
+            ratio(ratios(&values[which], &values[of]))
+        };
+        for (which, variant) in VARIANTS.iter().enumerate() {
+            let features_off = off(which);
+            table_row(
+                md,
+                [
+                    variant.name.to_string(),
+                    figure(&o.wall_us[which], 1),
+                    figure(&o.cpu_us[which], 2),
+                    versus(&o.wall_us, which, features_off),
+                    versus(&o.cpu_us, which, features_off),
+                    versus(&o.wall_us, which, by_hand(which)),
+                    o.allocations[which].total().show(2),
+                ],
+            );
+        }
+        if let Some(r) = spans_unheard(o) {
+            let _ = writeln!(
+                md,
+                "\nTarget: `tracing` on with no subscriber, time per call vs off, at most \
+                 1.03x: {}, {}. The same with each typed call first divided by its own \
+                 process's hand-written call, which takes the processes' differences out: {}.\n",
+                r.show_ratio(),
+                verdict(&r, 1.03, true),
+                ratio(spans_unheard_by_hand(o))
+            );
+        }
+    }
+
+    fn targets(&self) -> Vec<Target> {
+        self.as_ref()
+            .ok()
+            .and_then(spans_unheard)
+            .map(|r| {
+                Target::ratio(
+                    "`tracing` on, no subscriber: time per call vs features off".into(),
+                    "≤ 1.03x",
+                    r,
+                    1.03,
+                    true,
+                )
+            })
+            .into_iter()
+            .collect()
+    }
+}
+
+/// The observability target: a call with spans compiled in and nobody
+/// listening, against the same call without them, round by round.
+fn spans_unheard(o: &Results) -> Option<Summary> {
+    ratios(&o.wall_us[SPANS_UNHEARD], &o.wall_us[OFF])
+}
+
+/// [`spans_unheard`], each side first divided by its process's hand-written
+/// call of the same round.
+fn spans_unheard_by_hand(o: &Results) -> Option<Summary> {
+    let relative = |which: usize| -> Vec<f64> {
+        let reference = &o.wall_us[by_hand(which)];
+        o.wall_us[which]
+            .iter()
+            .zip(reference)
+            .map(|(typed, by_hand)| typed / by_hand)
+            .collect()
+    };
+    ratios(&relative(SPANS_UNHEARD), &relative(OFF))
 }

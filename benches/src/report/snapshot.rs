@@ -8,7 +8,13 @@ use std::time::Duration;
 
 use super::*;
 use crate::alloc::Counts;
+use crate::options::Options;
+use crate::run::Machine;
 use crate::scale::Kind;
+use crate::{
+    allocations, build_cost, concurrent, lint, lock, noscript, observe, pipelines, scale,
+    sequential,
+};
 
 /// `rounds` values from `first`, each `step` more than the one before.
 fn rounds(first: f64, step: f64) -> Vec<f64> {
@@ -29,6 +35,7 @@ fn machine() -> Machine {
         rustc: "rustc 1.90.0 (fixture)".into(),
         redis_server: "redis-server 7.0.15".into(),
         redis_rs: "1.0.0".into(),
+        python: None,
         server_cpus: "0".into(),
         client_cpus: "1".into(),
     }
@@ -244,53 +251,70 @@ fn scale(quick: bool, slow: bool) -> scale::Results {
     }
 }
 
-fn run<'a>(options: &'a Options) -> Run<'a> {
-    Run {
-        options,
-        machine: machine(),
-        started: "2026-01-02 03:04 UTC".into(),
-        commit: "abc1234".into(),
-        elapsed: Duration::from_secs(754),
-        build: None,
-        sequential: None,
-        allocations: None,
-        noscript: None,
-        pipelines: None,
-        concurrent: None,
-        observe: None,
-        lock: None,
-        lint: None,
-        scale: None,
+/// A run and its sections' parts, as main.rs gives them to [`write`].
+struct Fixture<'a> {
+    run: Run<'a>,
+    parts: Vec<Box<dyn Part>>,
+}
+
+impl<'a> Fixture<'a> {
+    /// A run of `options`, no section measured yet.
+    fn new(options: &'a Options) -> Fixture<'a> {
+        Fixture {
+            run: Run {
+                options,
+                machine: machine(),
+                started: "2026-01-02 03:04 UTC".into(),
+                commit: "abc1234".into(),
+                elapsed: Duration::from_secs(754),
+            },
+            parts: Vec::new(),
+        }
+    }
+
+    fn with(mut self, part: impl Part + 'static) -> Self {
+        self.parts.push(Box::new(part));
+        self
+    }
+
+    /// With the lock section, whose Python clients the run's versions name.
+    fn with_lock(mut self, lock: lock::Results) -> Self {
+        self.run.machine.python = lock.python_versions.clone();
+        self.with(lock)
     }
 }
 
-/// Every section run and measured.
-fn full(options: &Options) -> Run<'_> {
-    Run {
-        build: Some(build(options, true)),
-        sequential: Some(sequential()),
-        allocations: Some(allocations()),
-        noscript: Some(noscript()),
-        pipelines: Some(pipelines(&options.sizes, None)),
-        concurrent: Some(concurrent()),
-        observe: Some(Ok(observe())),
-        lock: Some(lock(&options.lock_clients, true)),
-        lint: Some(Ok(lint())),
-        scale: Some(scale(options.quick, false)),
-        ..run(options)
-    }
-}
-
-/// A smoke run where what may fail did.
-fn quick(options: &Options) -> Run<'_> {
-    Run {
-        build: Some(build(options, false)),
-        pipelines: Some(pipelines(&options.sizes, Some("redis-benchmark not found"))),
-        observe: Some(Err("the Spans worker exited".into())),
-        lock: Some(lock(&options.lock_clients, false)),
-        lint: Some(Err("npm pack bullmq@6.7.0 failed: offline".into())),
-        scale: Some(scale(options.quick, true)),
-        ..full(options)
+/// Every section run: measured, or with what may fail failed (`smoke`), as
+/// a smoke run may.
+fn every_section(options: &Options, smoke: bool) -> Fixture<'_> {
+    let fixture = Fixture::new(options)
+        .with(build(options, !smoke))
+        .with(sequential())
+        .with(allocations())
+        .with(noscript())
+        .with(concurrent())
+        .with_lock(lock(&options.lock_clients, !smoke));
+    if smoke {
+        let lint: Result<lint::Results, String> =
+            Err("npm pack bullmq@6.7.0 failed: offline".into());
+        let observe: Result<observe::Results, String> = Err("the Spans worker exited".into());
+        fixture
+            .with(pipelines(&options.sizes, Some("redis-benchmark not found")))
+            .with(observe)
+            .with(lint)
+            .with(scale::Report {
+                results: scale(options.quick, true),
+                real_scripts: None,
+            })
+    } else {
+        fixture
+            .with(pipelines(&options.sizes, None))
+            .with(Ok::<_, String>(observe()))
+            .with(Ok::<_, String>(lint()))
+            .with(scale::Report {
+                results: scale(options.quick, false),
+                real_scripts: Some(lint()),
+            })
     }
 }
 
@@ -327,11 +351,17 @@ fn written(dir: &Path) -> String {
 /// Writes the reports of `runs` in turn into a scratch folder (a run of one
 /// section alone over the report before it), and compares what is left
 /// there with the snapshot `name`.
-fn check(name: &str, runs: &[&Run]) {
+fn check(name: &str, runs: &[Fixture]) {
     let dir = scratch(name);
-    for run in runs {
-        write(run, &dir.join("BENCHMARKS.md"), &dir.join("plots"), "plots")
-            .expect("the report is written");
+    for Fixture { run, parts } in runs {
+        write(
+            run,
+            parts,
+            &dir.join("BENCHMARKS.md"),
+            &dir.join("plots"),
+            "plots",
+        )
+        .expect("the report is written");
     }
     let text = written(&dir);
     let _ = std::fs::remove_dir_all(&dir);
@@ -365,26 +395,24 @@ fn check(name: &str, runs: &[&Run]) {
 #[cfg_attr(not(debug_assertions), ignore = "the snapshots are of a debug build")]
 fn every_section_measured() {
     let options = options(&[]);
-    check("full", &[&full(&options)]);
+    check("full", &[every_section(&options, false)]);
 }
 
 #[test]
 #[cfg_attr(not(debug_assertions), ignore = "the snapshots are of a debug build")]
 fn a_smoke_run_where_what_may_fail_did() {
     let options = options(&["--quick", "--skip-python"]);
-    check("quick", &[&quick(&options)]);
+    check("quick", &[every_section(&options, true)]);
 }
 
 #[test]
 #[cfg_attr(not(debug_assertions), ignore = "the snapshots are of a debug build")]
 fn sections_not_run() {
     let options = options(&["--only", "sequential,lock", "--lock-seconds", "2.5"]);
-    let run = Run {
-        sequential: Some(sequential()),
-        lock: Some(lock(&options.lock_clients, true)),
-        ..run(&options)
-    };
-    check("some", &[&run]);
+    let fixture = Fixture::new(&options)
+        .with(sequential())
+        .with_lock(lock(&options.lock_clients, true));
+    check("some", &[fixture]);
 }
 
 #[test]
@@ -392,21 +420,24 @@ fn sections_not_run() {
 fn one_section_alone_replaces_its_part() {
     let everything = options(&[]);
     let build_alone = options(&["--only", "build", "--build-runs", "2"]);
-    let run_alone = Run {
-        build: Some(build(&build_alone, false)),
-        ..run(&build_alone)
-    };
-    check("build-alone", &[&full(&everything), &run_alone]);
+    check(
+        "build-alone",
+        &[
+            every_section(&everything, false),
+            Fixture::new(&build_alone).with(build(&build_alone, false)),
+        ],
+    );
     // Over a report of a run without it.
     let some = options(&["--only", "sequential"]);
     let scale_alone = options(&["--only", "scale"]);
-    let run_alone = Run {
-        scale: Some(scale(false, true)),
-        ..run(&scale_alone)
-    };
-    let before = Run {
-        sequential: Some(sequential()),
-        ..run(&some)
-    };
-    check("scale-alone", &[&before, &run_alone]);
+    check(
+        "scale-alone",
+        &[
+            Fixture::new(&some).with(sequential()),
+            Fixture::new(&scale_alone).with(scale::Report {
+                results: scale(false, true),
+                real_scripts: None,
+            }),
+        ],
+    );
 }
