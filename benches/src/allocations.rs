@@ -1,10 +1,16 @@
 //! Heap allocations per warm sequential call, counted by the harness's
 //! global allocator on the calling thread.
 
+use std::fmt::Write as _;
+
 use redis::Connection;
 
 use crate::alloc::{self, Counts};
 use crate::bindings::pad_100;
+use crate::markdown::{table_head, table_row, verdict};
+use crate::part::{Part, Target};
+use crate::run::Run;
+use crate::section::Section;
 use crate::sequential::{self, KEY};
 use crate::server::Server;
 use crate::stats::Summary;
@@ -97,4 +103,43 @@ pub fn count_batches(mut call: impl FnMut() -> i64) -> Vec<Counts> {
             counts
         })
         .collect()
+}
+
+/// The section's rows, one a call.
+impl Part for Vec<Row> {
+    fn section(&self) -> Section {
+        Section::Allocations
+    }
+
+    fn write(&self, md: &mut String, _run: &Run) {
+        let _ = writeln!(
+            md,
+            "Counted by the harness's global allocator on the calling thread, in {BATCHES} \
+             batches of {BATCH} warm calls of the 100-byte script each (reading the reply \
+             included): per call, the median batch (min–max over the batches). An allocation \
+             is an `alloc` or `alloc_zeroed`; a `realloc` (a buffer growing) is counted apart.\n"
+        );
+        table_head(md, ["call", "allocations per call", "reallocs per call"]);
+        for row in self {
+            table_row(
+                md,
+                [
+                    row.name.to_string(),
+                    row.allocs().show(2),
+                    row.reallocs().show(2),
+                ],
+            );
+        }
+        let _ = writeln!(md);
+    }
+
+    fn targets(&self) -> Vec<Target> {
+        let total = self[TYPED].total();
+        vec![Target {
+            what: "heap allocations per warm sequential `invoke` (alloc + realloc)".into(),
+            goal: "≤ 2",
+            measured: total.show(2),
+            verdict: verdict(&total, 2.0, true),
+        }]
+    }
 }

@@ -18,17 +18,14 @@ use redis_script::Arity;
 use redis_script_analyzer::header::{self, LuaType};
 use redis_script_analyzer::{Declared, ReplyKind, analyze, check_syntax};
 
+use crate::markdown::{table_head, table_row};
 use crate::measure::order;
 use crate::options::{Options, repo_root};
-use crate::stats::Summary;
+use crate::part::Part;
+use crate::run::Run;
+use crate::section::Section;
+use crate::stats::{Summary, number};
 use crate::sys;
-
-/// The bindings (and hand-written functions) of the `cargo check` crates.
-pub const BINDINGS: usize = 50;
-
-/// The same with `--quick`: enough to build every kind of parameter the
-/// recipes' headers declare, little enough for a smoke run.
-pub const QUICK_BINDINGS: usize = 10;
 
 /// How many of cargo's last stderr lines a failed build's error shows.
 const STDERR_LINES: usize = 20;
@@ -578,9 +575,150 @@ fn time_per_run(mut f: impl FnMut()) -> f64 {
     Summary::of(&each).map_or(f64::NAN, |s| s.median)
 }
 
+impl Part for Results {
+    fn section(&self) -> Section {
+        Section::Build
+    }
+
+    fn write(&self, md: &mut String, run: &Run) {
+        let show = |timings: &[Timing], cpu: bool| {
+            summary(timings, cpu).map_or("–".into(), |s| s.show(2))
+        };
+        let m = &run.machine;
+        let _ = writeln!(
+            md,
+            "Each build runs cargo (dev profile, offline, with the workspace's `Cargo.lock`) in a \
+             temporary directory with a target directory of its own, on every CPU, before the \
+             server starts; the two compared builds alternate, runs of each: {}. CPU is user + \
+             system of cargo and the compilers it ran. The bindings are the recipes' scripts in \
+             turn, each parameter typed as the script's header declares it. Run {} at commit {}, \
+             {} ({} logical CPUs), by `{}`. Load average (1, 5, 15 min) before the first build: \
+             {}; after the last: {}. Builds use every CPU, so a load near or above the CPU count \
+             means other work competed with them and their times are longer than on an idle \
+             machine.\n",
+            run.options.build_runs,
+            run.started,
+            run.commit,
+            m.cpu_model,
+            m.cpus,
+            run.options.command_line(),
+            self.load_start,
+            self.load_end
+        );
+        table_head(md, ["build", "wall s", "CPU s"]);
+        let timed =
+            |what: String, timings: &[Timing]| [what, show(timings, false), show(timings, true)];
+        let bindings = self.bindings;
+        let mut rows = Vec::new();
+        if run.options.clean_builds {
+            rows.push(timed(
+                "clean build of `redis-script-macros` (`cargo build -p redis-script-macros`)"
+                    .into(),
+                &self.macros_clean,
+            ));
+            rows.push(timed(
+                "clean build of syn + quote + proc-macro2 alone, with the macros' features".into(),
+                &self.stack_clean,
+            ));
+        } else {
+            for what in ["`redis-script-macros`", "syn + quote + proc-macro2 alone"] {
+                rows.push([
+                    format!("clean build of {what}"),
+                    "not run (`--quick`)".into(),
+                    "–".into(),
+                ]);
+            }
+        }
+        if let Some(first) = &self.check_first {
+            rows.push([
+                format!(
+                    "first `cargo check` of a crate with {bindings} bindings, dependencies included"
+                ),
+                format!("{:.2}", first.wall),
+                format!("{:.2}", first.cpu),
+            ]);
+        }
+        rows.push(timed(
+            format!(
+                "`cargo check` of that crate after an edit: {bindings} `#[redis_script]` bindings"
+            ),
+            &self.check_bindings,
+        ));
+        rows.push(timed(
+            format!("the same with {bindings} hand-written EVALSHA functions instead"),
+            &self.check_plain,
+        ));
+        for row in rows {
+            table_row(md, row);
+        }
+        let median = |t: &[Timing]| summary(t, false).map(|s| s.median);
+        if let (Some(with), Some(without)) =
+            (median(&self.check_bindings), median(&self.check_plain))
+        {
+            let _ = writeln!(
+                md,
+                "\nThe bindings add {:.2} s to a `cargo check` of the crate, {:.1} ms per binding \
+                 (medians).",
+                with - without,
+                (with - without) * 1000.0 / bindings as f64
+            );
+        }
+        if !self.analysis.is_empty() {
+            let _ = writeln!(
+                md,
+                "\nThe analyzer (`redis-script-analyzer`) on each script of `scripts/`, declared as \
+                 its recipe binding declares it: `check_syntax` (the parser alone) and `analyze` \
+                 (shebang, parse, every check). Timed in this harness, {}.\n",
+                if cfg!(debug_assertions) {
+                    "an unoptimized build, as the macro runs it (proc macros build in the dev profile)"
+                } else {
+                    "an optimized build; the macro runs it unoptimized (proc macros build in the dev \
+                     profile), several times slower"
+                }
+            );
+            table_head(
+                md,
+                ["script", "bytes", "lines", "check_syntax µs", "analyze µs"],
+            );
+            for row in &self.analysis {
+                table_row(
+                    md,
+                    [
+                        format!("`{}`", row.file),
+                        number(row.bytes as f64, 0),
+                        row.lines.to_string(),
+                        format!("{:.1}", row.parse_us),
+                        format!("{:.1}", row.analyze_us),
+                    ],
+                );
+            }
+            let total = |f: fn(&ScriptTiming) -> f64| self.analysis.iter().map(f).sum::<f64>();
+            table_row(
+                md,
+                [
+                    format!("all {}", self.analysis.len()),
+                    number(
+                        self.analysis.iter().map(|r| r.bytes).sum::<usize>() as f64,
+                        0,
+                    ),
+                    self.analysis
+                        .iter()
+                        .map(|r| r.lines)
+                        .sum::<usize>()
+                        .to_string(),
+                    format!("{:.1}", total(|r| r.parse_us)),
+                    format!("{:.1}", total(|r| r.analyze_us)),
+                ],
+            );
+        }
+        let _ = writeln!(md);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::{BUILD_BINDINGS, QUICK_BUILD_BINDINGS};
 
     #[test]
     fn the_stack_crate_takes_the_macros_own_dependency_lines() {
@@ -593,11 +731,11 @@ mod tests {
 
     #[test]
     fn the_generated_crates_have_one_function_per_binding() {
-        let fixture = bindings(BINDINGS).unwrap();
+        let fixture = bindings(BUILD_BINDINGS).unwrap();
         let bindings = bindings_source(&fixture);
         let plain = plain_source(&fixture);
-        assert_eq!(bindings.matches("#[redis_script(").count(), BINDINGS);
-        assert_eq!(plain.matches("-> redis::Cmd").count(), BINDINGS);
+        assert_eq!(bindings.matches("#[redis_script(").count(), BUILD_BINDINGS);
+        assert_eq!(plain.matches("-> redis::Cmd").count(), BUILD_BINDINGS);
         // The lock's acquire script: one key, two arguments, the time to
         // live an `integer` in its header.
         let acquire = &redis_script::recipes::lock::acquire_lock_script::SCRIPT;
@@ -612,7 +750,7 @@ mod tests {
 
     #[test]
     fn the_quick_fixture_has_every_kind_of_parameter() {
-        let fixture = bindings(QUICK_BINDINGS).unwrap();
+        let fixture = bindings(QUICK_BUILD_BINDINGS).unwrap();
         let types: Vec<&str> = fixture
             .iter()
             .flat_map(|b| b.parameters.iter().map(|(_, ty)| *ty).chain(b.tail))

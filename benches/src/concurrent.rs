@@ -1,15 +1,21 @@
 //! Async calls: ten tokio tasks sharing one multiplexed connection, typed
 //! `invoke_async` against the same EVALSHA written by hand.
 
+use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use redis::AsyncConnectionConfig;
 use redis::aio::MultiplexedConnection;
 
 use crate::bindings::pad_100;
+use crate::markdown::{figure, ratio, table_head, table_row};
 use crate::measure::{Slice, interleaved};
 use crate::options::Options;
+use crate::part::{Part, Target};
+use crate::run::Run;
+use crate::section::Section;
 use crate::server::Server;
+use crate::stats::ratios;
 use crate::sys;
 
 pub const TASKS: usize = 10;
@@ -116,4 +122,58 @@ pub fn run(server: &Server, options: &Options) -> Results {
         );
     }
     results
+}
+
+impl Part for Results {
+    fn section(&self) -> Section {
+        Section::Async
+    }
+
+    fn write(&self, md: &mut String, _run: &Run) {
+        let _ = writeln!(
+            md,
+            "{TASKS} tokio tasks on a current-thread runtime share one `MultiplexedConnection`, \
+             each calling the 100-byte script in a loop. Client CPU is the runtime's one \
+             thread, which runs the tasks and the connection's driver.\n"
+        );
+        table_head(
+            md,
+            [
+                "variant",
+                "calls per second",
+                "client CPU µs per call",
+                "vs hand-written",
+            ],
+        );
+        for (which, name) in NAMES.iter().enumerate() {
+            table_row(
+                md,
+                [
+                    name.to_string(),
+                    figure(&self.rates[which], 0),
+                    figure(&self.cpu_us[which], 2),
+                    ratio(ratios(&self.rates[which], &self.rates[RAW])),
+                ],
+            );
+        }
+        let _ = writeln!(md);
+    }
+
+    fn targets(&self) -> Vec<Target> {
+        ratios(&self.rates[TYPED], &self.rates[RAW])
+            .map(|r| {
+                Target::ratio(
+                    format!(
+                        "async, {TASKS} tasks on one multiplexed connection: `invoke_async` vs \
+                         hand-written EVALSHA, calls/s"
+                    ),
+                    "≥ 0.95x (within 5%)",
+                    r,
+                    0.95,
+                    false,
+                )
+            })
+            .into_iter()
+            .collect()
+    }
 }

@@ -3,12 +3,18 @@
 //! package is fetched at run time with `npm pack bullmq` into
 //! `target/lint-corpus/` (never committed), or read from `--lint-path DIR`.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use crate::markdown::{figure, table_head, table_row};
 use crate::options::{Options, repo_root};
+use crate::part::Part;
+use crate::run::Run;
+use crate::section::Section;
 
+#[derive(Clone)]
 pub struct Results {
     /// What was checked: the package and version, or the path given.
     pub source: String,
@@ -22,6 +28,13 @@ pub struct Results {
     pub findings: usize,
     /// Seconds per whole check, one per round.
     pub seconds: Vec<f64>,
+}
+
+impl Results {
+    /// Milliseconds per whole check, one per round.
+    pub fn milliseconds(&self) -> Vec<f64> {
+        self.seconds.iter().map(|s| s * 1000.0).collect()
+    }
 }
 
 pub fn run(options: &Options) -> Result<Results, String> {
@@ -109,4 +122,53 @@ fn fetch_bullmq() -> Result<(String, PathBuf), String> {
 fn relative(path: &Path) -> PathBuf {
     path.strip_prefix(repo_root())
         .map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
+}
+
+/// The section's results, or why it could not run.
+impl Part for Result<Results, String> {
+    fn section(&self) -> Section {
+        Section::Lint
+    }
+
+    fn write(&self, md: &mut String, _run: &Run) {
+        let l = match self {
+            Ok(l) => l,
+            Err(why) => {
+                let _ = writeln!(md, "Could not run: {why}.\n");
+                return;
+            }
+        };
+        let _ = writeln!(
+            md,
+            "The tool's engine (`redis_lua::find_files` and `check_files`, what `redis-lua check` \
+             runs, in this release build) over `{}`: {}, fetched at run time, never committed. \
+             Each of {} rounds finds, reads, composes and checks every file, pinned to the \
+             clients' CPU; one untimed pass first.\n",
+            l.folder,
+            l.source,
+            l.seconds.len()
+        );
+        table_head(
+            md,
+            [
+                "scripts",
+                "included files",
+                "findings",
+                "ms per check",
+                "scripts per s",
+            ],
+        );
+        let rate: Vec<f64> = l.seconds.iter().map(|s| l.scripts as f64 / s).collect();
+        table_row(
+            md,
+            [
+                l.scripts.to_string(),
+                l.included.to_string(),
+                l.findings.to_string(),
+                figure(&l.milliseconds(), 1),
+                figure(&rate, 0),
+            ],
+        );
+        let _ = writeln!(md);
+    }
 }

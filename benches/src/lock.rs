@@ -8,6 +8,7 @@
 //! clients are threads with a connection each; Python clients are processes
 //! (threads would share the interpreter lock).
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Barrier;
@@ -18,9 +19,15 @@ use redis::Connection;
 use redis_script::recipes::lock::{HeldLock, Lock};
 use redis_script::recipes::random_token;
 
+use crate::markdown::{figure, ratio, table_head, table_row};
 use crate::measure::order;
 use crate::options::{Options, repo_root};
+use crate::part::{Part, Plot, Target};
+use crate::run::Run;
+use crate::section::Section;
 use crate::server::Server;
+use crate::stats::{Summary, number, ratios};
+use crate::svg::{Chart, Series, line_chart};
 
 /// The pinned redis-py, installed by the harness into a directory of its own.
 pub const REDIS_PY: &str = "8.1.0";
@@ -449,6 +456,174 @@ pub fn run(server: &Server, options: &Options) -> Results {
     results
 }
 
+/// The reference figures the lock benchmark's results sit beside: the same
+/// benchmark as first published, Python clients on another machine, 10 s
+/// windows. Clients, then attempts and acquisitions of a lock taken with
+/// SETNX + EXPIRE (released with WATCH) and of a Lua lock.
+pub const REFERENCE_TABLE: [(usize, [u64; 4]); 4] = [
+    (1, [31_359, 31_359, 44_494, 44_494]),
+    (2, [30_085, 22_507, 50_404, 42_199]),
+    (5, [47_694, 19_695, 70_807, 40_826]),
+    (10, [71_917, 14_361, 96_871, 33_990]),
+];
+
+impl Part for Results {
+    fn section(&self) -> Section {
+        Section::Lock
+    }
+
+    fn write(&self, md: &mut String, run: &Run) {
+        let window = run.options.lock_window.as_secs_f64();
+        let scale = 10.0 / window;
+        let _ = writeln!(
+            md,
+            "1, 2, 5 and 10 clients take and release one lock (`{KEY}`, time to live {} s) \
+             over and over; a client that finds it taken sleeps 1 ms and tries again. \
+             Counted over {window:.1} s windows{}. Rust clients are threads with a connection \
+             each; Python clients are processes (`benches/python/lock_bench.py`), as threads \
+             would share the interpreter lock. All clients share CPU {}, the server has CPU {}. \
+             The reference columns are the figures first published for this benchmark: Python \
+             clients of a Lua lock and of a lock taken with SETNX + EXPIRE, on another machine.\n",
+            TTL.as_secs(),
+            if (window - 10.0).abs() > 1e-9 {
+                " and scaled to 10 s to sit next to the reference figures"
+            } else {
+                ""
+            },
+            run.machine.client_cpus,
+            run.machine.server_cpus
+        );
+        let _ = writeln!(md, "Acquisitions in 10 s:\n");
+        self.table(md, scale, false);
+        let _ = writeln!(md, "\nAttempts in 10 s:\n");
+        self.table(md, scale, true);
+        if let Some(error) = &self.python_error {
+            let _ = writeln!(md, "\nThe Python variants were left out: {error}");
+        }
+        let _ = writeln!(
+            md,
+            "\nRound trips per cycle: a Lua lock takes the lock in one (EVALSHA) and releases \
+             it in one; the WATCH lock takes it in one (`SET NX PX`, the one command that does \
+             what SETNX + EXPIRE do, without the window in which the lock has no expiry) and \
+             releases it in three (WATCH, GET, then MULTI/DEL/EXEC in one pipeline). The \
+             reference's SETNX lock took two to acquire (SETNX, EXPIRE) and three to release. \
+             The reference figures come from another machine: its 44,494 one-client cycles of \
+             two calls in 10 s are about 112 µs per call, Python's overhead included; here all \
+             clients share one CPU.\n"
+        );
+    }
+
+    fn targets(&self) -> Vec<Target> {
+        let mut targets = Vec::new();
+        for (i, clients) in self.clients.iter().enumerate() {
+            let acquisitions = |which: usize| -> Vec<f64> {
+                self.runs[i][which]
+                    .iter()
+                    .map(|c| c.acquisitions as f64)
+                    .collect()
+            };
+            if let Some(r) = ratios(&acquisitions(0), &acquisitions(1)) {
+                targets.push(Target::ratio(
+                    format!(
+                        "lock, {clients} client{}: recipe vs hand-written Rust Lua lock, acquisitions",
+                        if *clients == 1 { "" } else { "s" }
+                    ),
+                    "≥ 0.97x",
+                    r,
+                    0.97,
+                    false,
+                ));
+            }
+        }
+        targets
+    }
+
+    fn plot(&self, run: &Run) -> Option<Plot> {
+        let scale = 10.0 / run.options.lock_window.as_secs_f64();
+        let series = Variant::ALL
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| !v.is_python() || self.python_error.is_none())
+            .map(|(which, variant)| Series {
+                name: variant.short_name().into(),
+                points: self
+                    .runs
+                    .iter()
+                    .map(|per_variant| {
+                        let values: Vec<f64> = per_variant[which]
+                            .iter()
+                            .map(|c| c.acquisitions as f64 * scale)
+                            .collect();
+                        Summary::of(&values)
+                    })
+                    .collect(),
+                dashed: *variant == Variant::RustLua,
+            })
+            .collect();
+        let chart = Chart {
+            title: "One lock, many clients: acquisitions in 10 s".into(),
+            x_label: "clients".into(),
+            y_label: "acquisitions per 10 s".into(),
+            categories: self.clients.iter().map(|c| c.to_string()).collect(),
+            series,
+        };
+        Some(Plot {
+            file: "lock.svg",
+            alt: "Acquisitions by number of clients",
+            svg: line_chart(&chart),
+        })
+    }
+}
+
+impl Results {
+    /// The counts per client count (acquisitions, or attempts), scaled to
+    /// 10 s, beside the reference figures; acquisitions add the recipe's
+    /// ratio.
+    fn table(&self, md: &mut String, scale: f64, attempts: bool) {
+        let names = Variant::ALL.iter().map(|variant| variant.name().to_owned());
+        let ratio_head = (!attempts).then(|| "recipe vs hand-written".to_owned());
+        table_head(
+            md,
+            ["clients", "reference: Lua lock", "reference: SETNX lock"]
+                .map(str::to_owned)
+                .into_iter()
+                .chain(names)
+                .chain(ratio_head),
+        );
+        let scaled = |counts: &[Counts]| -> Vec<f64> {
+            counts
+                .iter()
+                .map(|c| (if attempts { c.attempts } else { c.acquisitions }) as f64 * scale)
+                .collect()
+        };
+        // The reference table: attempts and acquisitions of its SETNX lock, then of its Lua lock.
+        let (lua, setnx) = if attempts { (2, 0) } else { (3, 1) };
+        for (i, clients) in self.clients.iter().enumerate() {
+            let reference = REFERENCE_TABLE
+                .iter()
+                .find(|(n, _)| n == clients)
+                .map(|(_, s)| *s);
+            let reference_cell =
+                |k: usize| reference.map_or("–".into(), |s| number(s[k] as f64, 0));
+            let counts =
+                (0..Variant::ALL.len()).map(|which| figure(&scaled(&self.runs[i][which]), 0));
+            let recipe = (!attempts)
+                .then(|| ratio(ratios(&scaled(&self.runs[i][0]), &scaled(&self.runs[i][1]))));
+            table_row(
+                md,
+                [
+                    clients.to_string(),
+                    reference_cell(lua),
+                    reference_cell(setnx),
+                ]
+                .into_iter()
+                .chain(counts)
+                .chain(recipe),
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -488,5 +663,14 @@ mod tests {
             strip(release),
             RELEASE_LUA.split_whitespace().collect::<Vec<_>>().join(" ")
         );
+    }
+
+    #[test]
+    fn the_reference_table_has_the_published_figures() {
+        // Lua lock acquisitions and SETNX lock acquisitions for 1, 2, 5, 10 clients.
+        let lua: Vec<u64> = REFERENCE_TABLE.iter().map(|(_, s)| s[3]).collect();
+        let watch: Vec<u64> = REFERENCE_TABLE.iter().map(|(_, s)| s[1]).collect();
+        assert_eq!(lua, [44_494, 42_199, 40_826, 33_990]);
+        assert_eq!(watch, [31_359, 22_507, 19_695, 14_361]);
     }
 }

@@ -9,6 +9,11 @@
 //! cargo run --release -p redis-script-benches -- --quick # a smoke run
 //! cargo run --release -p redis-script-benches -- --help
 //! ```
+//!
+//! Each section's module measures its part and writes it (the [`part::Part`]
+//! it implements for its results, with the table and verdict helpers of
+//! `markdown.rs`); `report.rs` only puts the parts in order under the run's
+//! setting (`run.rs`) and the sections' headings (`section.rs`).
 
 // The redis-rs that `redis-2` picks is `redis` here too (see redis-script-runtime).
 #[cfg(feature = "redis-2")]
@@ -21,13 +26,17 @@ mod build_cost;
 mod concurrent;
 mod lint;
 mod lock;
+mod markdown;
 mod measure;
 mod noscript;
 mod observe;
 mod options;
+mod part;
 mod pipelines;
 mod report;
+mod run;
 mod scale;
+mod section;
 mod sequential;
 mod server;
 mod stats;
@@ -37,8 +46,10 @@ mod sys;
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
-use options::{Options, Section, USAGE, repo_root};
-use report::{Machine, Run};
+use options::{Options, USAGE, repo_root};
+use part::Part;
+use run::{Machine, Run};
+use section::Section;
 use server::Server;
 
 /// Counts allocations where [`alloc::count`] asks; passes through elsewhere.
@@ -66,20 +77,20 @@ fn main() -> ExitCode {
     let started = sys::first_line("date", &["-u", "+%Y-%m-%d %H:%M UTC"]);
     let load_start = sys::load_average();
 
+    // Each section's results, as the report shows them.
+    let mut parts: Vec<Box<dyn Part>> = Vec::new();
     // Unpinned, before the server starts: builds use every CPU. A build
     // that fails is a failure of the run, not a figure.
-    let build = if options.runs(Section::Build) {
+    if options.runs(Section::Build) {
         eprintln!("build cost");
         match build_cost::run(&options) {
-            Ok(results) => Some(results),
+            Ok(results) => parts.push(Box::new(results)),
             Err(message) => {
                 eprintln!("build cost: {message}");
                 return ExitCode::FAILURE;
             }
         }
-    } else {
-        None
-    };
+    }
     // Also before pinning: the observe section's workers are this harness
     // built again, with features.
     let observe_builds = options.runs(Section::Observe).then(|| {
@@ -102,18 +113,22 @@ fn main() -> ExitCode {
     });
     // Also pinned, with no server; an input that does not analyse as it
     // must is a failure of the run, not a figure.
-    let scale = if options.runs(Section::Scale) {
+    if options.runs(Section::Scale) {
         eprintln!("scale");
         match scale::run(&options) {
-            Ok(results) => Some(results),
+            Ok(results) => parts.push(Box::new(scale::Report {
+                results,
+                real_scripts: lint.as_ref().and_then(|l| l.as_ref().ok()).cloned(),
+            })),
             Err(message) => {
                 eprintln!("{message}");
                 return ExitCode::FAILURE;
             }
         }
-    } else {
-        None
-    };
+    }
+    if let Some(lint) = lint {
+        parts.push(Box::new(lint));
+    }
     let needs_server = options
         .sections
         .iter()
@@ -138,51 +153,46 @@ fn main() -> ExitCode {
                 "(no server started)".into()
             },
             redis_rs: redis_rs_version(),
+            python: None,
             server_cpus,
             client_cpus,
         },
         started,
         commit: source_commit(),
         elapsed: Default::default(),
-        build,
-        sequential: None,
-        allocations: None,
-        noscript: None,
-        pipelines: None,
-        concurrent: None,
-        observe: None,
-        lock: None,
-        lint,
-        scale,
     };
     if let Some(server) = &server {
         if options.runs(Section::Sequential) {
             eprintln!("sequential");
-            run.sequential = Some(sequential::run(server, &options));
+            parts.push(Box::new(sequential::run(server, &options)));
         }
         if options.runs(Section::Allocations) {
             eprintln!("allocations");
-            run.allocations = Some(allocations::run(server));
+            parts.push(Box::new(allocations::run(server)));
         }
         if options.runs(Section::Noscript) {
             eprintln!("noscript");
-            run.noscript = Some(noscript::run(server));
+            parts.push(Box::new(noscript::run(server)));
         }
         if options.runs(Section::Pipelines) {
             eprintln!("pipelines");
-            run.pipelines = Some(pipelines::run(server, &options));
+            parts.push(Box::new(pipelines::run(server, &options)));
         }
         if options.runs(Section::Async) {
             eprintln!("async");
-            run.concurrent = Some(concurrent::run(server, &options));
+            parts.push(Box::new(concurrent::run(server, &options)));
         }
         if let Some(builds) = observe_builds {
             eprintln!("observe");
-            run.observe = Some(builds.and_then(|b| observe::run(server, &options, &b)));
+            parts.push(Box::new(
+                builds.and_then(|b| observe::run(server, &options, &b)),
+            ));
         }
         if options.runs(Section::Lock) {
             eprintln!("lock");
-            run.lock = Some(lock::run(server, &options));
+            let lock = lock::run(server, &options);
+            run.machine.python = lock.python_versions.clone();
+            parts.push(Box::new(lock));
         }
     }
     let (cpu_model, cpus) = sys::cpu_model();
@@ -196,7 +206,7 @@ fn main() -> ExitCode {
         Some(dir) => (dir.join(REPORT), dir.clone(), ".".to_string()),
         None => (root.join(REPORT), root.join(PLOTS), PLOTS.to_string()),
     };
-    if let Err(error) = report::write(&run, &markdown, &plots, &link) {
+    if let Err(error) = report::write(&run, &parts, &markdown, &plots, &link) {
         eprintln!("cannot write {}: {error}", markdown.display());
         return ExitCode::FAILURE;
     }

@@ -2,10 +2,16 @@
 //! wrapper: each `req_packed_command` (one command) or
 //! `req_packed_commands` (one pipeline) is one round trip.
 
+use std::fmt::Write as _;
+
 use redis::{Connection, ConnectionLike, RedisResult, Value};
 use redis_script::NoScriptFallback;
 
 use crate::bindings::pad_100;
+use crate::markdown::{table_head, table_row};
+use crate::part::{Part, Target};
+use crate::run::Run;
+use crate::section::Section;
 use crate::sequential::KEY;
 use crate::server::Server;
 
@@ -121,4 +127,59 @@ fn trips(con: &mut Connection, call: &dyn Fn(&mut dyn ConnectionLike)) -> usize 
     };
     call(&mut counting);
     counting.round_trips
+}
+
+/// The section's rows, one a call: the typed `invoke` first, redis-rs's
+/// `Script::invoke` third.
+impl Part for Vec<Row> {
+    fn section(&self) -> Section {
+        Section::Noscript
+    }
+
+    fn write(&self, md: &mut String, _run: &Run) {
+        let _ = writeln!(
+            md,
+            "Round trips of one call, counted by a `redis::ConnectionLike` wrapper around the \
+             connection (each `req_packed_command` or `req_packed_commands` is one), while the \
+             script is cached and right after `SCRIPT FLUSH`; five times each.\n"
+        );
+        table_head(
+            md,
+            [
+                "call",
+                "round trips, cached",
+                "after SCRIPT FLUSH",
+                "extra",
+                "same each time",
+            ],
+        );
+        for row in self {
+            table_row(
+                md,
+                [
+                    row.name.to_string(),
+                    row.warm.to_string(),
+                    row.flushed.to_string(),
+                    (row.flushed - row.warm).to_string(),
+                    if row.steady { "yes" } else { "no" }.to_owned(),
+                ],
+            );
+        }
+        let _ = writeln!(md);
+    }
+
+    fn targets(&self) -> Vec<Target> {
+        let typed = &self[0];
+        let extra = typed.flushed - typed.warm;
+        vec![Target {
+            what: "extra round trips of `invoke` after SCRIPT FLUSH".into(),
+            goal: "1 (redis-rs `Script::invoke`: 2)",
+            measured: format!("{extra} (redis-rs: {})", self[2].flushed - self[2].warm),
+            verdict: if extra == 1 && typed.steady {
+                "met"
+            } else {
+                "**not met**"
+            },
+        }]
+    }
 }

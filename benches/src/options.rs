@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::section::Section;
+
 pub const USAGE: &str = "\
 redis-script-benches: measures redis-script against its targets and writes BENCHMARKS.md
 
@@ -35,50 +37,13 @@ usage: cargo run --release -p redis-script-benches -- [options]
   -h, --help          this text
 ";
 
-/// The sections, in the order they run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Section {
-    Build,
-    Sequential,
-    Allocations,
-    Noscript,
-    Pipelines,
-    Async,
-    Observe,
-    Lock,
-    Lint,
-    Scale,
-}
+/// The bindings (and hand-written functions) of the crates the `build`
+/// section checks.
+pub const BUILD_BINDINGS: usize = 50;
 
-impl Section {
-    pub const ALL: [Section; 10] = [
-        Section::Build,
-        Section::Sequential,
-        Section::Allocations,
-        Section::Noscript,
-        Section::Pipelines,
-        Section::Async,
-        Section::Observe,
-        Section::Lock,
-        Section::Lint,
-        Section::Scale,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Section::Build => "build",
-            Section::Sequential => "sequential",
-            Section::Allocations => "allocations",
-            Section::Noscript => "noscript",
-            Section::Pipelines => "pipelines",
-            Section::Async => "async",
-            Section::Observe => "observe",
-            Section::Lock => "lock",
-            Section::Lint => "lint",
-            Section::Scale => "scale",
-        }
-    }
-}
+/// The same with `--quick`: enough to build every kind of parameter the
+/// recipes' headers declare, little enough for a smoke run.
+pub const QUICK_BUILD_BINDINGS: usize = 10;
 
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -115,7 +80,7 @@ impl Options {
             lock_window: Duration::from_secs(10),
             slice: Duration::from_secs(1),
             build_runs: 3,
-            build_bindings: crate::build_cost::BINDINGS,
+            build_bindings: BUILD_BINDINGS,
             clean_builds: true,
             sections: Section::ALL.to_vec(),
             python: true,
@@ -139,7 +104,7 @@ impl Options {
             // The build section still runs, small, so that a fixture the
             // macro rejects fails the smoke run.
             options.build_runs = 1;
-            options.build_bindings = crate::build_cost::QUICK_BINDINGS;
+            options.build_bindings = QUICK_BUILD_BINDINGS;
             options.clean_builds = false;
         }
         let mut rest = args.iter();
@@ -322,9 +287,9 @@ mod tests {
         assert_eq!(options.rounds, 3);
         assert!(options.runs(Section::Build));
         assert_eq!(options.build_runs, 1);
-        assert_eq!(options.build_bindings, crate::build_cost::QUICK_BINDINGS);
+        assert_eq!(options.build_bindings, QUICK_BUILD_BINDINGS);
         assert!(!options.clean_builds);
-        let quick_usage = format!("{} bindings", crate::build_cost::QUICK_BINDINGS);
+        let quick_usage = format!("{} bindings", QUICK_BUILD_BINDINGS);
         assert!(USAGE.contains(&quick_usage));
         assert!(!parse(&[]).unwrap().quick);
         assert!(parse(&[]).unwrap().clean_builds);

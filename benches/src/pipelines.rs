@@ -2,6 +2,7 @@
 //! typed calls queued through `ScriptPipeline`, hand-written EVALSHA and
 //! EVAL, and `redis-benchmark -P 64` sending the same EVALSHA.
 
+use std::fmt::Write as _;
 use std::process::Command;
 use std::time::Duration;
 
@@ -9,9 +10,15 @@ use redis::{Connection, Pipeline, Value};
 use redis_script::{Invocation, ScriptPipeline};
 
 use crate::bindings::{SIZES, Sized};
+use crate::markdown::{figure, ratio, table_head, table_row};
 use crate::measure::{Slice, interleaved, run_slice};
 use crate::options::Options;
+use crate::part::{Part, Plot, Target};
+use crate::run::Run;
+use crate::section::Section;
 use crate::server::{Server, benchmark_binary};
+use crate::stats::{Summary, ratios};
+use crate::svg::{Chart, Series, line_chart};
 
 pub const BATCH: usize = 64;
 const KEY: &str = "bench:pipeline";
@@ -175,4 +182,100 @@ pub fn run(server: &Server, options: &Options) -> Results {
     }
     results.benchmark_error = benchmark_error;
     results
+}
+
+/// A variant's name in the table's header and the plot's legend.
+fn series_name(which: usize) -> String {
+    NAMES[which].replace('`', "")
+}
+
+impl Part for Results {
+    fn section(&self) -> Section {
+        Section::Pipelines
+    }
+
+    fn write(&self, md: &mut String, _run: &Run) {
+        let _ = writeln!(
+            md,
+            "Batches of {BATCH} calls of one script in one `redis::Pipeline` on one connection, \
+             replies read (typed calls through `Invocation::decode`), by script size: the same \
+             INCR padded with comments (`benches/scripts/`). `redis-benchmark -c 1 -P {BATCH} \
+             EVALSHA` sends the same EVALSHA from C, as a bound on what the server and the \
+             loopback allow. Calls per second:\n"
+        );
+        let series = (0..NAMES.len()).map(series_name);
+        table_head(
+            md,
+            std::iter::once("size".to_owned())
+                .chain(series)
+                .chain(["typed vs hand-written EVALSHA".to_owned()]),
+        );
+        for (i, &size) in self.sizes.iter().enumerate() {
+            let rates = (0..NAMES.len()).map(|which| figure(&self.rates[i][which], 0));
+            let typed = ratios(&self.rates[i][TYPED], &self.rates[i][RAW_EVALSHA]);
+            table_row(
+                md,
+                std::iter::once(SIZES[size].label.to_owned())
+                    .chain(rates)
+                    .chain([ratio(typed)]),
+            );
+        }
+        if let Some(error) = &self.benchmark_error {
+            let _ = writeln!(md, "\nredis-benchmark was left out: {error}");
+        }
+        let _ = writeln!(md);
+    }
+
+    fn targets(&self) -> Vec<Target> {
+        let mut targets = Vec::new();
+        for (i, &size) in self.sizes.iter().enumerate() {
+            if SIZES[size].bytes != 100 && SIZES[size].bytes != 4096 {
+                continue;
+            }
+            if let Some(r) = ratios(&self.rates[i][TYPED], &self.rates[i][RAW_EVALSHA]) {
+                targets.push(Target::ratio(
+                    format!(
+                        "pipelines of {BATCH}, {} script: typed (`evalsha_script`) vs \
+                         hand-written EVALSHA, calls/s",
+                        SIZES[size].label,
+                    ),
+                    "≥ 0.95x",
+                    r,
+                    0.95,
+                    false,
+                ));
+            }
+        }
+        targets
+    }
+
+    fn plot(&self, _run: &Run) -> Option<Plot> {
+        let series = (0..NAMES.len())
+            .map(|which| Series {
+                name: series_name(which),
+                points: self
+                    .rates
+                    .iter()
+                    .map(|per_variant| Summary::of(&per_variant[which]))
+                    .collect(),
+                dashed: which == REDIS_BENCHMARK,
+            })
+            .collect();
+        let chart = Chart {
+            title: format!("Pipelines of {BATCH}: calls per second by script size"),
+            x_label: "script size".into(),
+            y_label: "calls per second".into(),
+            categories: self
+                .sizes
+                .iter()
+                .map(|&i| SIZES[i].label.to_string())
+                .collect(),
+            series,
+        };
+        Some(Plot {
+            file: "pipelines.svg",
+            alt: "Pipelined calls per second by script size",
+            svg: line_chart(&chart),
+        })
+    }
 }

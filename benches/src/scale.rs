@@ -28,7 +28,12 @@ use std::time::Instant;
 use redis_script_analyzer::lint::{self, FileKind, FileOptions};
 use redis_script_analyzer::{Declared, Rule, Severity, library};
 
+use crate::markdown::{figure, table_head, table_row};
 use crate::options::{Options, repo_root};
+use crate::part::Part;
+use crate::run::Run;
+use crate::section::Section;
+use crate::stats::{Summary, number};
 
 /// A run longer than this stops its family from growing: the larger sizes
 /// would take minutes (or hours) and add nothing but the verdict.
@@ -381,4 +386,150 @@ fn write_chain(folder: &Path, size: usize) -> std::io::Result<()> {
         std::fs::write(folder.join(format!("{}.lua", link_name(i))), text)?;
     }
     Ok(())
+}
+
+/// The section's results, beside the `lint` section's check of real
+/// scripts when it ran.
+pub struct Report {
+    pub results: Results,
+    pub real_scripts: Option<crate::lint::Results>,
+}
+
+/// The longest a family may take at ten times its first measured size.
+const SCALE_TARGET_SECONDS: f64 = 1.0;
+
+/// The longest `redis-lua check` may take on BullMQ's commands.
+const BULLMQ_TARGET_MS: f64 = 50.0;
+
+impl Part for Report {
+    fn section(&self) -> Section {
+        Section::Scale
+    }
+
+    fn write(&self, md: &mut String, run: &Run) {
+        let m = &run.machine;
+        let sizes = if run.options.quick {
+            "a twentieth and a tenth of the size it was first measured at (`--quick`: the \
+             target, at ten times that size, is not measured)"
+        } else {
+            "the size it was first measured at, three times it and ten times it"
+        };
+        let _ = writeln!(
+            md,
+            "The analyzer's public API on generated inputs far larger than real scripts, to \
+             show how its time grows with their size: the macro runs it on every build. Each \
+             family runs at {sizes}; the target is under {SCALE_TARGET_SECONDS:.0} s at ten \
+             times. Every input is checked for the findings it must give (none, one per \
+             comparison with `nil`, one per key never read) before its figures count. A size \
+             that takes over {:.0} s is run once, and the family stops growing there. Run {} \
+             at commit {}, {} ({} logical CPUs), load average {} at the start, in this build, \
+             pinned to the clients' CPU.\n",
+            self.results.budget_seconds, run.started, run.commit, m.cpu_model, m.cpus, m.load_start
+        );
+        for family in &self.results.families {
+            let _ = writeln!(md, "- {}: {}.", family.kind.unit(), family.kind.describe());
+        }
+        let _ = writeln!(md);
+        table_head(
+            md,
+            [
+                "family",
+                "size",
+                "ms per run",
+                "µs per element",
+                "per element vs the first size",
+                "target",
+            ],
+        );
+        for family in &self.results.families {
+            let per_element = |row: &Row| -> Vec<f64> {
+                row.seconds
+                    .iter()
+                    .map(|s| s * 1e6 / row.size as f64)
+                    .collect()
+            };
+            let first = family
+                .rows
+                .first()
+                .and_then(|row| Summary::of(&per_element(row)));
+            let ten_times = family.kind.quoted() * 10;
+            for row in &family.rows {
+                let ms: Vec<f64> = row.seconds.iter().map(|s| s * 1000.0).collect();
+                let each = Summary::of(&per_element(row));
+                let growth = match (each, first) {
+                    (Some(each), Some(first)) => format!("{:.2}x", each.median / first.median),
+                    _ => "–".into(),
+                };
+                let target = if row.size == ten_times {
+                    let median = Summary::of(&row.seconds).map_or(f64::INFINITY, |s| s.median);
+                    let met = if median < SCALE_TARGET_SECONDS {
+                        "met"
+                    } else {
+                        "**not met**"
+                    };
+                    format!("< {SCALE_TARGET_SECONDS:.0} s: {met}")
+                } else {
+                    String::new()
+                };
+                table_row(
+                    md,
+                    [
+                        family.kind.unit().to_string(),
+                        number(row.size as f64, 0),
+                        figure(&ms, 1),
+                        figure(&per_element(row), 2),
+                        growth,
+                        target,
+                    ],
+                );
+            }
+            for size in &family.skipped {
+                let target = if *size == ten_times {
+                    format!("< {SCALE_TARGET_SECONDS:.0} s: **not met**")
+                } else {
+                    String::new()
+                };
+                table_row(
+                    md,
+                    [
+                        family.kind.unit().to_string(),
+                        number(*size as f64, 0),
+                        format!(
+                            "not run: a smaller size took over {:.0} s",
+                            self.results.budget_seconds
+                        ),
+                        "–".into(),
+                        "–".into(),
+                        target,
+                    ],
+                );
+            }
+        }
+        let _ = writeln!(md);
+        match &self.real_scripts {
+            Some(l) => {
+                let ms = l.milliseconds();
+                let median = Summary::of(&ms).map_or(f64::INFINITY, |s| s.median);
+                let met = if median < BULLMQ_TARGET_MS {
+                    "met"
+                } else {
+                    "**not met**"
+                };
+                let _ = writeln!(
+                    md,
+                    "Beside them, real scripts: `redis-lua check` on BullMQ's {} commands takes {} ms \
+                     (the section above); target under {BULLMQ_TARGET_MS:.0} ms: {met}.\n",
+                    l.scripts,
+                    figure(&ms, 1)
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    md,
+                    "Beside them, real scripts: `redis-lua check` on BullMQ's commands, timed in \
+                     the section above, has a target of under {BULLMQ_TARGET_MS:.0} ms.\n"
+                );
+            }
+        }
+    }
 }

@@ -1,12 +1,19 @@
 //! One connection, one call at a time: the typed `invoke` against the same
 //! EVALSHA written by hand, and against redis-rs's own `redis::Script`.
 
+use std::fmt::Write as _;
+
 use redis::Connection;
 
 use crate::bindings::pad_100;
+use crate::markdown::{figure, ratio, table_head, table_row};
 use crate::measure::{interleaved, run_slice};
 use crate::options::Options;
+use crate::part::{Part, Target};
+use crate::run::Run;
+use crate::section::Section;
 use crate::server::Server;
+use crate::stats::{number, ratios};
 
 pub const KEY: &str = "bench:sequential";
 
@@ -92,4 +99,70 @@ pub fn run(server: &Server, options: &Options) -> Results {
         );
     }
     results
+}
+
+impl Part for Results {
+    fn section(&self) -> Section {
+        Section::Sequential
+    }
+
+    fn write(&self, md: &mut String, _run: &Run) {
+        let _ = writeln!(
+            md,
+            "One synchronous connection, one call at a time, of the 100-byte script \
+             (`benches/scripts/pad_100.lua`, INCR of one key), already loaded. \
+             {} calls in all.\n",
+            number(self.calls as f64, 0)
+        );
+        table_head(
+            md,
+            [
+                "variant",
+                "µs per call",
+                "client CPU µs per call",
+                "time vs hand-written",
+                "CPU vs hand-written",
+            ],
+        );
+        for (which, name) in NAMES.iter().enumerate() {
+            table_row(
+                md,
+                [
+                    name.to_string(),
+                    figure(&self.wall_us[which], 1),
+                    figure(&self.cpu_us[which], 2),
+                    ratio(ratios(&self.wall_us[which], &self.wall_us[RAW])),
+                    ratio(ratios(&self.cpu_us[which], &self.cpu_us[RAW])),
+                ],
+            );
+        }
+        let _ = writeln!(
+            md,
+            "\nClient CPU is `getrusage(RUSAGE_THREAD)` of the calling thread (user + system), \
+             whose resolution is coarse next to one call: read it over the slice, not per call.\n"
+        );
+    }
+
+    fn targets(&self) -> Vec<Target> {
+        let mut targets = Vec::new();
+        if let Some(r) = ratios(&self.wall_us[TYPED], &self.wall_us[RAW]) {
+            targets.push(Target::ratio(
+                "sequential `invoke`: time per call vs hand-written EVALSHA".into(),
+                "≤ 1.03x",
+                r,
+                1.03,
+                true,
+            ));
+        }
+        if let Some(r) = ratios(&self.cpu_us[TYPED], &self.cpu_us[RAW]) {
+            targets.push(Target::ratio(
+                "sequential `invoke`: client CPU per call vs hand-written EVALSHA".into(),
+                "≤ 1.00x",
+                r,
+                1.0,
+                true,
+            ));
+        }
+        targets
+    }
 }

@@ -3,7 +3,7 @@
 //! `observe-metrics`, see `recorder.rs`), each set on the measuring thread
 //! for the pieces of its one variant.
 
-use super::Call;
+use super::variants::Call;
 
 /// The recorder of the variant that has one: set for a thread and a while
 /// only, never as the global recorder, so that the variant without one has

@@ -10,163 +10,34 @@
 //! itself, [`run`] starts the workers and asks each for its pieces in the
 //! turns [`interleaved`] gives, measuring its own variants in between.
 
+mod in_process;
 mod listeners;
 #[cfg(feature = "observe-metrics")]
 mod recorder;
+pub mod variants;
 pub mod worker;
 
+use std::fmt::Write as _;
 use std::time::Duration;
 
 use redis::Connection;
 
 use crate::alloc::Counts;
-use crate::allocations::{self, Row};
+use crate::allocations::Row;
 use crate::bindings::pad_100;
-use crate::measure::{Slice, interleaved, run_slice};
+use crate::markdown::{figure, ratio, table_head, table_row, verdict};
+use crate::measure::{Slice, interleaved};
 use crate::options::Options;
-use crate::sequential;
+use crate::part::{Part, Target};
+use crate::run::Run;
+use crate::section::Section;
 use crate::server::Server;
+use crate::stats::{Summary, number, ratios};
 
+use in_process::{count_allocations, slice, warm};
+use variants::{Call, OFF, Process, SPANS_UNHEARD, VARIANTS, by_hand, off};
 pub use worker::Builds;
 use worker::Worker;
-
-/// Where a variant runs: this harness, or one of its workers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Process {
-    /// The harness itself, built without `tracing` and `metrics`.
-    Harness,
-    /// A worker with spans compiled in that never makes a subscriber: once
-    /// one exists in a process, every span callsite there asks it (or the
-    /// thread's current one) about each call, listening or not.
-    Spans,
-    /// A worker of the same build, with a subscriber on its thread during
-    /// its typed variant's pieces.
-    Subscribed,
-    /// A worker with metrics compiled in, with a recorder on its thread
-    /// during one variant's pieces and none otherwise (a recorder set for a
-    /// thread and a while leaves nothing behind).
-    Metrics,
-}
-
-impl Process {
-    /// The workers, each a process of its own.
-    pub const WORKERS: [Process; 3] = [Process::Spans, Process::Subscribed, Process::Metrics];
-
-    /// The feature of this crate its build adds (none for the harness).
-    pub fn feature(self) -> Option<&'static str> {
-        match self {
-            Process::Harness => None,
-            Process::Spans | Process::Subscribed => Some("observe-tracing"),
-            Process::Metrics => Some("observe-metrics"),
-        }
-    }
-
-    /// Whether this build is the one the process runs.
-    fn is_this_build(self) -> bool {
-        let tracing = cfg!(feature = "observe-tracing");
-        let metrics = cfg!(feature = "observe-metrics");
-        match self {
-            Process::Harness => !tracing && !metrics,
-            Process::Spans | Process::Subscribed => tracing,
-            Process::Metrics => metrics,
-        }
-    }
-}
-
-/// What a variant calls, and what listens meanwhile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Call {
-    /// `pad_100(key).invoke(&mut con)`, nothing listening.
-    Typed,
-    /// The same EVALSHA by hand: the process's reference.
-    ByHand,
-    /// The typed call, with a subscriber formatting every span.
-    Subscribed,
-    /// The typed call, with a recorder keeping every metric.
-    Recorded,
-}
-
-/// One measured call in one process.
-#[derive(Debug, Clone, Copy)]
-pub struct Variant {
-    pub name: &'static str,
-    pub process: Process,
-    pub call: Call,
-}
-
-/// The variants, in the report's order; workers are asked for them by index.
-pub const VARIANTS: [Variant; 9] = [
-    Variant {
-        name: "typed `invoke`, `tracing` and `metrics` off (this harness)",
-        process: Process::Harness,
-        call: Call::Typed,
-    },
-    Variant {
-        name: "hand-written EVALSHA (this harness)",
-        process: Process::Harness,
-        call: Call::ByHand,
-    },
-    Variant {
-        name: "typed `invoke`, `tracing` on, no subscriber",
-        process: Process::Spans,
-        call: Call::Typed,
-    },
-    Variant {
-        name: "hand-written EVALSHA (the same worker)",
-        process: Process::Spans,
-        call: Call::ByHand,
-    },
-    Variant {
-        name: "typed `invoke`, `tracing` on, a subscriber formatting every span",
-        process: Process::Subscribed,
-        call: Call::Subscribed,
-    },
-    Variant {
-        name: "hand-written EVALSHA (the same worker)",
-        process: Process::Subscribed,
-        call: Call::ByHand,
-    },
-    Variant {
-        name: "typed `invoke`, `metrics` on, no recorder",
-        process: Process::Metrics,
-        call: Call::Typed,
-    },
-    Variant {
-        name: "typed `invoke`, `metrics` on, a recorder counting every metric",
-        process: Process::Metrics,
-        call: Call::Recorded,
-    },
-    Variant {
-        name: "hand-written EVALSHA (the same worker)",
-        process: Process::Metrics,
-        call: Call::ByHand,
-    },
-];
-
-/// The typed call and the hand-written one with the features off.
-pub const OFF: usize = 0;
-pub const OFF_BY_HAND: usize = 1;
-/// The variant of the observability target: `tracing` on, nobody listening.
-pub const SPANS_UNHEARD: usize = 2;
-
-/// The hand-written call of the process `which` runs in.
-pub fn by_hand(which: usize) -> usize {
-    let process = VARIANTS[which].process;
-    VARIANTS
-        .iter()
-        .position(|v| v.process == process && v.call == Call::ByHand)
-        .expect("every process has its hand-written call")
-}
-
-/// What `which` is compared with in the build without the features: the
-/// typed call, or for a hand-written call, the harness's own.
-pub fn off(which: usize) -> usize {
-    if VARIANTS[which].call == Call::ByHand {
-        OFF_BY_HAND
-    } else {
-        OFF
-    }
-}
 
 pub struct Results {
     /// Per variant, per round: wall-clock µs per call.
@@ -177,9 +48,6 @@ pub struct Results {
     pub allocations: Vec<Row>,
     pub calls: u64,
 }
-
-/// Calls before measuring, in each process.
-const WARM_UP: usize = 200;
 
 pub fn run(server: &Server, options: &Options, builds: &Builds) -> Result<Results, String> {
     if !Process::Harness.is_this_build() {
@@ -286,72 +154,135 @@ fn worker_of(workers: &mut [Worker], which: usize) -> Option<&mut Worker> {
     workers.iter_mut().find(|w| w.process == process)
 }
 
-// What follows runs `which` in this process: the harness's own variants
-// here, a worker's in the worker.
-
-/// One call of `call`, checked.
-fn call_once(call: Call, con: &mut Connection) -> i64 {
-    match call {
-        Call::ByHand => sequential::by_hand(con),
-        Call::Typed | Call::Subscribed | Call::Recorded => sequential::typed(con),
+/// The section's results, or why it could not run (a worker that would not
+/// build, start or answer).
+impl Part for Result<Results, String> {
+    fn section(&self) -> Section {
+        Section::Observe
     }
-}
 
-/// [`WARM_UP`] calls of `which`, then a check that its listener heard them.
-fn warm(which: usize, con: &mut Connection) -> Result<(), String> {
-    let call = VARIANTS[which].call;
-    listeners::listening(call, || {
-        for _ in 0..WARM_UP {
-            call_once(call, con);
-        }
-    });
-    listeners::heard(call)
-}
-
-/// `which` for `length`, its listener on for the piece.
-fn slice(which: usize, con: &mut Connection, length: Duration) -> Slice {
-    let call = VARIANTS[which].call;
-    listeners::listening(call, || {
-        run_slice(length, 16, || {
-            for _ in 0..16 {
-                std::hint::black_box(call_once(call, con));
+    fn write(&self, md: &mut String, run: &Run) {
+        let o = match self {
+            Ok(o) => o,
+            Err(error) => {
+                let _ = writeln!(md, "Not measured: {error}.\n");
+                return;
             }
-        })
-    })
-}
-
-/// The allocations of `which`'s calls, its listener on.
-fn count_allocations(which: usize, con: &mut Connection) -> Vec<Counts> {
-    let call = VARIANTS[which].call;
-    listeners::listening(call, || allocations::count_batches(|| call_once(call, con)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_process_has_a_reference_and_each_worker_a_feature() {
-        for (which, variant) in VARIANTS.iter().enumerate() {
-            let reference = &VARIANTS[by_hand(which)];
-            assert_eq!(reference.process, variant.process);
-            assert_eq!(reference.call, Call::ByHand);
-        }
-        assert!(Process::WORKERS.iter().all(|p| p.feature().is_some()));
-        assert_eq!(Process::Harness.feature(), None);
-        assert_eq!(off(SPANS_UNHEARD), OFF);
-        assert_eq!(off(by_hand(SPANS_UNHEARD)), OFF_BY_HAND);
-        assert_eq!(VARIANTS[SPANS_UNHEARD].process, Process::Spans);
-        assert_eq!(VARIANTS[SPANS_UNHEARD].call, Call::Typed);
-    }
-
-    #[test]
-    fn a_test_build_is_the_harness_or_a_worker_by_its_features() {
-        let plain = !cfg!(feature = "observe-tracing") && !cfg!(feature = "observe-metrics");
-        assert_eq!(Process::Harness.is_this_build(), plain);
-        assert_eq!(
-            Process::Spans.is_this_build(),
-            cfg!(feature = "observe-tracing")
+        };
+        let _ = writeln!(
+            md,
+            "The targets: with `tracing` and `metrics` off the call stays as it was (the \
+             sections above measure that build); with `tracing` on and no subscriber a call \
+             costs within 3% of the same call with the feature off; the cost of a subscriber, \
+             and of `metrics` with and without a recorder, is reported. The runtime's counts \
+             (`Script::stats`) need no feature: every row has them.\n\n\
+             Features are chosen at compile time, so the harness, built without them, builds \
+             itself again into `target/bench-observe/` with its feature `observe-tracing` (the \
+             runtime's `tracing`) or `observe-metrics` (its `metrics`), one feature per build, \
+             and runs those builds as worker processes on the client CPU, each with one \
+             synchronous connection to the same server. All variants call the 100-byte script \
+             and take turns piece by piece, as in the other comparisons; a worker measures its \
+             pieces when the harness asks.\n\n\
+             - Off: the harness itself.\n\
+             - `tracing` on, no subscriber: a worker that never makes one. Once a subscriber \
+             exists in a process, every span there asks the current one whether it wants it, \
+             so the variant with a subscriber has a worker of its own.\n\
+             - `tracing` on, a subscriber: a second worker of the same build, with a \
+             `tracing_subscriber` registry and formatter (a line per closed span, \
+             `FmtSpan::CLOSE`, written to a sink) set as the thread's default for its pieces.\n\
+             - `metrics` on: a third worker, with no recorder, and with one set on the thread \
+             for its pieces only (`metrics::with_local_recorder`; no global recorder is ever \
+             installed): the harness's own, which finds each metric by name and labels in a \
+             map and adds to atomic counters and histogram buckets, as an exporter's registry \
+             does.\n\n\
+             Each process also runs the hand-written EVALSHA: *vs hand-written* divides by the \
+             one of the same process and round. *vs off* divides a typed call by the typed call \
+             with the features off, and a hand-written call by the harness's own, the same \
+             code in another process, so how far those rows sit from 1.000x is what the \
+             processes alone account for. Allocations are counted as in the allocations \
+             section, in each variant's process with its listener on. {} calls in all, at \
+             commit {}, by `{}`.\n",
+            number(o.calls as f64, 0),
+            run.commit,
+            run.options.command_line()
         );
+        table_head(
+            md,
+            [
+                "variant",
+                "µs per call",
+                "client CPU µs per call",
+                "time vs off",
+                "CPU vs off",
+                "time vs hand-written",
+                "allocations per call (alloc + realloc)",
+            ],
+        );
+        let versus = |values: &[Vec<f64>], which: usize, of: usize| {
+            ratio(ratios(&values[which], &values[of]))
+        };
+        for (which, variant) in VARIANTS.iter().enumerate() {
+            let features_off = off(which);
+            table_row(
+                md,
+                [
+                    variant.name.to_string(),
+                    figure(&o.wall_us[which], 1),
+                    figure(&o.cpu_us[which], 2),
+                    versus(&o.wall_us, which, features_off),
+                    versus(&o.cpu_us, which, features_off),
+                    versus(&o.wall_us, which, by_hand(which)),
+                    o.allocations[which].total().show(2),
+                ],
+            );
+        }
+        if let Some(r) = spans_unheard(o) {
+            let _ = writeln!(
+                md,
+                "\nTarget: `tracing` on with no subscriber, time per call vs off, at most \
+                 1.03x: {}, {}. The same with each typed call first divided by its own \
+                 process's hand-written call, which takes the processes' differences out: {}.\n",
+                r.show_ratio(),
+                verdict(&r, 1.03, true),
+                ratio(spans_unheard_by_hand(o))
+            );
+        }
     }
+
+    fn targets(&self) -> Vec<Target> {
+        self.as_ref()
+            .ok()
+            .and_then(spans_unheard)
+            .map(|r| {
+                Target::ratio(
+                    "`tracing` on, no subscriber: time per call vs features off".into(),
+                    "≤ 1.03x",
+                    r,
+                    1.03,
+                    true,
+                )
+            })
+            .into_iter()
+            .collect()
+    }
+}
+
+/// The observability target: a call with spans compiled in and nobody
+/// listening, against the same call without them, round by round.
+fn spans_unheard(o: &Results) -> Option<Summary> {
+    ratios(&o.wall_us[SPANS_UNHEARD], &o.wall_us[OFF])
+}
+
+/// [`spans_unheard`], each side first divided by its process's hand-written
+/// call of the same round.
+fn spans_unheard_by_hand(o: &Results) -> Option<Summary> {
+    let relative = |which: usize| -> Vec<f64> {
+        let reference = &o.wall_us[by_hand(which)];
+        o.wall_us[which]
+            .iter()
+            .zip(reference)
+            .map(|(typed, by_hand)| typed / by_hand)
+            .collect()
+    };
+    ratios(&relative(SPANS_UNHEARD), &relative(OFF))
 }

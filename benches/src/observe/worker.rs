@@ -20,7 +20,8 @@ use std::time::Duration;
 
 use redis::Connection;
 
-use super::{Process, VARIANTS};
+use super::in_process;
+use super::variants::{Process, VARIANTS};
 use crate::alloc::Counts;
 use crate::bindings::pad_100;
 use crate::build_cost::cargo_command;
@@ -250,11 +251,11 @@ fn answer(request: Request, con: &mut Connection) -> Result<String, String> {
     }
     Ok(match request {
         Request::Warm(_) => {
-            super::warm(which, con)?;
+            in_process::warm(which, con)?;
             "ok".into()
         }
-        Request::Slice(_, length) => slice_line(&super::slice(which, con, length)),
-        Request::Allocations(_) => counts_line(&super::count_allocations(which, con)),
+        Request::Slice(_, length) => slice_line(&in_process::slice(which, con, length)),
+        Request::Allocations(_) => counts_line(&in_process::count_allocations(which, con)),
     })
 }
 

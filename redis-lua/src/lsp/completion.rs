@@ -14,6 +14,7 @@ use redis_script_analyzer::servers::{Server, Servers};
 use super::call_site::{self, Argument};
 use super::hover;
 use super::protocol::{self, CompletionItem, Markdown, TextEdit};
+use super::slot::{Slot, slot};
 
 /// What a name offered is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,46 +42,6 @@ pub(crate) struct Candidate {
     pub(crate) documentation: String,
     /// What it replaces: the string's text before the cursor.
     pub(crate) replaces: Range<usize>,
-}
-
-/// What a string after a command's name stands for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Slot {
-    /// The subcommand of a container.
-    Subcommand {
-        /// The container's name, as written.
-        container: String,
-    },
-    /// A word of a command's arguments.
-    Option {
-        /// The command, `container|sub` for a subcommand (`set`,
-        /// `client|kill`), as written.
-        command: String,
-    },
-}
-
-/// What the string after the name `command` and the literal arguments
-/// `before` (`None` for one that is not a literal) stands for: the first
-/// after a container's name is its subcommand, the later ones are its
-/// subcommand's words; after another command's name, each is its words.
-/// `None` after a container's subcommand that is not a literal.
-pub(crate) fn slot(command: &str, before: &[Option<&str>]) -> Option<Slot> {
-    let container = Server::ALL
-        .into_iter()
-        .any(|server| commands::subcommands_of(server, command).next().is_some());
-    if !container {
-        return Some(Slot::Option {
-            command: command.to_owned(),
-        });
-    }
-    match before.first() {
-        None => Some(Slot::Subcommand {
-            container: command.to_owned(),
-        }),
-        Some(subcommand) => Some(Slot::Option {
-            command: format!("{command}|{}", (*subcommand)?),
-        }),
-    }
 }
 
 /// What to offer at byte `offset` of `text`, for a file checked for

@@ -11,7 +11,7 @@ use redis_script_analyzer::replies::{self, Length, Replies, kind};
 use redis_script_analyzer::servers::{Product, Server, Servers};
 
 use super::call_site::{self, Argument};
-use super::completion::{self, Slot};
+use super::slot::{Slot, slot};
 
 /// The text to show for the call string at byte `offset` of `text`, and
 /// the bytes it is about; `None` where the cursor is on no command a server
@@ -24,7 +24,7 @@ pub(crate) fn hover(text: &str, offset: usize, targets: Servers) -> Option<(Rang
     }
     let shown = match site.argument {
         Argument::Command => describe(written, targets)?,
-        Argument::AfterCommand { command, before } => match completion::slot(command, &before)? {
+        Argument::AfterCommand { command, before } => match slot(command, &before)? {
             Slot::Subcommand { container } => describe(&format!("{container}|{written}"), targets)?,
             Slot::Option { command } => {
                 describe_option(&commands::option(&command, written)?, targets)

@@ -2,7 +2,9 @@
 //! It publishes, as the user types, what `redis-lua check` would report on
 //! each open document (`diagnostics.rs`), explains a command's name on
 //! hover (`hover.rs`), completes command names and subcommands in a call's
-//! strings (`completion.rs`), and offers quick fixes (`actions.rs`); the
+//! strings (`completion.rs`; both learn which string the cursor is in from
+//! `call_site.rs` and what it stands for from `slot.rs`), and offers quick
+//! fixes (`actions.rs`); the
 //! main loop is `server.rs`. The analysis is the command line's: this is a
 //! second front end over the same engine.
 
@@ -15,6 +17,7 @@ mod hover;
 mod position;
 mod protocol;
 mod server;
+mod slot;
 
 /// Runs the language server on stdin and stdout until the client's `exit`;
 /// returns the exit status: 0 when `shutdown` came before `exit`, 1
