@@ -16,7 +16,7 @@
 //! 8.1's. The test `table_matches_installed_server` in the repository's
 //! `tests/integration/analyzer/tables.rs` compares the table of whichever
 //! server runs with that server on every `cargo test --workspace`. The
-//! types ([`Command`]) and the lookups in the table as one [`Server`] sees
+//! types ([`Command`]) and the lookups in the table as one [`Server`](crate::servers::Server) sees
 //! it are hand-written, as are the facts about commands that `COMMAND`
 //! does not report.
 //! The facts each server adds (its words for a refused call, what it refuses

@@ -37,13 +37,35 @@
 //! assert!(analysis.diagnostics[0].message.contains("cannot hold nil"));
 //! ```
 //!
-//! Public enums and the structs that may grow are `#[non_exhaustive]`, and
-//! a declaration is built with setters, so a new server, rule or setting is
-//! not a breaking change. The modules the macros and `redis-lua` share with
-//! the analyzer but users have no need of (the command tables, includes,
-//! headers, reply types, and the repository's test support behind the
-//! feature `testing`) are hidden from the documentation and not part of the
-//! stable API.
+//! # Public API
+//!
+//! What a user of the analyzer as a library calls, documented here and
+//! kept stable (public enums and the structs that may grow are
+//! `#[non_exhaustive]`, and a declaration is built with setters, so a new
+//! server, rule or setting is not a breaking change):
+//!
+//! - A script: [`analyze`] (every finding, against a [`Declared`] with its
+//!   [`ReplyKind`]) and [`check_syntax`] (whether `SCRIPT LOAD` takes it,
+//!   else its [`SyntaxError`]); the findings: [`Analysis`], [`Diagnostic`]
+//!   with its [`Severity`], [`Target`], [`Span`] and [`Fix`] ([`Edit`],
+//!   [`Applicability`]); [`Rule`] names each kind of finding, [`Allowed`]
+//!   and [`inline_allows`] (the `-- redis-lua: allow(...)` comments,
+//!   [`INLINE_ALLOW`]) silence them, [`Checker`] says whose settings apply.
+//! - A Redis Functions library: [`library`] ([`library::analyze_function`]
+//!   checks one function a library registers).
+//! - A file as `redis-lua` checks it, with its includes and signature
+//!   header: [`lint`] ([`lint::check_file`]); fixes placed in the files
+//!   they edit: [`fix`]; a finding shown as rustc shows its own: [`report`].
+//! - The servers a script may target: [`servers`] ([`servers::Server`],
+//!   [`servers::Servers`]); their `#!lua` line: [`shebang`].
+//!
+//! For redis-script's own crates only, hidden from this documentation and
+//! with no promise of stability: `commands` (the command table and the
+//! words of each command's arguments, which `redis-lua`'s language server
+//! completes and explains), `replies` (what each command replies), `compose`
+//! (`--- @include`), `header` (the signature header) and `reply_type` (what a
+//! declared Rust type can hold), which the macros and `redis-lua` share
+//! with the analyzer. Everything else is private to the crate.
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

@@ -322,14 +322,14 @@ fn set_replies(options: &[Arg]) -> Option<Replies> {
 }
 
 /// Whether `redis.call(name, args...)` can reply nil.
-pub fn may_reply_nil(name: &str, args: &[Arg]) -> bool {
+pub(crate) fn may_reply_nil(name: &str, args: &[Arg]) -> bool {
     call_replies(name, args).is_some_and(|replies| replies.may_be_nil())
 }
 
 /// How many leading elements of the reply of `redis.call(name, args...)`
 /// may each be nil (`MGET`'s, `HMGET`'s): `None` unless the reply is an
 /// array whose length the call settles and whose elements may be nil.
-pub fn nil_able_elements(name: &str, args: &[Arg]) -> Option<usize> {
+pub(crate) fn nil_able_elements(name: &str, args: &[Arg]) -> Option<usize> {
     let replies = call_replies(name, args)?;
     let nil_able = replies
         .elements

@@ -1,5 +1,5 @@
-//! The servers a script can target: one [`Profile`] each, in one table
-//! ([`PROFILES`]), holding everything the checks know about that server.
+//! The servers a script can target: one [`Profile`] each, in one list
+//! (`servers!` below), holding everything the checks know about that server.
 //!
 //! A crate picks its targets in its `Cargo.toml`
 //! (`[package.metadata.redis-script] servers = [...]`, read by the
@@ -96,24 +96,24 @@ impl CallRefusals {
 
 /// What the server's Lua sandbox has beyond Redis 7.0's, one bit each (a
 /// [`Profile::sandbox_extras`]).
-pub mod sandbox_extra {
+pub(crate) mod sandbox_extra {
     /// The `os` table with `os.clock` (Redis 7.4 and Valkey 8.0 on).
-    pub const OS_CLOCK: u8 = 1 << 0;
+    pub(crate) const OS_CLOCK: u8 = 1 << 0;
     /// Valkey's names: the `server` table (the `redis` table under another
     /// name), `redis.SERVER_NAME`, `redis.VALKEY_VERSION` and
     /// `redis.VALKEY_VERSION_NUM`.
-    pub const VALKEY_NAMES: u8 = 1 << 1;
+    pub(crate) const VALKEY_NAMES: u8 = 1 << 1;
 }
 
 /// How a server reads a script's `#!` line (see [`crate::shebang`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ShebangRules {
+pub(crate) struct ShebangRules {
     /// Whether the engine name is matched in any case (`#!LUA`), not only
     /// as `#!lua`.
-    pub engine_any_case: bool,
+    pub(crate) engine_any_case: bool,
     /// Whether a part goes on after its closing quote (`'a'b` is `ab`)
     /// rather than the line being refused.
-    pub continues_after_quote: bool,
+    pub(crate) continues_after_quote: bool,
 }
 
 /// Everything the checks know about one server.
@@ -137,9 +137,9 @@ pub struct Profile {
     /// `tests/integration/analyzer/tables.rs`); sorted.
     pub may_replicate: &'static [&'static str],
     /// What its sandbox has beyond Redis 7.0's ([`sandbox_extra`] bits).
-    pub sandbox_extras: u8,
+    pub(crate) sandbox_extras: u8,
     /// How it reads a script's `#!` line.
-    pub shebang: ShebangRules,
+    pub(crate) shebang: ShebangRules,
 }
 
 // The facts the servers of a family share, checked on each server with a
@@ -204,7 +204,7 @@ macro_rules! servers {
         }
 
         /// Every server's profile, in [`Server`] order.
-        pub static PROFILES: [Profile; [$(Server::$variant),+].len()] = [
+        pub(crate) static PROFILES: [Profile; [$(Server::$variant),+].len()] = [
             $(Profile { server: Server::$variant, $($field: $value),+ },)+
         ];
     };
@@ -231,7 +231,7 @@ servers! {
 
 impl Server {
     /// Every server, in the order diagnostics consider them: the order of
-    /// [`PROFILES`].
+    /// the list of profiles.
     pub const ALL: [Server; PROFILES.len()] = {
         let mut all = [Server::Redis7_0; PROFILES.len()];
         let mut i = 0;
@@ -321,7 +321,7 @@ impl Servers {
 
     /// Every server whose sandbox has all of `extras` ([`sandbox_extra`]
     /// bits; 0: every server).
-    pub const fn with_sandbox(extras: u8) -> Servers {
+    pub(crate) const fn with_sandbox(extras: u8) -> Servers {
         let mut set = Servers::empty();
         let mut i = 0;
         while i < PROFILES.len() {
@@ -393,13 +393,13 @@ impl Servers {
     }
 
     /// `["redis-7.0", "valkey-9.1"]`: the list the settings take.
-    pub fn keys_list(self) -> String {
+    pub(crate) fn keys_list(self) -> String {
         format!("[{}]", self.quoted_keys())
     }
 
     /// Where and what to write in `Cargo.toml` to target exactly these
     /// servers.
-    pub fn cargo_toml(self) -> String {
+    pub(crate) fn cargo_toml(self) -> String {
         format!(
             "`servers = {}` under [package.metadata.redis-script]",
             self.keys_list()
@@ -440,7 +440,7 @@ impl Default for Servers {
 /// The note for something that some targets accept and others refuse:
 /// every server that has it, and the setting (as `checker` reads it) that
 /// targets only those.
-pub fn only_on_note(accepted_by: Servers, checker: Checker) -> String {
+pub(crate) fn only_on_note(accepted_by: Servers, checker: Checker) -> String {
     format!(
         "it exists on {} only; to target those, {}",
         accepted_by.names(),

@@ -13,15 +13,14 @@
 //! `flags=no-writes`), where the others refuse the line. (Checked on
 //! redis-server 7.0.15 and 8.2.3 and valkey-server 8.1.8 and 9.1.2, and in
 //! Valkey 8.0.1's source: otherwise the same grammar, flags and messages.)
-//! Each server's rules are its profile's
-//! [`shebang`](crate::servers::Profile::shebang).
+//! Each server's rules are its profile's (`Profile::shebang`).
 
 use crate::servers::{Server, Servers};
 use crate::suggest::{did_you_mean, suggest};
 use crate::syntax::tree::Span;
 
 /// The flags Redis 7 knows.
-pub const FLAGS: &[&str] = &[
+pub(crate) const FLAGS: &[&str] = &[
     "no-writes",
     "allow-oom",
     "allow-stale",
@@ -58,8 +57,8 @@ pub struct ShebangError {
     /// For a misspelt flag, the known flag closest to it.
     pub note: Option<String>,
     /// The servers that would accept the line, when some server takes it
-    /// ([`only_on_note`](crate::servers::only_on_note) words it for the
-    /// checker).
+    /// (the analyzer words it for the checker, naming the setting that
+    /// targets them).
     pub accepted_by: Option<Servers>,
 }
 

@@ -43,7 +43,7 @@ impl Position {
     }
 }
 
-/// An [`Edit`] placed in a file: the bytes `start.offset..end.offset`
+/// An [`Edit`](super::Edit) placed in a file: the bytes `start.offset..end.offset`
 /// replaced by `replacement`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
