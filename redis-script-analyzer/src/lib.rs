@@ -45,8 +45,8 @@
 //! server, rule or setting is not a breaking change):
 //!
 //! - A script: [`analyze`] (every finding, against a [`Declared`] with its
-//!   [`ReplyKind`]) and [`check_syntax`] (whether `SCRIPT LOAD` takes it,
-//!   else its [`SyntaxError`]); the findings: [`Analysis`], [`Diagnostic`]
+//!   [`ReplyKind`]), [`check_syntax`] (whether `SCRIPT LOAD` takes it,
+//!   else its [`SyntaxError`]) and [`tokens`] (where its tokens are); the findings: [`Analysis`], [`Diagnostic`]
 //!   with its [`Severity`], [`Target`], [`Span`] and [`Fix`] ([`Edit`],
 //!   [`Applicability`]); [`Rule`] names each kind of finding, [`Allowed`]
 //!   and [`inline_allows`] (the `-- redis-lua: allow(...)` comments,
@@ -63,8 +63,9 @@
 //! with no promise of stability: `commands` (the command table and the
 //! words of each command's arguments, which `redis-lua`'s language server
 //! completes and explains), `replies` (what each command replies), `compose`
-//! (`--- @include`), `header` (the signature header) and `reply_type` (what a
-//! declared Rust type can hold), which the macros and `redis-lua` share
+//! (`--- @include`), `header` (the signature header), `reply_type` (what a
+//! declared Rust type can hold) and `sandbox` (what the tests compare with
+//! each server's Lua sandbox), which the macros and `redis-lua` share
 //! with the analyzer. Everything else is private to the crate.
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -89,15 +90,13 @@ pub mod reply_type;
 pub mod report;
 mod rule;
 mod rules;
-mod sandbox;
+#[doc(hidden)]
+pub mod sandbox;
 mod semantic;
 pub mod servers;
 pub mod shebang;
 mod suggest;
 mod syntax;
-#[cfg(any(test, feature = "testing"))]
-#[doc(hidden)]
-pub mod testing;
 mod text;
 
 pub use declared::Declared;
@@ -148,6 +147,14 @@ pub fn analyze<S: AsRef<[u8]> + ?Sized>(source: &S, mut declared: Declared) -> A
         shebang,
         diagnostics,
     }
+}
+
+/// The spans of `source`'s tokens as the server's lexer reads them (names,
+/// keywords, literals, operators; no comments), up to the end or the first
+/// token it cannot read: for a tool that highlights a script or edits it
+/// token by token.
+pub fn tokens<S: AsRef<[u8]> + ?Sized>(source: &S) -> Vec<Span> {
+    syntax::lexer::Lexer::token_spans(source.as_ref())
 }
 
 /// Whether `source` is a script Redis loads: `Ok`, or the error

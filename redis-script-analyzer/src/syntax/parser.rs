@@ -1078,7 +1078,7 @@ fn binary(op: BinOp, lhs: Box<Expr>, rhs: Box<Expr>) -> Box<Expr> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{ACCEPTED, SYNTAX_ERRORS};
+    use redis_script_test_support::lua::{ACCEPTED, SYNTAX_ERRORS};
 
     fn err(src: &str) -> String {
         match parse(src) {

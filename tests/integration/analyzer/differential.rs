@@ -29,8 +29,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use redis_script_analyzer::servers::Servers;
-use redis_script_analyzer::testing::{self, Edit, INTERESTING_BYTES, token_spans};
 use redis_script_analyzer::{SyntaxError, check_syntax, shebang};
+use redis_script_test_support::lua::{self, Edit, INTERESTING_BYTES, token_spans};
 
 use super::tables::server_of;
 use crate::server;
@@ -211,7 +211,7 @@ fn parser_agrees_with_redis() {
 fn base_corpus() -> Vec<Case> {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut cases = Vec::new();
-    for path in testing::corpus_files(repo) {
+    for path in lua::corpus_files(repo) {
         let bytes = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let Ok(source) = String::from_utf8(bytes) else {
             continue;
@@ -250,10 +250,10 @@ fn base_corpus() -> Vec<Case> {
             intent,
         })
     };
-    for src in testing::ACCEPTED {
+    for src in lua::ACCEPTED {
         built("parser unit test", (*src).to_owned(), Some(true));
     }
-    for (src, _) in testing::SYNTAX_ERRORS {
+    for (src, _) in lua::SYNTAX_ERRORS {
         built("parser unit test", (*src).to_owned(), Some(false));
     }
     for src in [

@@ -26,8 +26,8 @@ use std::collections::BTreeMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use redis_script_analyzer::commands::{self, Flags};
+use redis_script_analyzer::sandbox;
 use redis_script_analyzer::servers::{Origin, Product, Server};
-use redis_script_analyzer::testing;
 
 use super::derive;
 use crate::server::{Flavor, RedisServer};
@@ -609,7 +609,7 @@ fn sandbox_matches_installed_server() {
             .query(&mut con)
             .unwrap_or_else(|e| panic!("listing {table}: {e}"));
         names.retain(|n| {
-            !testing::INTERNAL_GLOBALS
+            !sandbox::INTERNAL_GLOBALS
                 .iter()
                 .any(|i| n.starts_with(&format!("{i}=")))
         });
@@ -625,7 +625,7 @@ fn sandbox_matches_installed_server() {
         );
     }
     // Each global that holds a library, by the name the server knows it.
-    for (name, ours) in testing::sandbox_tables(server) {
+    for (name, ours) in sandbox::library_tables(server) {
         let on_server = list(name);
         if same_version {
             assert_eq!(on_server, ours, "{name} differs from {server} {version}");

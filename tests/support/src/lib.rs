@@ -11,6 +11,9 @@
 //! - [`sentinel::RedisSentinel`]: a primary, a replica and a sentinel (the
 //!   same binary in Sentinel mode) monitoring them, ready for a failover.
 //!
+//! - [`lua`]: the repository's Lua and the edits of the tests that mutate
+//!   scripts.
+//!
 //! Which server binary runs is chosen by one environment variable,
 //! [`server::SERVER_ENV`] (`REDIS_SCRIPT_SERVER`): a path, or a command name
 //! on `PATH`; unset, `redis-server`. The CLI of the same server
@@ -37,8 +40,10 @@ pub use redis;
 #[cfg(feature = "redis-2")]
 pub extern crate redis2 as redis;
 
-// Without a redis-rs there is nothing to offer: trybuild's UI cases build
-// this crate with no features, as an empty library.
+pub mod lua;
+
+// Without a redis-rs there are no servers to offer: trybuild's UI cases
+// build this crate with no features.
 #[cfg(any(feature = "redis-1", feature = "redis-2"))]
 pub mod cluster;
 #[cfg(any(feature = "redis-1", feature = "redis-2"))]

@@ -1,31 +1,17 @@
-//! What the repository's tests against real servers need from inside the
-//! analyzer (feature `testing`). Not part of the stable API: it changes with
-//! those tests.
+//! Lua for the tests that mutate and compare scripts (the analyzer's
+//! robustness test, the differential test against a server): the
+//! repository's scripts, cases the parser's verdicts are known for, and
+//! the edits a mutation makes.
 
 use std::path::{Path, PathBuf};
 
-use crate::sandbox::{GLOBALS, Kind, Member, Type};
-use crate::servers::Server;
-use crate::syntax::lexer::{Lexer, TokenKind};
-
-/// Globals the servers keep for themselves, which [`sandbox_tables`] leaves
-/// out and a listing from the server should too.
-pub use crate::sandbox::INTERNAL_GLOBALS;
-
-/// The byte ranges of the tokens the lexer reads, up to the end or its first
-/// error: where the differential test cuts, swaps and replaces.
+/// The byte ranges of the tokens the analyzer's lexer reads, up to the end
+/// or its first error: where an edit cuts, swaps and replaces.
 pub fn token_spans(source: &str) -> Vec<(usize, usize)> {
-    let mut spans = Vec::new();
-    let Ok(mut lexer) = Lexer::new(source.as_bytes()) else {
-        return spans;
-    };
-    while let Ok(token) = lexer.next_token() {
-        if token.kind == TokenKind::Eof {
-            break;
-        }
-        spans.push((token.span.start, token.span.end));
-    }
-    spans
+    redis_script_analyzer::tokens(source)
+        .into_iter()
+        .map(|span| (span.start, span.end))
+        .collect()
 }
 
 /// One edit of a script, as the tests that mutate scripts make them (the
@@ -128,39 +114,6 @@ impl Edit {
         }
         String::from_utf8_lossy(&out).into_owned()
     }
-}
-
-/// Each global of `server`'s sandbox that holds a library, with the members
-/// the sandbox table gives it there, as `name=type` (Lua's `type()`), sorted:
-/// what `pairs()` over that global lists inside the server.
-pub fn sandbox_tables(server: Server) -> Vec<(&'static str, Vec<String>)> {
-    let describe = |members: &[Member]| {
-        let mut out: Vec<String> = members
-            .iter()
-            .filter(|m| m.servers.contains(server))
-            .map(|m| {
-                let ty = match m.kind {
-                    Kind::Function => "function",
-                    Kind::Constant(Type::Number) => "number",
-                    Kind::Constant(Type::String) => "string",
-                    Kind::Constant(Type::Userdata) => "userdata",
-                    Kind::Table | Kind::Library(_) => "table",
-                };
-                format!("{}={ty}", m.name)
-            })
-            .collect();
-        out.sort();
-        out
-    };
-    GLOBALS
-        .iter()
-        .filter_map(|g| match g.kind {
-            Kind::Library(lib) if g.servers.contains(server) => {
-                Some((g.name, describe(lib.members)))
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 /// Scripts Lua accepts; the differential test checks them with Redis too.
