@@ -16,8 +16,9 @@ use crate::embedded::script::Script;
 use crate::observe;
 use crate::wire::refusals;
 
-/// What [`Invocation::invoke`](crate::Invocation::invoke) does when the server answers EVALSHA with
-/// NOSCRIPT (after a restart, a `SCRIPT FLUSH`, a failover, or an eviction).
+/// What [`Invocation::invoke`](crate::Invocation::invoke) does when the
+/// server answers EVALSHA with NOSCRIPT (after a restart, a `SCRIPT FLUSH`,
+/// a failover, or an eviction).
 /// Either way the call recovers in exactly one more round trip and NOSCRIPT
 /// never reaches the caller.
 ///
