@@ -403,7 +403,7 @@ fn applied(error: &RedisError, function_call: bool) -> Applied {
             let code = error.code().unwrap_or_default();
             let detail = error.detail().unwrap_or_default();
             let refused = refusals::is_refused_before_writing(code)
-                || (code == "NOSCRIPT" && refusals::is_server_noscript_message(detail))
+                || refusals::is_server_noscript(code, detail)
                 || (code == "ERR" && refusals::is_killed_message(detail))
                 || (function_call && code == "ERR" && refusals::is_server_function_refusal(detail));
             if refused { Applied::No } else { Applied::Maybe }

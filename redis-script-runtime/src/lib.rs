@@ -38,7 +38,9 @@ macro_rules! with_redis_rs {
 // 2. `error`, then `reply` (replies into the declared types);
 // 3. `observe` (counts, spans, metrics);
 // 4. `deploy` (loading scripts and libraries, the registry, SCRIPT KILL);
-// 5. `call` (invocations, batches, pipelines, prefixed connections).
+// 5. `call` (invocations, batches, pipelines, prefixed connections), on
+//    `call::recovery` (what a call does when the server lacks its script
+//    or library), which imports none of them.
 //
 // The public paths are the re-exports below, whatever floor defines them.
 // `embedded` defines `#[macro_export]` macros, which generated code reaches
@@ -55,9 +57,10 @@ with_redis_rs! {
     mod wire;
 
     pub use call::batch::{Batch, BatchReplies, Queued};
-    pub use call::invocation::{Argument, Invocation, NoScriptFallback};
+    pub use call::invocation::{Argument, Invocation};
     pub use call::pipeline::ScriptPipeline;
     pub use call::prefixed_connection::PrefixedConnection;
+    pub use call::recovery::NoScriptFallback;
     pub use call::redirect::redirected_commands;
     #[cfg(feature = "aio")]
     pub use deploy::kill::kill_running_script_async;

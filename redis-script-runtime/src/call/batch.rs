@@ -8,10 +8,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use redis::{ConnectionLike, FromRedisValue, Pipeline, RedisError, RedisResult, Value};
 
 use super::invocation::{self, Invocation};
+use super::recovery::{self, Binding, CallAfterLoad, FailedLoad};
 use crate::embedded::script::Script;
 use crate::error::{Error, ErrorKind};
 use crate::observe::{self, PipelineRun};
-use crate::wire::refusals::is_server_noscript_message;
 
 /// Script calls sent together in one round trip, plain or atomic
 /// (`MULTI`/`EXEC`), each with its own typed result.
@@ -429,17 +429,22 @@ impl Batch {
     /// pipeline or an executed transaction answers.
     fn outcomes(&self, replies: &[Value]) -> Vec<Outcome> {
         self.each_call(|position, script| match &replies[position] {
-            Value::ServerError(error) => Err(self
-                .load_failure(position, replies)
-                .filter(|_| is_noscript(error))
+            call @ Value::ServerError(error) => Err(self
+                .load_error(position, replies, CallAfterLoad::Replied(call))
                 .unwrap_or_else(|| Error::redis(script, error.clone().into()))),
             value => Ok(value.clone()),
         })
     }
 
     /// The error of the call at `position`'s script's `SCRIPT LOAD` in this
-    /// batch, if it failed, named by the call's binding.
-    fn load_failure(&self, position: usize, replies: &[Value]) -> Option<Error> {
+    /// batch, named by the call's binding, if that load failed and its
+    /// error is the call's (see [`recovery::after_failed_load`]).
+    fn load_error(
+        &self,
+        position: usize,
+        replies: &[Value],
+        call: CallAfterLoad<'_>,
+    ) -> Option<Error> {
         let Queue::Call {
             script,
             load: Some(load),
@@ -447,11 +452,14 @@ impl Batch {
         else {
             return None;
         };
-        match &replies[load] {
-            Value::ServerError(error) => {
+        let Value::ServerError(error) = &replies[load] else {
+            return None;
+        };
+        match recovery::after_failed_load(Binding::of(script), call) {
+            FailedLoad::LoadErrorStands => {
                 Some(Error::redis(script, error.clone().into()).during_load())
             }
-            _ => None,
+            FailedLoad::CallReplyStands => None,
         }
     }
 
@@ -471,7 +479,7 @@ impl Batch {
                     _ => None,
                 };
                 Err(own
-                    .or_else(|| self.load_failure(position, queued))
+                    .or_else(|| self.load_error(position, queued, CallAfterLoad::Discarded))
                     .unwrap_or_else(|| Error::redis(script, abort.clone().into())))
             }),
             Some(Value::Nil) => {
@@ -492,11 +500,6 @@ impl Batch {
             }
         }
     }
-}
-
-/// Whether `error` is the server's own NOSCRIPT (not one a script raised).
-fn is_noscript(error: &redis::ServerError) -> bool {
-    error.code() == "NOSCRIPT" && error.details().is_some_and(is_server_noscript_message)
 }
 
 /// The handle of one call in a [`Batch`], typed by the binding's reply:

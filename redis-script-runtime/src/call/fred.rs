@@ -3,7 +3,7 @@
 //! or in a fred `Pipeline` (a batch), and what comes back read into
 //! redis-rs's `Value` and `RedisError`, which the calls' recovery, reply
 //! conversion and errors already read. Nothing here decides anything: the
-//! invocation and the batch do, as for redis-rs.
+//! invocation and the batch do, by `recovery`'s plans, as for redis-rs.
 //!
 //! Routing: every command names the hash slot of its call's first key
 //! (`ClusterHash::Custom`), so a clustered fred client sends a call, and the

@@ -7,6 +7,7 @@ use redis::{
     Cmd, ConnectionLike, FromRedisValue, RedisError, RedisResult, RedisWrite, ToRedisArgs, Value,
 };
 
+use super::recovery::{self, Binding, CallAfterLoad, FailedLoad, NoScriptFallback, Recovery};
 use crate::embedded::script::Script;
 use crate::error::{Error, ErrorKind};
 use crate::observe::{self, CallObservation};
@@ -45,47 +46,6 @@ pub trait Argument: ToRedisArgs {}
 // (tuples, `&mut T`) a binding's parameter is not.
 #[diagnostic::do_not_recommend]
 impl<T: ToRedisArgs> Argument for T {}
-
-/// What [`Invocation::invoke`] does when the server answers EVALSHA with
-/// NOSCRIPT (after a restart, a `SCRIPT FLUSH`, a failover, or an eviction).
-/// Either way the call recovers in exactly one more round trip and NOSCRIPT
-/// never reaches the caller.
-///
-/// The two differ in how the server keeps the script afterwards. Valkey,
-/// and Redis from 7.4 on, evict scripts cached by EVAL once they hold more
-/// than 500 of them, the least recently used first (Redis 7.0 keeps them
-/// all), and never evict a script
-/// added by SCRIPT LOAD. So with `Eval` an application that also sends
-/// many distinct EVALs (generated scripts, other tools) can see its
-/// scripts evicted, and each eviction costs a call the extra round trip
-/// and the source on the wire, as a flush does; with `Load` (or after
-/// [`Script::load`](crate::Script::load)) the script stays until the next
-/// flush or restart. Both checked on valkey-server 8.1.8 and 9.1.2 and
-/// redis-server 7.0.15 and 8.2.3: `cargo test --test integration -- faults::eviction`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[non_exhaustive]
-pub enum NoScriptFallback {
-    /// Send `EVAL` with the full source, which also caches the script again,
-    /// as an EVAL-cached script (which the server may evict, see above). Works
-    /// everywhere EVALSHA does, including proxies without SCRIPT LOAD.
-    #[default]
-    Eval,
-    /// Send `SCRIPT LOAD` and `EVALSHA` together in one pipelined round trip.
-    /// Scripts added by SCRIPT LOAD are never evicted (see above). Needs a
-    /// server that allows SCRIPT LOAD; on a connection that cannot pipeline
-    /// (a sync cluster connection), EVAL is sent instead. If SCRIPT LOAD is
-    /// refused, the call fails with its error, and the script has not run.
-    ///
-    /// Unlike EVAL, these are two commands, so they share the window of a
-    /// plain pipeline (see [`ScriptPipeline`](crate::ScriptPipeline)): a
-    /// `SCRIPT FLUSH` that the server serves between them fails the call
-    /// with NOSCRIPT (not applied). The server serves another client there
-    /// only if it reads the pair in two parts (a long script, a slow
-    /// network), so this is rare, but where a client may flush at any time
-    /// `Eval` is the recovery that no flush can fail; the flush-storm tests
-    /// use it.
-    Load,
-}
 
 /// One call of a script: the script, its encoded KEYS and ARGV, and the Rust
 /// type its reply converts to.
@@ -348,12 +308,20 @@ impl<T> Invocation<T> {
         (text(self.keys().collect()), text(self.args().collect()))
     }
 
-    /// How a call whose script or library is missing recovers by loading it.
-    fn load_recovery(&self) -> &'static str {
-        match self.script.library() {
-            Some(_) => observe::RECOVERY_FUNCTION_LOAD,
-            None => observe::RECOVERY_SCRIPT_LOAD,
+    /// What this call does after `reply`, the reply to its call, on a
+    /// transport that `pipelines` or not (see [`recovery::plan`]); a
+    /// recovery is counted and traced here, before it is sent.
+    fn plan(
+        &self,
+        reply: &RedisResult<Value>,
+        pipelines: bool,
+        observation: &CallObservation,
+    ) -> Recovery {
+        let plan = recovery::plan(Binding::of(self.script), self.fallback, reply, pipelines);
+        if let Some(how) = plan.observed_as() {
+            observation.recovery(how);
         }
+        plan
     }
 
     /// The command that puts this call's script or library on the server:
@@ -390,10 +358,8 @@ impl<T> Invocation<T> {
     }
 
     /// The call's reply from a load + call pipeline; if the load itself
-    /// failed (a proxy may refuse SCRIPT LOAD, a server may refuse a
-    /// library), its error, which explains more than the NOSCRIPT or
-    /// "Function not found" that follows from it, and after which nothing
-    /// has run.
+    /// failed and the call then found nothing to run, the load's error
+    /// instead (see [`recovery::after_failed_load`]).
     fn loaded_reply(&self, replies: RedisResult<Vec<Value>>) -> Result<RedisResult<Value>, Error> {
         let mut replies = match replies {
             Ok(replies) => replies.into_iter(),
@@ -405,12 +371,15 @@ impl<T> Invocation<T> {
                 "a load + call pipeline returned fewer than two replies",
             ))));
         };
-        let call = Ok(call);
-        match load {
-            Value::ServerError(error) if needs_load(self.script, &call) => {
+        let Value::ServerError(error) = load else {
+            return Ok(Ok(call));
+        };
+        let binding = Binding::of(self.script);
+        match recovery::after_failed_load(binding, CallAfterLoad::Replied(&call)) {
+            FailedLoad::LoadErrorStands => {
                 Err(Error::redis(self.script, error.into()).during_load())
             }
-            _ => Ok(call),
+            FailedLoad::CallReplyStands => Ok(Ok(call)),
         }
     }
 }
@@ -429,30 +398,23 @@ impl<T: FromRedisValue> Invocation<T> {
         self.check_parameters()?;
         // Sent as packed when the call was built: nothing to allocate.
         let mut reply = con.req_packed_command(self.evalsha.command());
-        if needs_load(self.script, &reply) {
-            let load_first =
-                self.script.library().is_some() || self.fallback == NoScriptFallback::Load;
-            reply = match load_first {
-                // A sync cluster connection cannot pipeline: a script's EVAL
-                // stands in, a library is loaded before the call is sent again.
-                true if con.supports_pipelining() => {
-                    observation.recovery(self.load_recovery());
-                    let replies = con.req_packed_commands(&self.load_then_call(), 0, 2);
-                    self.loaded_reply(replies)?
-                }
-                _ => match self.script.library() {
-                    Some(_) => {
-                        observation.recovery(observe::RECOVERY_FUNCTION_LOAD);
-                        self.script.load(con)?;
-                        con.req_packed_command(self.evalsha.command())
-                    }
-                    None => {
-                        observation.recovery(observe::RECOVERY_EVAL);
-                        con.req_packed_command(&self.evalsha.with_head(&eval_head(self.script)))
-                    }
-                },
-            };
-        }
+        let pipelines = con.supports_pipelining();
+        reply = match self.plan(&reply, pipelines, observation) {
+            Recovery::None => reply,
+            Recovery::RetryAsEval => {
+                con.req_packed_command(&self.evalsha.with_head(&eval_head(self.script)))
+            }
+            // A sync cluster connection cannot pipeline: the library is
+            // loaded first (redis-rs sends FUNCTION LOAD to every primary).
+            Recovery::LoadLibraryThenRetry if !pipelines => {
+                self.script.load(con)?;
+                con.req_packed_command(self.evalsha.command())
+            }
+            Recovery::LoadScriptThenRetry | Recovery::LoadLibraryThenRetry => {
+                let replies = con.req_packed_commands(&self.load_then_call(), 0, 2);
+                self.loaded_reply(replies)?
+            }
+        };
         self.finish(reply)
     }
 
@@ -482,18 +444,16 @@ impl<T: FromRedisValue> Invocation<T> {
         // redis-rs's async connections take a `Cmd`, not packed bytes.
         let call = self.evalsha.to_cmd(&evalsha_head(self.script));
         let mut reply = con.req_packed_command(&call).await;
-        if needs_load(self.script, &reply) {
-            let load_first =
-                self.script.library().is_some() || self.fallback == NoScriptFallback::Load;
-            reply = if load_first {
-                observation.recovery(self.load_recovery());
-                self.loaded_reply(self.load_then_call_pipeline().query_async(con).await)?
-            } else {
-                observation.recovery(observe::RECOVERY_EVAL);
+        reply = match self.plan(&reply, true, observation) {
+            Recovery::None => reply,
+            Recovery::RetryAsEval => {
                 let eval = self.evalsha.to_cmd(&eval_head(self.script));
                 con.req_packed_command(&eval).await
-            };
-        }
+            }
+            Recovery::LoadScriptThenRetry | Recovery::LoadLibraryThenRetry => {
+                self.loaded_reply(self.load_then_call_pipeline().query_async(con).await)?
+            }
+        };
         self.finish(reply)
     }
 
@@ -539,13 +499,16 @@ impl<T: FromRedisValue> Invocation<T> {
             )
         };
         let mut reply = call().await;
-        if needs_load(self.script, &reply) {
-            let load_first =
-                self.script.library().is_some() || self.fallback == NoScriptFallback::Load;
-            reply = if load_first {
-                // fred pipelines no pair on one connection as redis-rs
-                // does: the load, then the call, each routed alike.
-                observation.recovery(self.load_recovery());
+        // fred pipelines no pair on one connection as redis-rs does: a
+        // load, then the call, each routed alike, serve as well.
+        reply = match self.plan(&reply, true, observation) {
+            Recovery::None => reply,
+            Recovery::RetryAsEval => {
+                let [command, source] = eval_head(self.script);
+                let tail = std::iter::once(source).chain(self.evalsha.tail_values());
+                send(client, route, command, tail).await
+            }
+            Recovery::LoadScriptThenRetry | Recovery::LoadLibraryThenRetry => {
                 let loaded = match self.load_args().split_first() {
                     Some((command, args)) => {
                         send(client, route, command, args.iter().copied()).await
@@ -556,13 +519,8 @@ impl<T: FromRedisValue> Invocation<T> {
                     return Err(Error::redis(self.script, error).during_load());
                 }
                 call().await
-            } else {
-                observation.recovery(observe::RECOVERY_EVAL);
-                let [command, source] = eval_head(self.script);
-                let tail = std::iter::once(source).chain(self.evalsha.tail_values());
-                send(client, route, command, tail).await
-            };
-        }
+            }
+        };
         self.finish(reply)
     }
 
@@ -571,7 +529,8 @@ impl<T: FromRedisValue> Invocation<T> {
     /// key and its slot (any other CROSSSLOT, e.g. one a script raised
     /// itself, stays as the server sent it).
     fn finish(&self, reply: RedisResult<Value>) -> Result<T, Error> {
-        if error_code(&reply) == Some("CROSSSLOT") && self.keys_span_slots() {
+        let cross_slot = refusals::error_words(&reply).is_some_and(|(code, _)| code == "CROSSSLOT");
+        if cross_slot && self.keys_span_slots() {
             return Err(self.cross_slot_error());
         }
         self.convert(reply)
@@ -631,26 +590,6 @@ fn eval_head(script: &'static Script) -> [&'static [u8]; 2] {
     script.eval_head()
 }
 
-/// Whether the server lacks what the call runs, so that loading it and
-/// sending the call again is the cure: the script (NOSCRIPT), or for a
-/// function, the function ("Function not found": its library is missing,
-/// or there in a version without it), or for a `no-writes` function, its
-/// flag (FCALL_RO refused: the server's version of the library registers
-/// the function without `no-writes`, as an older build did). The server
-/// refused each of these before running anything.
-fn needs_load(script: &Script, reply: &RedisResult<Value>) -> bool {
-    match script.library() {
-        Some(_) => {
-            error_code(reply) == Some("ERR")
-                && error_detail(reply).is_some_and(|detail| {
-                    refusals::is_function_not_found(detail)
-                        || (script.is_read_only() && refusals::is_write_flag_under_ro(detail))
-                })
-        }
-        None => is_noscript(reply),
-    }
-}
-
 /// The error of a load's reply, if it failed: the connection's, or the
 /// server's refusal.
 #[cfg(feature = "fred")]
@@ -658,35 +597,6 @@ fn load_failure(reply: RedisResult<Value>) -> Option<RedisError> {
     match reply {
         Err(error) => Some(error),
         Ok(Value::ServerError(error)) => Some(error.into()),
-        Ok(_) => None,
-    }
-}
-
-/// Whether the server did not know the script. Matched on the server's own
-/// message, not only on the code: a script may fail with an error whose code
-/// is NOSCRIPT (`redis.error_reply('NOSCRIPT ...')`), and running it again
-/// would repeat its writes. Redis says `No matching script. Please use
-/// EVAL.`, Valkey `No matching script.`: see [`refusals::is_server_noscript_message`].
-fn is_noscript(reply: &RedisResult<Value>) -> bool {
-    error_code(reply) == Some("NOSCRIPT")
-        && error_detail(reply).is_some_and(refusals::is_server_noscript_message)
-}
-
-/// The code of an error reply (`NOSCRIPT`, `CROSSSLOT`, ...), whether redis-rs
-/// returned it as an `Err` or inside the value.
-fn error_code(reply: &RedisResult<Value>) -> Option<&str> {
-    match reply {
-        Err(error) => error.code(),
-        Ok(Value::ServerError(error)) => Some(error.code()),
-        Ok(_) => None,
-    }
-}
-
-/// The message of an error reply, after its code.
-fn error_detail(reply: &RedisResult<Value>) -> Option<&str> {
-    match reply {
-        Err(error) => error.detail(),
-        Ok(Value::ServerError(error)) => error.details(),
         Ok(_) => None,
     }
 }

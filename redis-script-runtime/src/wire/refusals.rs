@@ -8,6 +8,8 @@
 //! script (or library) and calling again is the cure. A new server's
 //! wording goes here, once, with the server it was read from.
 
+use redis::{RedisResult, Value};
+
 /// Server error codes that refuse a call before its script could write.
 const REFUSED_BEFORE_WRITING: &[&str] = &[
     "BUSY",
@@ -46,11 +48,18 @@ pub(crate) fn is_killed_message(detail: &str) -> bool {
 /// The start of every supported server's own NOSCRIPT message.
 const NOSCRIPT_MESSAGE: &str = "No matching script.";
 
-/// Whether a NOSCRIPT detail is the server's own, not a script's error
-/// coded NOSCRIPT (`redis.error_reply('NOSCRIPT ...')`), after which
-/// running the script again would repeat its writes. Redis says `No
-/// matching script. Please use EVAL.`, Valkey `No matching script.`.
-pub(crate) fn is_server_noscript_message(detail: &str) -> bool {
+/// Whether an error is the server's own NOSCRIPT: it does not have the
+/// script. Matched on the message, not only on the code: a script may fail
+/// with an error coded NOSCRIPT (`redis.error_reply('NOSCRIPT ...')`), and
+/// running it again would repeat its writes.
+pub(crate) fn is_server_noscript(code: &str, detail: &str) -> bool {
+    code == "NOSCRIPT" && is_server_noscript_message(detail)
+}
+
+/// Whether a NOSCRIPT detail is the server's own, not a script's. Redis
+/// says `No matching script. Please use EVAL.`, Valkey `No matching
+/// script.`.
+fn is_server_noscript_message(detail: &str) -> bool {
     match detail.trim().strip_prefix(NOSCRIPT_MESSAGE) {
         Some(rest) => rest.is_empty() || rest == " Please use EVAL.",
         None => false,
@@ -81,6 +90,27 @@ pub(crate) fn is_write_flag_under_ro(detail: &str) -> bool {
 /// running it: no such function, or a `_ro` call of one that may write.
 pub(crate) fn is_server_function_refusal(detail: &str) -> bool {
     is_function_not_found(detail) || is_write_flag_under_ro(detail)
+}
+
+/// The code and message of an error reply, whether redis-rs returned it as
+/// an `Err` or inside the value; `None` for any other value, and for an
+/// error without a code (the connection's). A missing message is empty.
+pub(crate) fn error_words(reply: &RedisResult<Value>) -> Option<(&str, &str)> {
+    match reply {
+        Err(error) => error
+            .code()
+            .map(|code| (code, error.detail().unwrap_or_default())),
+        Ok(value) => error_words_in(value),
+    }
+}
+
+/// The code and message of an error reply held in a value (a pipeline's
+/// reply); `None` for any other value. A missing message is empty.
+pub(crate) fn error_words_in(value: &Value) -> Option<(&str, &str)> {
+    match value {
+        Value::ServerError(error) => Some((error.code(), error.details().unwrap_or_default())),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
