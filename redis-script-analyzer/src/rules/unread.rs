@@ -65,23 +65,13 @@ fn unread(table: Table, position: usize, declared: &Declared) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::test_support::{ONE_KEY_TWO_ARGS, findings};
+    use crate::rules::test_support::{ONE_KEY_TWO_ARGS, findings, run_rule};
     use crate::semantic::{Environment, Model};
     use crate::syntax::parser::parse;
 
     /// The unread warnings on `source`, by this rule alone.
     fn unread_on(source: &str, declared: &Declared) -> Vec<Diagnostic> {
-        let chunk = parse(source).unwrap_or_else(|error| panic!("{}", error.message));
-        let model = Model::build(&chunk, Environment::Script);
-        let context = Context {
-            source: source.as_bytes(),
-            model: &model,
-            declared,
-            callback: None,
-        };
-        let mut diagnostics = Vec::new();
-        check(&context, &mut diagnostics);
-        diagnostics
+        run_rule(source, declared, check)
     }
 
     #[test]
