@@ -1,16 +1,18 @@
 //! The Redis command tables: name, arity, flags and key positions of every
 //! command, subcommands included, as each server's `COMMAND` reports them.
 //!
-//! The tables themselves are generated, one file per server
-//! (`commands/redis_7_0.rs`, ..., `commands/valkey_9_1.rs`), by the
-//! `#[ignore]`d test `regenerate` in the repository's
-//! `tests/integration/analyzer/tables.rs`
-//! (`REDIS_SCRIPT_REGENERATE=1 cargo test --test integration
-//! analyzer::tables::regenerate -- --ignored`), which reads `COMMAND` from the
-//! server that `REDIS_SCRIPT_SERVER` names. Servers with a binary at hand
-//! (Redis 7.0 and 8.2, Valkey 8.1 and 9.1) have their table read from it;
+//! The table itself is generated, one file for every server
+//! (`commands/table.rs`: a row per form a name takes, with the servers
+//! that give it), by `cargo xtask codegen`, which needs no server, from the
+//! servers' stored specifications (`specs/`; `cargo xtask codegen --check`
+//! says whether the file is current). Servers with a binary at hand
+//! (Redis 7.0 and 8.2, Valkey 8.1 and 9.1) have their `COMMAND` stored
+//! from it (the test `capture` in the repository's
+//! `tests/integration/analyzer/tables.rs`, with `REDIS_SCRIPT_REGENERATE=1`,
+//! reads the server that `REDIS_SCRIPT_SERVER` names);
 //! the releases between (Redis 7.2, 7.4 and 8.0, Valkey 8.0) are derived
-//! from the newest one's `COMMAND` and `COMMAND DOCS`: a command is there if
+//! from the newest one's `COMMAND` and `COMMAND DOCS` (the repository's
+//! `xtask/src/derive.rs`): a command is there if
 //! its `since` is, an argument added later leaves the arity it changed, and
 //! the few changes the documentation does not record are listed there. The
 //! derivation is checked where a binary exists: Redis 7.0 derived from 8.2's
@@ -98,7 +100,8 @@ pub use self::options::{OptionWord, all_options, option, options};
 /// The command flags, one bit each, named as `COMMAND` names them in upper
 /// case: those redis-server 7.0.15, valkey-server 8.1.8 and 9.1.2 report (they hide
 /// some internal ones, such as `may_replicate`). A server reporting a flag
-/// missing here makes `regenerate` stop and ask for it to be added (here and to [`FLAG_NAMES`]).
+/// missing here leaves the generated table naming a constant that does not
+/// exist: add it here and to [`FLAG_NAMES`].
 pub mod flag {
     /// `write`.
     pub const WRITE: u32 = 1 << 0;
