@@ -4,12 +4,16 @@
 //!
 //! The facts come from the servers' command specifications: each command's
 //! `reply_schema` (a JSON Schema of every reply on RESP2 and RESP3), turned
-//! into [`Replies`] by `cargo xtask codegen` and checked in as
-//! `replies/table.rs` ([`REPLIES`], sorted by name, as the command tables
-//! name commands: lower case, `container|sub` for a subcommand); the test
-//! `reply_conformance` in the repository's integration tests drives a
-//! sample of commands through `EVAL` on the real server and checks each
-//! reply against these facts. A schema maps to RESP2 as a script sees it:
+//! into [`Replies`] by a generator and checked in as `replies/table.rs`
+//! ([`REPLIES`], sorted by name, as the command tables name commands:
+//! lower case, `container|sub` for a subcommand). The generator is
+//! `cargo xtask codegen` (the repository's `xtask/src/replies.rs`), which
+//! reads Valkey 8.0's specification files as `specs/valkey-8.0-files.json`
+//! stores them (`cargo xtask codegen --check` says whether the file is
+//! current); a test in the repository's
+//! `tests/integration/analyzer/reply_conformance.rs` drives a sample of
+//! commands through `EVAL` on the real server and checks each reply against
+//! these facts. A schema maps to RESP2 as a script sees it:
 //!
 //! - `integer`, and an integer `const` (`0`, `1`, `-2`): an integer;
 //!   `boolean` too (`:1` / `:0` on RESP2).

@@ -2,11 +2,12 @@
 //! (`SET`'s `NX`, `EX`, `KEEPTTL`; `CLIENT KILL`'s `MAXAGE`), with, for
 //! each product, the first version that takes it, and the value it takes.
 //!
-//! The table is generated (`commands/option_table.rs`, one row per word,
-//! sorted by command, in the order the documentation lists the words) by
-//! `cargo xtask codegen` from the servers' own `COMMAND DOCS` as the
-//! analyzer's `specs/` folder stores them (`redis-8.2.json` for Redis,
-//! `valkey-9.1.json` for Valkey). A word
+//! The table is generated (`option_table.rs`, one row per word, sorted by
+//! command, in the order the documentation lists the words) from the
+//! servers' own `COMMAND DOCS` as the crate stores them
+//! (`specs/redis-8.2.json` for Redis, `specs/valkey-9.1.json` for Valkey),
+//! by `cargo xtask codegen`, which needs no server
+//! (`cargo xtask codegen --check` says whether the file is current). A word
 //! the documentation of one product does not name is not on that product.
 //! A word's `since` is its own, else that of the argument around it, else
 //! the first release the command's history names it in, else the command's.
