@@ -306,7 +306,7 @@ mod tests {
     use crate::specs::Specs;
 
     fn specs() -> Specs {
-        Specs::load(&crate::repository())
+        Specs::load(&crate::files::repository())
     }
 
     fn server(key: &str) -> Server {

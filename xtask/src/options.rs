@@ -188,7 +188,7 @@ fn table(redis: &Spec, valkey: &Spec) -> BTreeMap<String, Vec<(String, Row)>> {
 pub fn render(specs: &Specs) -> String {
     let (redis, redis_spec) = specs.newest_binary(Product::Redis);
     let (valkey, valkey_spec) = specs.newest_binary(Product::Valkey);
-    let mut out = crate::HEADER.to_owned();
+    let mut out = crate::files::HEADER.to_owned();
     let _ = write!(
         out,
         "//! The words of each command's arguments (`SET`'s `NX`, `EX`), as the\n\

@@ -198,7 +198,7 @@ fn kind_names(kinds: u8) -> String {
 /// The whole generated file: a row per command whose schema says
 /// something, sorted by name.
 pub fn render(specs: &Specs) -> String {
-    let mut out = crate::HEADER.to_owned();
+    let mut out = crate::files::HEADER.to_owned();
     out.push_str(
         "//! What each command with a reply schema replies to a script on RESP2,\n\
          //! from the `reply_schema` of Valkey 8.0's command specification files\n\

@@ -28,100 +28,71 @@ pub(super) const fn source(server: Server) -> (&'static str, Origin) {
 }
 
 /// Redis 7.0, Redis 7.2, Redis 7.4, Redis 8.0, Redis 8.2, Valkey 8.0, Valkey 8.1 and Valkey 9.1.
-const S0: Servers = Servers::only(Server::Redis7_0)
-    .with(Server::Redis7_2)
-    .with(Server::Redis7_4)
-    .with(Server::Redis8_0)
-    .with(Server::Redis8_2)
-    .with(Server::Valkey8_0)
-    .with(Server::Valkey8_1)
-    .with(Server::Valkey9_1);
+#[rustfmt::skip]
+const S0: Servers = Servers::only(Server::Redis7_0).with(Server::Redis7_2).with(Server::Redis7_4).with(Server::Redis8_0).with(Server::Redis8_2).with(Server::Valkey8_0).with(Server::Valkey8_1).with(Server::Valkey9_1);
 
 /// Redis 7.0.
+#[rustfmt::skip]
 const S1: Servers = Servers::only(Server::Redis7_0);
 
 /// Redis 7.2, Redis 7.4, Redis 8.0, Redis 8.2, Valkey 8.0, Valkey 8.1 and Valkey 9.1.
-const S2: Servers = Servers::only(Server::Redis7_2)
-    .with(Server::Redis7_4)
-    .with(Server::Redis8_0)
-    .with(Server::Redis8_2)
-    .with(Server::Valkey8_0)
-    .with(Server::Valkey8_1)
-    .with(Server::Valkey9_1);
+#[rustfmt::skip]
+const S2: Servers = Servers::only(Server::Redis7_2).with(Server::Redis7_4).with(Server::Redis8_0).with(Server::Redis8_2).with(Server::Valkey8_0).with(Server::Valkey8_1).with(Server::Valkey9_1);
 
 /// Redis 7.0, Redis 7.2, Redis 7.4, Redis 8.0, Redis 8.2, Valkey 8.0 and Valkey 8.1.
-const S3: Servers = Servers::only(Server::Redis7_0)
-    .with(Server::Redis7_2)
-    .with(Server::Redis7_4)
-    .with(Server::Redis8_0)
-    .with(Server::Redis8_2)
-    .with(Server::Valkey8_0)
-    .with(Server::Valkey8_1);
+#[rustfmt::skip]
+const S3: Servers = Servers::only(Server::Redis7_0).with(Server::Redis7_2).with(Server::Redis7_4).with(Server::Redis8_0).with(Server::Redis8_2).with(Server::Valkey8_0).with(Server::Valkey8_1);
 
 /// Valkey 9.1.
+#[rustfmt::skip]
 const S4: Servers = Servers::only(Server::Valkey9_1);
 
 /// Valkey 8.0 and Valkey 8.1.
+#[rustfmt::skip]
 const S5: Servers = Servers::only(Server::Valkey8_0).with(Server::Valkey8_1);
 
 /// Valkey 8.1 and Valkey 9.1.
+#[rustfmt::skip]
 const S6: Servers = Servers::only(Server::Valkey8_1).with(Server::Valkey9_1);
 
 /// Redis 7.2, Redis 7.4, Redis 8.0, Redis 8.2, Valkey 8.0 and Valkey 8.1.
-const S7: Servers = Servers::only(Server::Redis7_2)
-    .with(Server::Redis7_4)
-    .with(Server::Redis8_0)
-    .with(Server::Redis8_2)
-    .with(Server::Valkey8_0)
-    .with(Server::Valkey8_1);
+#[rustfmt::skip]
+const S7: Servers = Servers::only(Server::Redis7_2).with(Server::Redis7_4).with(Server::Redis8_0).with(Server::Redis8_2).with(Server::Valkey8_0).with(Server::Valkey8_1);
 
 /// Redis 7.0, Redis 7.2, Redis 7.4, Redis 8.0 and Redis 8.2.
-const S8: Servers = Servers::only(Server::Redis7_0)
-    .with(Server::Redis7_2)
-    .with(Server::Redis7_4)
-    .with(Server::Redis8_0)
-    .with(Server::Redis8_2);
+#[rustfmt::skip]
+const S8: Servers = Servers::only(Server::Redis7_0).with(Server::Redis7_2).with(Server::Redis7_4).with(Server::Redis8_0).with(Server::Redis8_2);
 
 /// Valkey 8.0, Valkey 8.1 and Valkey 9.1.
-const S9: Servers = Servers::only(Server::Valkey8_0)
-    .with(Server::Valkey8_1)
-    .with(Server::Valkey9_1);
+#[rustfmt::skip]
+const S9: Servers = Servers::only(Server::Valkey8_0).with(Server::Valkey8_1).with(Server::Valkey9_1);
 
 /// Redis 7.2, Redis 7.4, Redis 8.0 and Redis 8.2.
-const S10: Servers = Servers::only(Server::Redis7_2)
-    .with(Server::Redis7_4)
-    .with(Server::Redis8_0)
-    .with(Server::Redis8_2);
+#[rustfmt::skip]
+const S10: Servers = Servers::only(Server::Redis7_2).with(Server::Redis7_4).with(Server::Redis8_0).with(Server::Redis8_2);
 
 /// Redis 8.2, Valkey 8.0, Valkey 8.1 and Valkey 9.1.
-const S11: Servers = Servers::only(Server::Redis8_2)
-    .with(Server::Valkey8_0)
-    .with(Server::Valkey8_1)
-    .with(Server::Valkey9_1);
+#[rustfmt::skip]
+const S11: Servers = Servers::only(Server::Redis8_2).with(Server::Valkey8_0).with(Server::Valkey8_1).with(Server::Valkey9_1);
 
 /// Redis 7.0, Redis 7.2, Redis 7.4, Redis 8.0, Redis 8.2 and Valkey 8.0.
-const S12: Servers = Servers::only(Server::Redis7_0)
-    .with(Server::Redis7_2)
-    .with(Server::Redis7_4)
-    .with(Server::Redis8_0)
-    .with(Server::Redis8_2)
-    .with(Server::Valkey8_0);
+#[rustfmt::skip]
+const S12: Servers = Servers::only(Server::Redis7_0).with(Server::Redis7_2).with(Server::Redis7_4).with(Server::Redis8_0).with(Server::Redis8_2).with(Server::Valkey8_0);
 
 /// Redis 7.4, Redis 8.0, Redis 8.2 and Valkey 9.1.
-const S13: Servers = Servers::only(Server::Redis7_4)
-    .with(Server::Redis8_0)
-    .with(Server::Redis8_2)
-    .with(Server::Valkey9_1);
+#[rustfmt::skip]
+const S13: Servers = Servers::only(Server::Redis7_4).with(Server::Redis8_0).with(Server::Redis8_2).with(Server::Valkey9_1);
 
 /// Redis 8.0, Redis 8.2 and Valkey 9.1.
-const S14: Servers = Servers::only(Server::Redis8_0)
-    .with(Server::Redis8_2)
-    .with(Server::Valkey9_1);
+#[rustfmt::skip]
+const S14: Servers = Servers::only(Server::Redis8_0).with(Server::Redis8_2).with(Server::Valkey9_1);
 
 /// Redis 8.0 and Redis 8.2.
+#[rustfmt::skip]
 const S15: Servers = Servers::only(Server::Redis8_0).with(Server::Redis8_2);
 
 /// Redis 8.2.
+#[rustfmt::skip]
 const S16: Servers = Servers::only(Server::Redis8_2);
 
 /// Every command and subcommand, sorted by name: one row per form (arity,
