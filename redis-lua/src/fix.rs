@@ -12,21 +12,17 @@ use std::path::{Path, PathBuf};
 
 use redis_script_analyzer::fix::{Applicability, FileEdit, FileFix};
 
-use crate::{Run, Settings, Trouble, canonical, check_files};
+use crate::check::{Run, check_files};
+use crate::settings::Settings;
+use crate::trouble::Trouble;
+use crate::walk::canonical;
+
+pub use crate::check::Fixed;
 
 /// How many times [`fix_files`] checks and fixes at most: each round's
 /// fixes may show findings whose fixes the next round applies, and a
 /// handful of rounds settles any real script.
 pub const MAX_ROUNDS: usize = 5;
-
-/// The fixes applied to one file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fixed {
-    /// The file as shown (as its findings name it).
-    pub file: String,
-    /// How many fixes were applied to it.
-    pub fixes: usize,
-}
 
 /// `source` with `edits` made, each replacing the bytes from its
 /// `start.offset` to its `end.offset`. The edits are taken in the order of

@@ -9,7 +9,7 @@ use redis_script_analyzer::lint::{FileKind, Finding};
 use redis_script_analyzer::{Rule, Severity, compose};
 use serde_json::{Value, json};
 
-use crate::Run;
+use crate::check::Run;
 use crate::render::{self, Sources, certain_fix};
 
 /// Where the rules are documented, for SARIF's `helpUri`.

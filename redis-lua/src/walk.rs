@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 
 use ignore::WalkBuilder;
 
-use crate::Trouble;
 use crate::config::{Config, slashed};
+use crate::trouble::Trouble;
 
 /// A file to check: its path as shown (as given, or joined onto the folder
 /// given), and its path on disk.

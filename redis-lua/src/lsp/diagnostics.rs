@@ -23,7 +23,7 @@ use redis_script_analyzer::{Severity, compose};
 use super::documents::{Document, Documents, uri_of};
 use super::position::{LineIndex, analyzer_offset};
 use super::protocol::{self, Diagnostic, Location, Position, RelatedInformation, Uri};
-use crate::Settings;
+use crate::settings::Settings;
 
 /// What the diagnostics say they come from.
 pub(crate) const SOURCE: &str = "redis-lua";
