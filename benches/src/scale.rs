@@ -253,7 +253,7 @@ impl Input {
                         "scale: {size} comparisons with nil gave {} findings (expected {size}, \
                          all nil_comparison); first other: {:?}",
                         report.findings.len(),
-                        other.map(|f| &f.rendered)
+                        other.map(|f| report.rendered(f))
                     ));
                 }
             }
@@ -267,10 +267,13 @@ impl Input {
                     ));
                 }
                 let run = redis_lua::check_files(&files, &redis_lua::Settings::default());
-                let findings: Vec<_> = run
+                let findings: Vec<String> = run
                     .checked
                     .iter()
-                    .flat_map(|checked| &checked.report.findings)
+                    .flat_map(|checked| {
+                        let report = &checked.report;
+                        report.findings.iter().map(|f| report.rendered(f))
+                    })
                     .collect();
                 if run.checked.len() != 1 || run.included != size - 1 || !findings.is_empty() {
                     return Err(format!(
@@ -280,7 +283,7 @@ impl Input {
                         run.included,
                         findings.len(),
                         size - 1,
-                        findings.first().map(|f| &f.rendered)
+                        findings.first()
                     ));
                 }
             }
@@ -305,7 +308,7 @@ impl Input {
                         report.kind,
                         report.findings.len(),
                         size - 1,
-                        other.map(|f| &f.rendered)
+                        other.map(|f| report.rendered(f))
                     ));
                 }
             }

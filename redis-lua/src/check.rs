@@ -2,12 +2,13 @@
 //! what it includes, and gives a [`Run`].
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use redis_script_analyzer::Severity;
 use redis_script_analyzer::compose;
 use redis_script_analyzer::lint::{self, FileKind, FileReport};
 
+use crate::disk::Disk;
 use crate::settings::Settings;
 use crate::trouble::Trouble;
 use crate::walk::{Found, canonical};
@@ -79,11 +80,16 @@ impl Run {
 /// own: it is a fragment, and what it includes was reached with it. So a
 /// chain of includes is composed once, not once from each of its files.
 pub fn check_files(files: &[Found], settings: &Settings) -> Run {
+    check_files_from(files, settings, &mut Disk::default())
+}
+
+/// [`check_files`], each file's bytes taken from `disk`.
+fn check_files_from(files: &[Found], settings: &Settings, disk: &mut Disk) -> Run {
     let mut run = Run::default();
     let canonicals: Vec<PathBuf> = files.iter().map(|(_, path)| canonical(path)).collect();
     let mut targets = HashSet::new();
     for (_, path) in files {
-        if let Ok(source) = read_source(path) {
+        if let Ok(source) = disk.read(path) {
             let named = compose::direct_includes(path, &source);
             targets.extend(named.iter().map(|target| canonical(target)));
         }
@@ -113,8 +119,8 @@ pub fn check_files(files: &[Found], settings: &Settings) -> Run {
         }
         if excluded {
             // Not checked, but what it includes is a fragment all the same.
-            if let Ok(source) = read_source(path) {
-                let composed = compose::compose(display, path, source, &mut |p| std::fs::read(p));
+            if let Ok(source) = disk.read(path) {
+                let composed = compose::compose(display, path, source, &mut |p| disk.read(p));
                 let (reached, whole) = match &composed {
                     Ok(composed) => (
                         composed.files[1..].iter().map(|f| f.path.clone()).collect(),
@@ -127,14 +133,14 @@ pub fn check_files(files: &[Found], settings: &Settings) -> Run {
             continue;
         }
         let options = settings.options(per_file);
-        let source = match read_source(path) {
+        let source = match disk.read(path) {
             Ok(source) => source,
             Err(why) => {
-                unreadable.push((index, Trouble::new(display.as_str(), why)));
+                unreadable.push((index, Trouble::new(display.as_str(), why.to_string())));
                 continue;
             }
         };
-        let report = lint::check_file(display, path, source, &mut |p| std::fs::read(p), &options);
+        let report = lint::check_file(display, path, source, &mut |p| disk.read(p), &options);
         let whole = report.kind != FileKind::Uncomposed;
         reach(&report.included, whole, &mut included, &mut covered);
         checked.push((
@@ -160,11 +166,13 @@ pub fn check_files(files: &[Found], settings: &Settings) -> Run {
     // A mistake in a file several scripts include is shown once.
     let mut seen = HashSet::new();
     for checked in &mut run.checked {
-        checked.report.findings.retain(|finding| {
+        let report = &mut checked.report;
+        let files = &report.files;
+        report.findings.retain(|finding| {
+            let file = &files[finding.file.min(files.len() - 1)];
             seen.insert((
-                finding.file.clone(),
-                finding.line,
-                finding.column,
+                file.display.clone(),
+                finding.span,
                 finding.rule,
                 finding.message.clone(),
             ))
@@ -190,8 +198,66 @@ fn reach(
     }
 }
 
-/// The file's bytes (as the server reads a script: they need not be
-/// UTF-8), or why it cannot be read.
-fn read_source(path: &Path) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|error| error.to_string())
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::walk::find_files;
+
+    /// A fresh folder under the system's temporary folder, with `files`.
+    fn project(name: &str, files: &[(&str, &str)]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("redis-lua-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (path, text) in files {
+            let path = dir.join(path);
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("a folder");
+            std::fs::write(path, text).expect("write");
+        }
+        dir
+    }
+
+    #[test]
+    fn each_file_is_read_once_however_many_scripts_include_it() {
+        let shared =
+            "--- @include \"deep\"\nlocal function get(k) return redis.call('GETT', k) end\n";
+        let dir = project(
+            "read-once",
+            &[
+                (
+                    "a.lua",
+                    "--- @include \"lib/shared\"\nreturn get(KEYS[1])\n",
+                ),
+                (
+                    "b.lua",
+                    "--- @include \"lib/shared\"\nreturn get(KEYS[2])\n",
+                ),
+                ("c.lua", "--- @include \"lib/deep\"\nreturn 1\n"),
+                ("lib/shared.lua", shared),
+                ("lib/deep.lua", "local deep = 1\n"),
+            ],
+        );
+        let (files, missing) = find_files(&[&dir]);
+        assert!(missing.is_empty(), "{missing:?}");
+        assert_eq!(files.len(), 5);
+        let mut disk = Disk::default();
+        let run = check_files_from(&files, &Settings::default(), &mut disk);
+        assert_eq!(disk.reads(), 5, "five files, each read once");
+        // The finding in the shared file is shown once, quoting the bytes
+        // the check read, whatever the file holds now.
+        std::fs::write(dir.join("lib/shared.lua"), "-- changed\n").expect("write");
+        let shown: Vec<String> = run
+            .checked
+            .iter()
+            .flat_map(|checked| {
+                let report = &checked.report;
+                report.findings.iter().map(|f| report.rendered(f))
+            })
+            .collect();
+        assert_eq!(shown.len(), 1, "{shown:#?}");
+        assert!(
+            shown[0].contains("2 | local function get(k) return redis.call('GETT', k) end"),
+            "{}",
+            shown[0]
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

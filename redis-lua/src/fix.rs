@@ -8,8 +8,9 @@
 //! `~=`).
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use redis_script_analyzer::compose::SourceFile;
 use redis_script_analyzer::fix::{Applicability, FileEdit, FileFix};
 
 use crate::check::{Run, check_files};
@@ -95,17 +96,20 @@ pub fn fix_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
     let mut run = check_files(files, settings);
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;
-        for (path, file, fixes) in certain_fixes(&run) {
-            match fix_file(&path, &fixes) {
+        for (file, fixes) in certain_fixes(&run) {
+            match fix_file(file, &fixes) {
                 Ok(0) => {}
                 Ok(count) => {
                     changed = true;
-                    match applied.iter_mut().find(|fixed| fixed.file == file) {
+                    match applied.iter_mut().find(|fixed| fixed.file == file.display) {
                         Some(fixed) => fixed.fixes += count,
-                        None => applied.push(Fixed { file, fixes: count }),
+                        None => applied.push(Fixed {
+                            file: file.display.clone(),
+                            fixes: count,
+                        }),
                     }
                 }
-                Err(why) => troubles.push(Trouble::new(file, why)),
+                Err(why) => troubles.push(Trouble::new(file.display.as_str(), why)),
             }
         }
         if !changed {
@@ -118,44 +122,42 @@ pub fn fix_files(files: &[(String, PathBuf)], settings: &Settings) -> Run {
     run
 }
 
-/// The certain fixes of `run`, by the file they are in (its path on disk
-/// and as shown), in the order the files first have one.
-fn certain_fixes(run: &Run) -> Vec<(PathBuf, String, Vec<&FileFix>)> {
-    let mut by_file: Vec<(PathBuf, String, Vec<&FileFix>)> = Vec::new();
+/// The certain fixes of `run`, by the file they are in (as the check read
+/// it), in the order the files first have one.
+fn certain_fixes(run: &Run) -> Vec<(&SourceFile, Vec<&FileFix>)> {
+    let mut by_file: Vec<(&SourceFile, Vec<&FileFix>)> = Vec::new();
     let mut index: HashMap<PathBuf, usize> = HashMap::new();
-    let findings = run
-        .checked
-        .iter()
-        .flat_map(|checked| &checked.report.findings);
-    for finding in findings {
-        for fix in &finding.fixes {
-            if fix.applicability != Applicability::Certain {
-                continue;
+    for checked in &run.checked {
+        let report = &checked.report;
+        for finding in &report.findings {
+            for fix in &finding.fixes {
+                if fix.applicability != Applicability::Certain {
+                    continue;
+                }
+                let at = *index.entry(canonical(&fix.path)).or_insert_with(|| {
+                    by_file.push((report.file(finding), Vec::new()));
+                    by_file.len() - 1
+                });
+                by_file[at].1.push(fix);
             }
-            let at = *index.entry(canonical(&fix.path)).or_insert_with(|| {
-                by_file.push((fix.path.clone(), finding.file.clone(), Vec::new()));
-                by_file.len() - 1
-            });
-            by_file[at].2.push(fix);
         }
     }
     by_file
 }
 
-/// Makes the compatible ones of `fixes` in the file at `path`: how many
-/// were made (0 when the file would not change, or would stop loading),
-/// or why it could not be read or written.
-fn fix_file(path: &Path, fixes: &[&FileFix]) -> Result<usize, String> {
-    let source =
-        std::fs::read(path).map_err(|error| format!("cannot read it to fix it: {error}"))?;
+/// Makes the compatible ones of `fixes` in `file`, whose bytes are those
+/// the fixes were placed in: how many were made (0 when the file would not
+/// change, or would stop loading), or why it could not be written.
+fn fix_file(file: &SourceFile, fixes: &[&FileFix]) -> Result<usize, String> {
+    let (path, source) = (&file.path, &file.source);
     let taken = compatible(fixes);
     let edits: Vec<FileEdit> = taken
         .iter()
         .flat_map(|fix| fix.edits.iter().cloned())
         .collect();
-    let fixed = apply(&source, &edits);
-    let loaded = redis_script_analyzer::check_syntax(&source).is_ok();
-    if fixed == source || (loaded && redis_script_analyzer::check_syntax(&fixed).is_err()) {
+    let fixed = apply(source, &edits);
+    let loaded = redis_script_analyzer::check_syntax(source).is_ok();
+    if fixed == *source || (loaded && redis_script_analyzer::check_syntax(&fixed).is_err()) {
         return Ok(0);
     }
     std::fs::write(path, &fixed).map_err(|error| format!("cannot write the fixes: {error}"))?;
@@ -164,6 +166,8 @@ fn fix_file(path: &Path, fixes: &[&FileFix]) -> Result<usize, String> {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
     use redis_script_analyzer::lint::{FileOptions, check_file};
 

@@ -10,12 +10,12 @@
 
 mod check;
 pub mod config;
+mod disk;
 pub mod fix;
 pub mod globs;
 pub mod lsp;
 pub mod options;
 pub mod output;
-mod render;
 mod settings;
 mod trouble;
 pub mod walk;

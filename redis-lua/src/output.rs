@@ -2,23 +2,33 @@
 //! SARIF 2.1.0 for code-scanning tools ([`sarif()`]).
 
 use std::io::{self, Write};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Component, Path};
 
-use redis_script_analyzer::fix::{FileEdit, FileFix, Position};
-use redis_script_analyzer::lint::{FileKind, Finding};
+use redis_script_analyzer::fix::{Applicability, FileEdit, FileFix, Position};
+use redis_script_analyzer::lint::{FileKind, FileReport, Finding};
+use redis_script_analyzer::report::Style;
 use redis_script_analyzer::{Rule, Severity, compose};
 use serde_json::{Value, json};
 
 use crate::check::Run;
-use crate::render::{self, Sources, certain_fix};
 
 /// Where the rules are documented, for SARIF's `helpUri`.
 const DOCS: &str = "https://github.com/redis-script/redis-script#the-command-line-tool-redis-lua";
 
-fn findings(run: &Run) -> impl Iterator<Item = &Finding> {
-    run.checked
+/// Each finding of the run, with the report that holds its file's text.
+fn findings(run: &Run) -> impl Iterator<Item = (&FileReport, &Finding)> {
+    run.checked.iter().flat_map(|checked| {
+        let report = &checked.report;
+        report.findings.iter().map(move |finding| (report, finding))
+    })
+}
+
+/// The finding's certain fix, the one `--fix` applies.
+pub(crate) fn certain_fix(finding: &Finding) -> Option<&FileFix> {
+    finding
+        .fixes
         .iter()
-        .flat_map(|checked| &checked.report.findings)
+        .find(|fix| fix.applicability == Applicability::Certain)
 }
 
 fn plural(count: usize, word: &str) -> String {
@@ -31,27 +41,16 @@ fn applied(file: &str, count: usize) -> String {
     format!("{file}: {count} {fixes} applied")
 }
 
-/// Each finding as the macro shows it, headed `error[rule]:` (drawn by
-/// annotate-snippets, coloured when `colored`), with the fix `--fix` would
-/// apply; then, after `--fix`, what it applied to each file; then a summary.
+/// Each finding as the macro shows it, headed `error[rule]:` (coloured
+/// when `colored`), with the fix `--fix` would apply; then, after `--fix`,
+/// what it applied to each file; then a summary.
 pub fn human(run: &Run, out: &mut dyn Write, colored: bool) -> io::Result<()> {
-    let mut sources = Sources::default();
-    for checked in &run.checked {
-        for finding in &checked.report.findings {
-            // A finding in the file itself, or in a file it includes, which
-            // is shown by a path relative to the same folder.
-            let path = if finding.file == checked.display {
-                checked.path.clone()
-            } else {
-                PathBuf::from(&finding.file)
-            };
-            let line = sources.line(&path, finding.line);
-            writeln!(
-                out,
-                "{}\n",
-                render::finding(finding, line.as_deref(), colored)
-            )?;
+    for (report, finding) in findings(run) {
+        let mut snippet = report.snippet(finding);
+        if let Some(fix) = certain_fix(finding) {
+            snippet = snippet.aside(format!("fix: {} (`--fix` applies it)", fix.title));
         }
+        writeln!(out, "{}\n", snippet.render(Style::Terminal { colored }))?;
     }
     for fixed in &run.fixed {
         writeln!(out, "redis-lua: {}", applied(&fixed.file, fixed.fixes))?;
@@ -96,13 +95,14 @@ pub const JSON_SCHEMA: u32 = 1;
 /// read), and every finding with its place.
 pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
     let findings: Vec<Value> = findings(run)
-        .map(|finding| {
+        .map(|(report, finding)| {
+            let ((line, column), (end_line, end_column)) = report.line_column(finding);
             json!({
-                "file": finding.file,
-                "line": finding.line,
-                "column": finding.column,
-                "end_line": finding.end_line,
-                "end_column": finding.end_column,
+                "file": report.file(finding).display,
+                "line": line,
+                "column": column,
+                "end_line": end_line,
+                "end_column": end_column,
                 "rule": finding.rule.name(),
                 "severity": finding.severity.name(),
                 "message": finding.message,
@@ -193,7 +193,9 @@ pub fn sarif(run: &Run, out: &mut dyn Write) -> io::Result<()> {
         })
         .collect();
     let results: Vec<Value> = findings(run)
-        .map(|finding| {
+        .map(|(report, finding)| {
+            let file = &report.file(finding).display;
+            let (start, end) = report.line_column(finding);
             let text = match &finding.note {
                 Some(note) => format!("{}\nnote: {note}", finding.message),
                 None => finding.message.clone(),
@@ -205,13 +207,13 @@ pub fn sarif(run: &Run, out: &mut dyn Write) -> io::Result<()> {
                 "message": { "text": text },
                 "locations": [{
                     "physicalLocation": {
-                        "artifactLocation": artifact_location(&finding.file, &root),
-                        "region": region(finding),
+                        "artifactLocation": artifact_location(file, &root),
+                        "region": region(start, end),
                     }
                 }],
             });
             if let Some(fix) = certain_fix(finding) {
-                result["fixes"] = json!([sarif_fix(fix, &finding.file, &root)]);
+                result["fixes"] = json!([sarif_fix(fix, file, &root)]);
             }
             result
         })
@@ -272,18 +274,20 @@ pub fn sarif(run: &Run, out: &mut dyn Write) -> io::Result<()> {
 /// The base id of paths relative to the folder the tool runs in.
 const SRCROOT: &str = "%SRCROOT%";
 
-/// A finding's region; the end column is made to follow the start only on
-/// a one-line region (an empty span still shows one character).
-fn region(finding: &Finding) -> Value {
-    let end_column = if finding.end_line == finding.line {
-        finding.end_column.max(finding.column + 1)
+/// A finding's region from its `(line, column)` `start` to its `end`; the
+/// end column is made to follow the start only on a one-line region (an
+/// empty span still shows one character).
+fn region(start: (usize, usize), end: (usize, usize)) -> Value {
+    let ((line, column), (end_line, end_column)) = (start, end);
+    let end_column = if end_line == line {
+        end_column.max(column + 1)
     } else {
-        finding.end_column
+        end_column
     };
     json!({
-        "startLine": finding.line,
-        "startColumn": finding.column,
-        "endLine": finding.end_line,
+        "startLine": line,
+        "startColumn": column,
+        "endLine": end_line,
         "endColumn": end_column,
     })
 }
@@ -386,32 +390,11 @@ pub fn rules(out: &mut dyn Write) -> io::Result<()> {
 mod tests {
     use super::*;
 
-    /// A real finding (a syntax error), moved to the given place.
-    fn finding(line: usize, column: usize, end_line: usize, end_column: usize) -> Finding {
-        let options = redis_script_analyzer::lint::FileOptions::default();
-        let report = redis_script_analyzer::lint::check_file(
-            "a.lua",
-            Path::new("a.lua"),
-            "return +",
-            &mut |path| {
-                Err(io::Error::new(
-                    io::ErrorKind::NotFound,
-                    path.display().to_string(),
-                ))
-            },
-            &options,
-        );
-        let mut finding = report.findings.into_iter().next().expect("a syntax error");
-        (finding.line, finding.column) = (line, column);
-        (finding.end_line, finding.end_column) = (end_line, end_column);
-        finding
-    }
-
     #[test]
     fn the_end_column_follows_the_start_only_on_one_line() {
-        let one_line = region(&finding(3, 5, 3, 5));
+        let one_line = region((3, 5), (3, 5));
         assert_eq!(one_line["endColumn"], 6);
-        let two_lines = region(&finding(3, 9, 4, 2));
+        let two_lines = region((3, 9), (4, 2));
         assert_eq!(
             (&two_lines["endLine"], &two_lines["endColumn"]),
             (&json!(4), &json!(2))

@@ -27,25 +27,11 @@
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
-use crate::report::Lines;
+use crate::report::Style;
 use crate::syntax::tree::Span;
 use crate::text;
 
-/// One file of a composed script: the script itself (index 0) or an
-/// included file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SourceFile {
-    /// The path as shown to people: the script's as given, an included
-    /// file's joined onto its includer's folder (`scripts/includes/x.lua`).
-    pub display: String,
-    /// The path on disk, as given to the reader.
-    pub path: PathBuf,
-    /// The file's own bytes.
-    pub source: Vec<u8>,
-    /// Which file included it, and the directive's span in that file;
-    /// `None` for the script itself.
-    pub included_from: Option<(usize, Span)>,
-}
+pub use crate::sources::{SourceFile, SourceFiles};
 
 /// A composed script.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,12 +40,9 @@ pub struct Composed {
     pub text: Vec<u8>,
     /// Every file the text is made of, the script first, then each included
     /// file in the order it was first included.
-    pub files: Vec<SourceFile>,
+    pub files: SourceFiles,
     /// Where each run of the text comes from, in order of the text.
     pieces: Vec<Piece>,
-    /// The lines of each file, by index: a finding is placed in its file
-    /// without a search of the file's text.
-    lines: Vec<Lines>,
 }
 
 /// A run of the composed text copied from one file.
@@ -77,10 +60,11 @@ struct Piece {
 /// (or of the file's first line), and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ComposeError {
-    /// The file the error is in, as shown to people.
-    pub display: String,
-    /// That file's bytes, to quote the line.
-    pub source: Vec<u8>,
+    /// The files read before the error, the script first, each with the
+    /// include that brought it in.
+    pub files: SourceFiles,
+    /// The index in `files` of the file the error is in.
+    pub file: usize,
     /// The offending line.
     pub span: Span,
     /// What is wrong.
@@ -93,12 +77,18 @@ pub struct ComposeError {
 }
 
 impl ComposeError {
+    /// The file the error is in.
+    pub fn source_file(&self) -> &SourceFile {
+        &self.files[self.file]
+    }
+
     /// The error as a finding is shown ([`crate::report::render`]), in the
     /// file that holds the offending directive.
     pub fn render(&self) -> String {
+        let file = self.source_file();
         crate::report::render(
-            &self.display,
-            &self.source,
+            &file.display,
+            &file.source,
             self.span,
             &self.message,
             self.note.as_deref(),
@@ -148,68 +138,16 @@ impl Composed {
         })
     }
 
-    /// The chain of includes that brought `file` in, nearest first, as
-    /// `(includer, directive span)` pairs.
-    pub fn include_chain(&self, mut file: usize) -> Vec<(&SourceFile, Span)> {
-        let mut chain = Vec::new();
-        while let Some((includer, span)) = self.files.get(file).and_then(|f| f.included_from) {
-            chain.push((&self.files[includer], span));
-            file = includer;
-        }
-        chain
-    }
-
     /// A finding at `span` of [`text`](Self::text), rendered
     /// ([`crate::report::render`]) in the file and at the line where its
     /// text really is; in an included file, followed by the includes that
     /// brought the file in (`= included from scripts/x.lua:3`).
     pub fn render(&self, span: Span, message: &str, note: Option<&str>) -> String {
         let (file, file_span) = self.locate(span);
-        let index = self.index_of(file);
-        let lines = self.lines(index);
-        let mut rendered = lines.render(&file.display, &file.source, file_span, message, note);
-        // Aligned with the note `render` writes under the quoted line.
-        let (line, ..) = lines.locate(&file.source, file_span.start);
-        let gutter = " ".repeat(line.to_string().len());
-        for (includer, line) in self.included_from(index) {
-            rendered.push_str(&format!("\n{gutter} = included from {includer}:{line}"));
-        }
-        rendered
-    }
-
-    /// [`include_chain`](Self::include_chain) as a finding shows it: each
-    /// including file, as shown, and the line of its directive.
-    pub fn included_from(&self, file: usize) -> Vec<(&str, usize)> {
-        self.include_chain(file)
-            .into_iter()
-            .map(|(includer, directive)| {
-                let lines = self.lines(self.index_of(includer));
-                let (line, ..) = lines.locate(&includer.source, directive.start);
-                (includer.display.as_str(), line)
-            })
-            .collect()
-    }
-
-    /// The lines of file `index` of [`files`](Self::files), to place
-    /// findings in it ([`Lines::locate`]).
-    pub fn lines(&self, index: usize) -> &Lines {
-        &self.lines[index.min(self.lines.len() - 1)]
-    }
-
-    /// The index of `file` in [`files`](Self::files) (0 for a file that is
-    /// not one of them).
-    pub fn index_of(&self, file: &SourceFile) -> usize {
-        // By address, not by a search: a finding in a script of many files
-        // is placed in constant time.
-        let size = std::mem::size_of::<SourceFile>();
-        let offset =
-            (file as *const SourceFile as usize).wrapping_sub(self.files.as_ptr() as usize);
-        let index = offset / size;
-        if offset.is_multiple_of(size) && index < self.files.len() {
-            index
-        } else {
-            0
-        }
+        self.files
+            .snippet(self.files.index_of(file), file_span, message)
+            .note(note)
+            .render(Style::Macro)
     }
 }
 
@@ -231,18 +169,19 @@ pub fn compose(
     // Lexically, as included files' paths are: an include back to the
     // script is then a cycle, whatever `..` its path took.
     let path = normalize(path);
-    let lines = vec![Lines::new(&source)];
+    let text = Vec::with_capacity(source.len());
+    let mut files = SourceFiles::default();
+    files.push(SourceFile {
+        display: display.to_owned(),
+        path: path.clone(),
+        source,
+        included_from: None,
+    });
     let mut composer = Composer {
         composed: Composed {
-            text: Vec::with_capacity(source.len()),
-            files: vec![SourceFile {
-                display: display.to_owned(),
-                path: path.clone(),
-                source,
-                included_from: None,
-            }],
+            text,
+            files,
             pieces: Vec::new(),
-            lines,
         },
         stack: Vec::new(),
         known: HashMap::from([(path.clone(), 0)]),
@@ -418,7 +357,6 @@ impl Composer<'_> {
         }
         let index = self.composed.files.len();
         self.known.insert(path.clone(), index);
-        self.composed.lines.push(Lines::new(&source));
         self.composed.files.push(SourceFile {
             display,
             path,
@@ -454,8 +392,9 @@ impl Composer<'_> {
         }
     }
 
+    /// The error, with the files read so far: the composition ends here.
     fn error(
-        &self,
+        &mut self,
         file: usize,
         span: Span,
         message: String,
@@ -465,10 +404,9 @@ impl Composer<'_> {
             .iter()
             .map(|file| file.path.clone())
             .collect();
-        let file = &self.composed.files[file];
         Box::new(ComposeError {
-            display: file.display.clone(),
-            source: file.source.clone(),
+            files: std::mem::take(&mut self.composed.files),
+            file,
             span,
             message,
             note,
@@ -731,7 +669,7 @@ mod tests {
         let (file, span) = composed.locate(Span::new(at, at + 6));
         assert_eq!(file.display, "main.lua");
         assert_eq!(&file.source[span.start..span.end], b"return");
-        let chain = composed.include_chain(1);
+        let chain = composed.files.include_chain(1);
         assert_eq!(chain.len(), 1);
         assert_eq!(
             &chain[0].0.source[chain[0].1.start..chain[0].1.end],
@@ -773,8 +711,8 @@ mod tests {
             let (file, span) = composed.locate(Span::new(line.start, line.end));
             assert_eq!(file.display, format!("c{i}.lua"));
             assert_eq!(&file.source[span.start..span.end], own);
-            assert_eq!(composed.index_of(file), i);
-            assert_eq!(composed.include_chain(i).len(), i);
+            assert_eq!(composed.files.index_of(file), i);
+            assert_eq!(composed.files.include_chain(i).len(), i);
         }
         let rendered = composed.render(Span::new(0, 1), "here", None);
         assert!(rendered.contains("--> c999.lua:1:1"), "{rendered}");
@@ -816,7 +754,7 @@ mod tests {
             .map(|(path, text)| (path.as_str(), text.as_str()))
             .collect();
         let error = run("c0.lua", &borrowed).unwrap_err();
-        assert_eq!(error.display, "c499.lua");
+        assert_eq!(error.source_file().display, "c499.lua");
         assert_eq!(
             error.message,
             "include cycle: c497.lua -> c498.lua -> c499.lua -> c497.lua"
@@ -886,7 +824,7 @@ mod tests {
             ],
         )
         .unwrap_err();
-        assert_eq!(error.display, "b.lua");
+        assert_eq!(error.source_file().display, "b.lua");
         assert!(
             error
                 .message
@@ -898,7 +836,10 @@ mod tests {
         assert_eq!(error.reached, [PathBuf::from("b.lua")]);
 
         let error = run("a.lua", &[("a.lua", "-- x\n--- @include \"gone\"\n")]).unwrap_err();
-        assert_eq!((error.display.as_str(), error.span.start), ("a.lua", 5));
+        assert_eq!(
+            (error.source_file().display.as_str(), error.span.start),
+            ("a.lua", 5)
+        );
         assert!(
             error
                 .message

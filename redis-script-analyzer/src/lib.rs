@@ -95,6 +95,7 @@ pub mod sandbox;
 mod semantic;
 pub mod servers;
 pub mod shebang;
+mod sources;
 mod suggest;
 mod syntax;
 mod text;

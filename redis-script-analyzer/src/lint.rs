@@ -17,7 +17,7 @@
 
 use std::path::Path;
 
-use crate::compose::{self, Composed};
+use crate::compose::{self, Composed, SourceFile, SourceFiles};
 use crate::fix::{self, CodeLines, FileFix};
 use crate::header::{self, Header};
 use crate::reply_type::RustType;
@@ -26,6 +26,7 @@ use crate::{
     Allowed, Checker, Declared, Diagnostic, Rule, Severity, Span, Target, library, reply_type,
     report,
 };
+use report::{Snippet, Style};
 
 /// What a caller knows about a file beyond its text.
 #[derive(Debug, Clone, Copy)]
@@ -113,7 +114,10 @@ pub enum FileKind {
     Uncomposed,
 }
 
-/// One finding, placed in the file where its text is.
+/// One finding: its rule, what is wrong, and where, as a byte span of one
+/// of the report's files ([`FileReport::files`]). Lines and columns, and
+/// the text people read, are made from the report when it is shown
+/// ([`FileReport::line_column`], [`FileReport::snippet`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Finding {
@@ -125,23 +129,11 @@ pub struct Finding {
     pub message: String,
     /// How to fix it.
     pub note: Option<String>,
-    /// The file it is in (the script, or a file it includes), as shown.
-    pub file: String,
-    /// 1-based line and column (in characters) where it starts.
-    pub line: usize,
-    /// See `line`.
-    pub column: usize,
-    /// 1-based line and column where it ends (exclusive column).
-    pub end_line: usize,
-    /// See `end_line`.
-    pub end_column: usize,
-    /// The includes that brought its file into the script, nearest first:
-    /// each including file, as shown, and the line of its directive (empty
-    /// for a finding in the script's own file).
-    pub included_from: Vec<(String, usize)>,
-    /// The finding as `#[redis_script]` shows it: the message, `-->
-    /// file:line:col`, the line, a caret, the note, the include chain.
-    pub rendered: String,
+    /// The index, in [`FileReport::files`], of the file it is in: 0 for the
+    /// file checked, another for a file it includes.
+    pub file: usize,
+    /// The bytes of that file it is about.
+    pub span: Span,
     /// The changes that correct it, in the file it is in: the
     /// [certain](fix::Applicability::Certain) one when there is one, then
     /// for a rule the tool may allow, an allow comment above its line
@@ -157,10 +149,64 @@ pub struct FileReport {
     pub kind: FileKind,
     /// Every finding, in the order the checks ran.
     pub findings: Vec<Finding>,
+    /// The file checked (index 0) and the files its includes brought in,
+    /// as read: the text the findings' spans are in.
+    pub files: SourceFiles,
     /// The files its includes brought in (paths as read), not counting
     /// itself; when they could not all be composed, those reached before
     /// the error.
     pub included: Vec<std::path::PathBuf>,
+}
+
+impl FileReport {
+    /// The file `finding` is in.
+    pub fn file(&self, finding: &Finding) -> &SourceFile {
+        &self.files[finding.file.min(self.files.len() - 1)]
+    }
+
+    /// The 1-based line and column (in characters) where `finding` starts,
+    /// and where it ends (the column exclusive), in its file, as Lua counts
+    /// lines ([`report::locate`]).
+    pub fn line_column(&self, finding: &Finding) -> ((usize, usize), (usize, usize)) {
+        let span = finding.span;
+        (
+            self.files.line_column(finding.file, span.start),
+            self.files
+                .line_column(finding.file, span.end.max(span.start)),
+        )
+    }
+
+    /// The includes that brought `finding`'s file into the script, nearest
+    /// first: each including file, as shown, and the line of its directive
+    /// (empty for a finding in the file checked).
+    pub fn included_from(&self, finding: &Finding) -> Vec<(&str, usize)> {
+        self.files.included_from(finding.file)
+    }
+
+    /// `finding` ready to draw: its line quoted, its note, and the
+    /// includes that brought its file in. [`Style::Macro`] draws it as
+    /// `#[redis_script]` shows it; [`Style::Terminal`] heads it with
+    /// `error[rule]:`, and the caller may add lines ([`Snippet::aside`]).
+    pub fn snippet<'a>(&'a self, finding: &'a Finding) -> Snippet<'a> {
+        let snippet = self
+            .files
+            .snippet(finding.file, finding.span, &finding.message)
+            .note(finding.note.as_deref())
+            .headline(finding.severity, finding.rule);
+        if self.kind == FileKind::Uncomposed {
+            // As `#[redis_script]` shows a composition's error
+            // ([`compose::ComposeError::render`]): the message says how the
+            // file was reached when that matters (a cycle lists the files).
+            return snippet.included_from(Vec::new());
+        }
+        snippet
+    }
+
+    /// `finding` as `#[redis_script]` shows it: the message, `-->
+    /// file:line:col`, the line, a caret, the note, the include chain.
+    pub fn rendered(&self, finding: &Finding) -> String {
+        self.snippet(finding).render(Style::Macro)
+    }
 }
 
 /// The files the includes of the script at `path` (whose text is `source`)
@@ -195,25 +241,20 @@ pub fn check_file(
     let composed = match compose::compose(display, path, source, read) {
         Ok(composed) => composed,
         Err(error) => {
-            let rendered = error.render();
-            let lines = report::Lines::new(&error.source);
-            let finding = Unplaced {
+            let error = *error;
+            let finding = Finding {
                 rule: Rule::Include,
                 severity: Severity::Error,
-                file: &error.display,
-                source: &error.source,
-                lines: &lines,
-                span: error.span,
                 message: error.message,
                 note: error.note,
-                included_from: Vec::new(),
-                rendered,
+                file: error.file,
+                span: error.span,
                 fixes: Vec::new(),
-            }
-            .place();
+            };
             return FileReport {
                 kind: FileKind::Uncomposed,
                 findings: vec![finding],
+                files: error.files,
                 // Fragments still: checked on their own, they would be
                 // reported as scripts, with the includer's locals unknown.
                 included: error.reached,
@@ -248,6 +289,7 @@ pub fn check_file(
         return FileReport {
             kind: FileKind::Library,
             findings,
+            files: composed.files,
             included,
         };
     }
@@ -269,30 +311,15 @@ pub fn check_file(
             if let Err(errors) = result {
                 header_ok = false;
                 for error in errors {
-                    let message = format!("in the script's header: {}", error.message);
-                    let rendered = composed.lines(0).render(
-                        display,
-                        own,
-                        error.span,
-                        &message,
-                        error.note.as_deref(),
-                    );
-                    findings_before.push(
-                        Unplaced {
-                            rule: Rule::Header,
-                            severity: Severity::Error,
-                            file: display,
-                            source: own,
-                            lines: composed.lines(0),
-                            span: error.span,
-                            message,
-                            note: error.note,
-                            included_from: Vec::new(),
-                            rendered,
-                            fixes: Vec::new(),
-                        }
-                        .place(),
-                    );
+                    findings_before.push(Finding {
+                        rule: Rule::Header,
+                        severity: Severity::Error,
+                        message: format!("in the script's header: {}", error.message),
+                        note: error.note,
+                        file: 0,
+                        span: error.span,
+                        fixes: Vec::new(),
+                    });
                 }
             }
             let keys = options.keys.or_else(|| {
@@ -327,6 +354,7 @@ pub fn check_file(
     FileReport {
         kind,
         findings: all,
+        files: composed.files,
         included,
     }
 }
@@ -391,10 +419,9 @@ fn findings(
                         .unwrap_or(message);
                 }
             }
-            let rendered = composed.render(span, &message, diagnostic.note.as_deref());
             let (file, file_span) = composed.locate(span);
-            let index = composed.index_of(file);
-            let lines = composed.lines(index);
+            let index = composed.files.index_of(file);
+            let lines = composed.files.lines(index);
             let mut fixes: Vec<FileFix> = diagnostic
                 .fix
                 .iter()
@@ -411,70 +438,17 @@ fn findings(
                     file_span.start,
                 ));
             }
-            let included_from = composed
-                .included_from(index)
-                .into_iter()
-                .map(|(includer, line)| (includer.to_owned(), line))
-                .collect();
-            Unplaced {
+            Finding {
                 rule: diagnostic.rule,
                 severity: diagnostic.severity,
-                file: &file.display,
-                source: &file.source,
-                lines,
-                span: file_span,
                 message,
                 note: diagnostic.note.clone(),
-                included_from,
-                rendered,
+                file: index,
+                span: file_span,
                 fixes,
             }
-            .place()
         })
         .collect()
-}
-
-/// A finding with its span in the text of the file it is in, before its
-/// line and columns are known.
-struct Unplaced<'a> {
-    rule: Rule,
-    severity: Severity,
-    /// The file, as shown.
-    file: &'a str,
-    /// That file's bytes.
-    source: &'a [u8],
-    /// Its lines.
-    lines: &'a report::Lines,
-    span: Span,
-    message: String,
-    note: Option<String>,
-    included_from: Vec<(String, usize)>,
-    rendered: String,
-    fixes: Vec<FileFix>,
-}
-
-impl Unplaced<'_> {
-    /// The finding, with the lines and columns of its span.
-    fn place(self) -> Finding {
-        let (line, column, _) = self.lines.locate(self.source, self.span.start);
-        let (end_line, end_column, _) = self
-            .lines
-            .locate(self.source, self.span.end.max(self.span.start));
-        Finding {
-            rule: self.rule,
-            severity: self.severity,
-            message: self.message,
-            note: self.note,
-            file: self.file.to_owned(),
-            line,
-            column,
-            end_line,
-            end_column,
-            included_from: self.included_from,
-            rendered: self.rendered,
-            fixes: self.fixes,
-        }
-    }
 }
 
 impl Header {
@@ -586,14 +560,12 @@ mod tests {
                 [Rule::UnknownCommands],
                 "{ending:?}: {report:?}"
             );
-            assert_eq!(report.findings[0].line, 3, "{ending:?}");
-            assert_eq!(report.findings[0].end_line, 3, "{ending:?}");
+            let ((line, _), (end_line, _)) = report.line_column(&report.findings[0]);
+            assert_eq!((line, end_line), (3, 3), "{ending:?}");
+            let rendered = report.rendered(&report.findings[0]);
             assert!(
-                report.findings[0]
-                    .rendered
-                    .contains("3 | return redis.call('NOPE', s)\n"),
-                "{ending:?}: {}",
-                report.findings[0].rendered
+                rendered.contains("3 | return redis.call('NOPE', s)\n"),
+                "{ending:?}: {rendered}"
             );
             // A syntax error too: on the line Lua names (`user_script:3:`).
             let broken = [&source[..source.len() - ending.len()], b" +"].concat();
@@ -605,7 +577,7 @@ mod tests {
                 &FileOptions::default(),
             );
             assert_eq!(rules(&report), [Rule::Syntax], "{ending:?}: {report:?}");
-            assert_eq!(report.findings[0].line, 3, "{ending:?}");
+            assert_eq!(report.line_column(&report.findings[0]).0.0, 3, "{ending:?}");
         }
         // A byte that is not UTF-8 outside a string is the server's syntax error.
         let report = check_file(
@@ -617,8 +589,9 @@ mod tests {
         );
         assert_eq!(rules(&report), [Rule::Syntax], "{report:?}");
         let finding = &report.findings[0];
+        let ((line, column), _) = report.line_column(finding);
         assert_eq!(
-            (finding.line, finding.column, finding.message.as_str()),
+            (line, column, finding.message.as_str()),
             (2, 10, "Lua syntax error: '<eof>' expected near '\u{fffd}'")
         );
     }
@@ -632,7 +605,7 @@ mod tests {
         // GET can reply nil into an integer; ARGV[1] is never read.
         assert_eq!(rules(&report), [Rule::Unread, Rule::NilReply], "{report:?}");
         assert!(report.findings[0].message.contains("`ttl`"));
-        assert_eq!(report.findings[0].line, 2);
+        assert_eq!(report.line_column(&report.findings[0]).0.0, 2);
     }
 
     #[test]
@@ -648,14 +621,12 @@ mod tests {
         for (i, finding) in (1..2_000).zip(&report.findings) {
             assert_eq!(finding.rule, Rule::Unread);
             assert!(finding.message.contains(&format!("`k{i}`")), "{finding:?}");
-            assert_eq!((finding.line, finding.column), (i + 1, 1));
-            assert_eq!(
-                (finding.end_line, finding.end_column),
-                (i + 1, 17 + i.to_string().len())
-            );
+            let (start, end) = report.line_column(finding);
+            assert_eq!(start, (i + 1, 1));
+            assert_eq!(end, (i + 1, 17 + i.to_string().len()));
             assert!(
-                finding
-                    .rendered
+                report
+                    .rendered(finding)
                     .contains(&format!("--> keys.lua:{}:1", i + 1))
             );
         }
@@ -733,27 +704,22 @@ mod tests {
             &mut { disk },
             &FileOptions::default(),
         );
-        let placed: Vec<(&str, &[(String, usize)])> = report
+        let placed: Vec<(&str, Vec<(&str, usize)>)> = report
             .findings
             .iter()
-            .map(|f| (f.file.as_str(), f.included_from.as_slice()))
+            .map(|f| (report.file(f).display.as_str(), report.included_from(f)))
             .collect();
         assert_eq!(
             placed,
             [
-                (
-                    "lib/b.lua",
-                    &[("lib/a.lua".to_owned(), 2), ("main.lua".to_owned(), 1)][..]
-                ),
-                ("main.lua", &[][..]),
+                ("lib/b.lua", vec![("lib/a.lua", 2), ("main.lua", 1)]),
+                ("main.lua", vec![]),
             ]
         );
+        let rendered = report.rendered(&report.findings[0]);
         assert!(
-            report.findings[0]
-                .rendered
-                .ends_with("= included from lib/a.lua:2\n  = included from main.lua:1"),
-            "{}",
-            report.findings[0].rendered
+            rendered.ends_with("= included from lib/a.lua:2\n  = included from main.lua:1"),
+            "{rendered}"
         );
     }
 
@@ -782,10 +748,7 @@ mod tests {
         assert_eq!(rules(&check("x.lua", script, &options)), []);
         let report = check("x.lua", "return 1 -- redis-lua: allow(nothing)", &options);
         assert_eq!(rules(&report), [Rule::Directive]);
-        assert_eq!(
-            (report.findings[0].line, report.findings[0].column),
-            (1, 10)
-        );
+        assert_eq!(report.line_column(&report.findings[0]).0, (1, 10));
         assert!(
             report.findings[0]
                 .message
@@ -862,7 +825,13 @@ mod tests {
         );
         assert_eq!(rules(&report), [Rule::UnknownCommands]);
         let finding = &report.findings[0];
-        assert_eq!((finding.file.as_str(), finding.line), ("lib/get.lua", 2));
+        assert_eq!(
+            (
+                report.file(finding).display.as_str(),
+                report.line_column(finding).0.0
+            ),
+            ("lib/get.lua", 2)
+        );
         let [respell, allow] = &finding.fixes[..] else {
             panic!("{:?}", finding.fixes)
         };

@@ -1,5 +1,7 @@
 //! Renders a finding in the Lua file the way rustc renders its own:
 //! the message, `--> file:line:col`, the line, and a caret under the span.
+//! [`Snippet`] is the one renderer: `#[redis_script]`'s compile errors use
+//! its [`Style::Macro`], `redis-lua` its [`Style::Terminal`].
 //!
 //! Lines are counted as Lua counts them, so as the server's `user_script:LINE:`
 //! does: `\n`, `\r`, `\r\n` and `\n\r` each end one line. A source that is
@@ -12,6 +14,7 @@
 
 use std::borrow::Cow;
 
+use crate::rule::{Rule, Severity};
 use crate::syntax::tree::Span;
 use crate::text;
 
@@ -124,15 +127,10 @@ impl Lines {
         message: &str,
         note: Option<&str>,
     ) -> String {
-        let source = source.as_ref();
-        render_at(
-            self.locate(source, span.start),
-            file,
-            source,
-            span,
-            message,
-            note,
-        )
+        Snippet::new(file, source.as_ref(), span, message)
+            .lines(self)
+            .note(note)
+            .render(Style::Macro)
     }
 }
 
@@ -146,48 +144,167 @@ pub fn render<S: AsRef<[u8]> + ?Sized>(
     message: &str,
     note: Option<&str>,
 ) -> String {
-    let source = source.as_ref();
-    render_at(
-        locate(source, span.start),
-        file,
-        source,
-        span,
-        message,
-        note,
-    )
+    Snippet::new(file, source.as_ref(), span, message)
+        .note(note)
+        .render(Style::Macro)
 }
 
-/// [`render`], with where `span` starts already located.
-fn render_at(
-    (line, column, text): (usize, usize, Cow<'_, str>),
-    file: &str,
-    source: &[u8],
+/// How a [`Snippet`] is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Style {
+    /// As `#[redis_script]` shows a finding in a compile error: the message
+    /// first (the compiler heads it with `error:`).
+    Macro,
+    /// As a command line shows it: headed `error[rule]:` or
+    /// `warning[rule]:`, in colour when `colored` (ANSI escapes, as
+    /// rustc colours its own).
+    Terminal {
+        /// Whether to colour it.
+        colored: bool,
+    },
+}
+
+/// A finding drawn as rustc draws its own: the one renderer of every
+/// finding, in a compile error and on a terminal. Built with
+/// [`Snippet::new`] and the setters, drawn by [`Snippet::render`]:
+///
+/// ```text
+/// error[unknown_commands]: `gett` is not a Redis command, ...
+///  --> scripts/lib/get.lua:2:21
+///   |
+/// 2 |   return redis.call('GETT', key)
+///   |                     ^^^^^^
+///   = note: did you mean `get`?
+///   = fix: replace `GETT` with `GET` (`--fix` applies it)
+///   = included from scripts/read.lua:1
+/// ```
+#[derive(Debug, Clone)]
+pub struct Snippet<'a> {
+    file: &'a str,
+    source: &'a [u8],
+    lines: Option<&'a Lines>,
     span: Span,
-    message: &str,
-    note: Option<&str>,
-) -> String {
-    let width = source
-        .get(span.start..span.end.max(span.start))
-        .map_or(1, |covered| {
-            let first_line = &covered[..text::line_end(covered, 0)];
-            String::from_utf8_lossy(first_line).chars().count()
-        })
-        .max(1);
-    let (text, at, width) = window(&text, column - 1, width);
-    // In columns of the line as shown, tabs expanded.
-    let before: usize = text.chars().take(at).map(columns).sum();
-    let under: usize = text.chars().skip(at).take(width).map(columns).sum();
-    let text = text.replace('\t', TAB);
-    let gutter = " ".repeat(line.to_string().len());
-    let mut out = format!(
-        "{message}\n{gutter}--> {file}:{line}:{column}\n{gutter} |\n{line} | {text}\n{gutter} | {}{}",
-        " ".repeat(before),
-        "^".repeat(under.max(1))
-    );
-    if let Some(note) = note {
-        out.push_str(&format!("\n{gutter} = note: {note}"));
+    message: &'a str,
+    headline: Option<(Severity, Rule)>,
+    note: Option<&'a str>,
+    asides: Vec<String>,
+    included_from: Vec<(&'a str, usize)>,
+}
+
+impl<'a> Snippet<'a> {
+    /// `message` about `span` of `source`, the text of `file` (as shown).
+    pub fn new(file: &'a str, source: &'a [u8], span: Span, message: &'a str) -> Snippet<'a> {
+        Snippet {
+            file,
+            source,
+            lines: None,
+            span,
+            message,
+            headline: None,
+            note: None,
+            asides: Vec::new(),
+            included_from: Vec::new(),
+        }
     }
-    out
+
+    /// The lines of `source`, when the caller has them: the line is then
+    /// found by a binary search, not a scan of the text.
+    #[must_use]
+    pub fn lines(mut self, lines: &'a Lines) -> Snippet<'a> {
+        self.lines = Some(lines);
+        self
+    }
+
+    /// Its severity and rule: the headline [`Style::Terminal`] writes.
+    #[must_use]
+    pub fn headline(mut self, severity: Severity, rule: Rule) -> Snippet<'a> {
+        self.headline = Some((severity, rule));
+        self
+    }
+
+    /// How to fix it, written `= note: ...` under the line.
+    #[must_use]
+    pub fn note(mut self, note: Option<&'a str>) -> Snippet<'a> {
+        self.note = note;
+        self
+    }
+
+    /// One more line under the note, written `= {text}`.
+    #[must_use]
+    pub fn aside(mut self, text: String) -> Snippet<'a> {
+        self.asides.push(text);
+        self
+    }
+
+    /// The includes that brought the file in, nearest first: each
+    /// including file and the line of its directive, written last.
+    #[must_use]
+    pub fn included_from(mut self, chain: Vec<(&'a str, usize)>) -> Snippet<'a> {
+        self.included_from = chain;
+        self
+    }
+
+    /// The finding drawn in `style`. A line longer than [`SHOWN_CHARS`]
+    /// is shown in part, around the finding, between `...`s.
+    pub fn render(&self, style: Style) -> String {
+        let paint = Paint::new(style, self.headline.map(|(severity, _)| severity));
+        let (line, column, text) = match self.lines {
+            Some(lines) => lines.locate(self.source, self.span.start),
+            None => locate(self.source, self.span.start),
+        };
+        let span = self.span;
+        let width = self
+            .source
+            .get(span.start..span.end.max(span.start))
+            .map_or(1, |covered| {
+                let first_line = &covered[..text::line_end(covered, 0)];
+                String::from_utf8_lossy(first_line).chars().count()
+            })
+            .max(1);
+        let (text, at, width) = window(&text, column - 1, width);
+        // In columns of the line as shown, tabs expanded.
+        let before: usize = text.chars().take(at).map(columns).sum();
+        let under: usize = text.chars().skip(at).take(width).map(columns).sum();
+        let text = text.replace('\t', TAB);
+        let gutter = " ".repeat(line.to_string().len());
+        let mut out = String::new();
+        if let (Style::Terminal { .. }, Some((severity, rule))) = (style, self.headline) {
+            let headline = format!("{}[{}]", severity.name(), rule.name());
+            out.push_str(&format!(
+                "{}{}",
+                paint.severity(&headline),
+                paint.bold(&format!(": {}", self.message))
+            ));
+        } else {
+            out.push_str(self.message);
+        }
+        let bar = paint.gutter("|");
+        out.push_str(&format!(
+            "\n{gutter}{}{file}:{line}:{column}\n{gutter} {bar}\n{} {bar} {text}\n{gutter} {bar} {}{}",
+            paint.gutter("--> "),
+            paint.gutter(&line.to_string()),
+            " ".repeat(before),
+            paint.severity(&"^".repeat(under.max(1))),
+            file = self.file,
+        ));
+        let equals = paint.gutter("=");
+        if let Some(note) = self.note {
+            out.push_str(&format!(
+                "\n{gutter} {equals} {}: {note}",
+                paint.bold("note")
+            ));
+        }
+        for aside in &self.asides {
+            out.push_str(&format!("\n{gutter} {equals} {aside}"));
+        }
+        for (includer, at) in &self.included_from {
+            out.push_str(&format!(
+                "\n{gutter} {equals} included from {includer}:{at}"
+            ));
+        }
+        out
+    }
 }
 
 /// What a tab of the quoted line is shown as (as rustc shows one).
@@ -244,6 +361,52 @@ fn window(text: &str, at: usize, width: usize) -> (String, usize, usize) {
     )
 }
 
+/// The colours of [`Style::Terminal`] when coloured: ANSI escapes, bold
+/// and bright, as rustc paints its own diagnostics.
+struct Paint {
+    colored: bool,
+    /// The severity's colour: the headline and the carets.
+    accent: &'static str,
+}
+
+const BOLD: &str = "\x1b[1m";
+const RESET: &str = "\x1b[0m";
+const BRIGHT_RED: &str = "\x1b[91m";
+const BRIGHT_YELLOW: &str = "\x1b[93m";
+const BRIGHT_BLUE: &str = "\x1b[94m";
+
+impl Paint {
+    fn new(style: Style, severity: Option<Severity>) -> Paint {
+        Paint {
+            colored: matches!(style, Style::Terminal { colored: true }),
+            accent: match severity {
+                Some(Severity::Warning) => BRIGHT_YELLOW,
+                _ => BRIGHT_RED,
+            },
+        }
+    }
+
+    fn paint(&self, color: &str, text: &str) -> String {
+        if self.colored {
+            format!("{BOLD}{color}{text}{RESET}")
+        } else {
+            text.to_owned()
+        }
+    }
+
+    fn severity(&self, text: &str) -> String {
+        self.paint(self.accent, text)
+    }
+
+    fn gutter(&self, text: &str) -> String {
+        self.paint(BRIGHT_BLUE, text)
+    }
+
+    fn bold(&self, text: &str) -> String {
+        self.paint("", text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,6 +431,41 @@ mod tests {
             rendered,
             "unknown\n --> x.lua:2:11\n  |\n2 | local b = keys[1]\n  |           ^^^^\n  = note: did you mean `KEYS`?"
         );
+    }
+
+    #[test]
+    fn the_terminal_heads_the_macros_drawing_and_colours_only_when_asked() {
+        let source = "local v = 1\nreturn redis.call('GETT', v)\n";
+        let start = source.find("'GETT'").unwrap();
+        let snippet = Snippet::new("x.lua", source.as_bytes(), Span::new(start, start + 6), "m")
+            .headline(Severity::Warning, Rule::UnknownCommands)
+            .note(Some("n"))
+            .aside("fix: f".to_owned())
+            .included_from(vec![("main.lua", 3)]);
+        let body = "m\n --> x.lua:2:19\n  |\n2 | return redis.call('GETT', v)\n  |                   \
+                    ^^^^^^\n  = note: n\n  = fix: f\n  = included from main.lua:3";
+        assert_eq!(snippet.render(Style::Macro), body);
+        let plain = snippet.render(Style::Terminal { colored: false });
+        assert_eq!(plain, format!("warning[unknown_commands]: {body}"));
+        let colored = snippet.render(Style::Terminal { colored: true });
+        assert!(
+            colored
+                .starts_with("\x1b[1m\x1b[93mwarning[unknown_commands]\x1b[0m\x1b[1m: m\x1b[0m\n"),
+            "{colored:?}"
+        );
+        assert!(
+            colored.contains("\x1b[1m\x1b[93m^^^^^^\x1b[0m"),
+            "{colored:?}"
+        );
+        // Without its escapes, the coloured drawing is the plain one.
+        let mut stripped = String::new();
+        let mut rest = colored.as_str();
+        while let Some(at) = rest.find('\x1b') {
+            stripped.push_str(&rest[..at]);
+            rest = &rest[at + rest[at..].find('m').unwrap() + 1..];
+        }
+        stripped.push_str(rest);
+        assert_eq!(stripped, plain);
     }
 
     #[test]

@@ -11,17 +11,15 @@
 //! open) publishes, and the same fragment may be included by several
 //! scripts with different findings in each.
 
-use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use redis_script_analyzer::lint::{self, Finding};
-use redis_script_analyzer::report::Lines;
 use redis_script_analyzer::servers::Servers;
 use redis_script_analyzer::{Severity, compose};
 
 use super::documents::{Document, Documents, uri_of};
-use super::position::{LineIndex, analyzer_offset};
+use super::position::LineIndex;
 use super::protocol::{self, Diagnostic, Location, Position, RelatedInformation, Uri};
 use crate::settings::Settings;
 
@@ -95,44 +93,36 @@ pub(crate) fn check(
         &mut read,
         &options,
     );
-    let own = Placer::new(&document.text);
-    // The `--- @include` line of each included file with findings.
-    let mut directives = HashMap::new();
     let published = report
         .findings
-        .into_iter()
+        .iter()
         .map(|finding| {
-            if finding.file == display {
-                let span = own.span(&finding);
+            if finding.file == 0 {
+                let span = finding.span.start..finding.span.end.max(finding.span.start);
                 let range = document.lines.range(&document.text, span.start, span.end);
-                let diagnostic = diagnostic(&finding, range, message(&finding), None);
+                let diagnostic = diagnostic(finding, range, message(finding), None);
                 return Published {
                     diagnostic,
-                    finding: Some(finding),
+                    finding: Some(finding.clone()),
                     span,
                     in_document: true,
                 };
             }
-            let included = compose::normalize(&base.join(&finding.file));
-            let span = directives
-                .entry(included.clone())
-                .or_insert_with(|| {
-                    include_directive(document, base, &display, &included, documents)
-                })
-                .clone()
-                .unwrap_or(0..0);
+            // On the document's own directive that brings the file in.
+            let span = report
+                .files
+                .include_chain(finding.file)
+                .last()
+                .map_or(0..0, |(_, directive)| directive.start..directive.end);
             let range = document.lines.range(&document.text, span.start, span.end);
-            let message = format!(
-                "{}:{}:{}: {}",
-                finding.file,
-                finding.line,
-                finding.column,
-                message(&finding)
-            );
-            let related = related(&finding, &included, documents);
+            let file = report.file(finding);
+            let ((line, column), _) = report.line_column(finding);
+            let message = format!("{}:{line}:{column}: {}", file.display, message(finding));
+            let included = compose::normalize(&base.join(&file.path));
+            let related = related(finding, &file.source, &included, documents);
             Published {
-                diagnostic: diagnostic(&finding, range, message, related),
-                finding: Some(finding),
+                diagnostic: diagnostic(finding, range, message, related),
+                finding: Some(finding.clone()),
                 span,
                 in_document: false,
             }
@@ -216,66 +206,12 @@ fn unsaved_path(uri: &Uri) -> PathBuf {
     PathBuf::from(text.rsplit(['/', ':']).next().unwrap_or(text))
 }
 
-/// Places the analyzer's lines and columns in one file's text.
-struct Placer<'t> {
-    text: &'t str,
-    lines: Lines,
-}
-
-impl<'t> Placer<'t> {
-    fn new(text: &'t str) -> Placer<'t> {
-        Placer {
-            text,
-            lines: Lines::new(text),
-        }
-    }
-
-    /// The bytes a finding covers.
-    fn span(&self, finding: &Finding) -> Range<usize> {
-        let start = analyzer_offset(&self.lines, self.text, finding.line, finding.column);
-        let end = analyzer_offset(&self.lines, self.text, finding.end_line, finding.end_column);
-        start..end.max(start)
-    }
-}
-
-/// The span of the `--- @include` line of `document` that brings in
-/// `included`, directly or through other files: the document composed with
-/// that file's text left out, so that a mistake in it (an include of a
-/// missing file) does not stop the composition.
-fn include_directive(
-    document: &Document,
-    base: &Path,
-    display: &str,
-    included: &Path,
-    documents: &Documents,
-) -> Option<Range<usize>> {
-    let is_included = |file: &Path| compose::normalize(&base.join(file)) == included;
-    let mut read = |file: &Path| {
-        if is_included(file) {
-            Ok(Vec::new())
-        } else {
-            documents.read(&base.join(file))
-        }
-    };
-    let composed = compose::compose(
-        display,
-        Path::new(display),
-        document.text.clone(),
-        &mut read,
-    )
-    .ok()?;
-    let index = composed
-        .files
-        .iter()
-        .position(|file| is_included(&file.path))?;
-    let (_, directive) = *composed.include_chain(index).last()?;
-    Some(directive.start..directive.end)
-}
-
-/// Where a finding in an included file is, in that file's text (the open
-/// document's, or the file's on disk); `None` when it cannot be read.
+/// Where a finding in an included file is, in that file's text as the
+/// check read it (`source`: the open document's, or the file's on disk),
+/// the file at `included`.
 fn related(
     finding: &Finding,
+    source: &[u8],
     included: &Path,
     documents: &Documents,
 ) -> Option<RelatedInformation> {
@@ -283,10 +219,9 @@ fn related(
         Some((uri, _)) => uri.clone(),
         None => uri_of(included),
     };
-    let bytes = documents.read(included).ok()?;
-    let text = String::from_utf8_lossy(&bytes);
-    let span = Placer::new(&text).span(finding);
-    let range = LineIndex::new(&text).range(&text, span.start, span.end);
+    let text = String::from_utf8_lossy(source);
+    let (start, end) = (finding.span.start, finding.span.end.max(finding.span.start));
+    let range = LineIndex::new(&text).range(&text, start, end);
     Some(RelatedInformation {
         location: Location { uri, range },
         message: finding.message.clone(),

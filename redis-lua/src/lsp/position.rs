@@ -1,11 +1,8 @@
-//! Places in a document, in the three ways they are counted: byte offsets
-//! in its text (what edits and the call scanner use), LSP positions (lines
-//! ending at `\n`, `\r\n` or `\r`; columns in UTF-16 code units), and the
-//! analyzer's lines and columns (lines as Lua ends them, where `\n\r` is
-//! one ending too; columns in characters). Every conversion goes through a
-//! byte offset, so that the two ways of counting lines never meet.
-
-use redis_script_analyzer::report::Lines;
+//! Places in a document, in the two ways they are counted: byte offsets
+//! in its text (what the analyzer's findings, edits and the call scanner
+//! use), and LSP positions (lines ending at `\n`, `\r\n` or `\r`; columns
+//! in UTF-16 code units). The analyzer's lines and columns (lines as Lua
+//! ends them) never reach the language server: it reads spans.
 
 use super::protocol::{Position, Range};
 
@@ -89,23 +86,6 @@ impl LineIndex {
     }
 }
 
-/// The byte offset in `text` of the analyzer's 1-based `line` and `column`
-/// (in characters), counted as the analyzer counts them (`lines` are
-/// `text`'s); a column past the line's end is its end, a line past the last
-/// the text's end.
-pub(crate) fn analyzer_offset(lines: &Lines, text: &str, line: usize, column: usize) -> usize {
-    if line == 0 || line > lines.count() {
-        return text.len();
-    }
-    let start = lines.start_of(line);
-    let rest = &text[start..];
-    let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
-    rest[..end]
-        .char_indices()
-        .nth(column.saturating_sub(1))
-        .map_or(start + end, |(at, _)| start + at)
-}
-
 fn floor_char_boundary(text: &str, offset: usize) -> usize {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
@@ -150,30 +130,5 @@ mod tests {
         // Past a line's end: its end, before the line ending.
         assert_eq!(index.offset(text, Position::new(0, 9)), 1);
         assert_eq!(index.offset(text, Position::new(9, 0)), text.len());
-    }
-
-    #[test]
-    fn the_analyzers_places_become_offsets() {
-        // Lua takes `\n\r` for one line ending, LSP for two.
-        let text = "-- é\n\rlocal x = 'ü' .. y\r\nreturn x";
-        let lines = Lines::new(text);
-        let y = text.find('y').unwrap();
-        let (line, column, _) = lines.locate(text, y);
-        assert_eq!((line, column), (2, 18));
-        assert_eq!(analyzer_offset(&lines, text, line, column), y);
-        let index = LineIndex::new(text);
-        assert_eq!(index.position(text, y), Position::new(2, 17));
-        // Each character's start, whatever its width (a line ending's
-        // characters are all at its line's end, to the analyzer).
-        for (at, _) in text
-            .char_indices()
-            .filter(|(_, c)| !matches!(c, '\n' | '\r'))
-        {
-            let (line, column, _) = lines.locate(text, at);
-            assert_eq!(analyzer_offset(&lines, text, line, column), at, "{at}");
-        }
-        // Past a line's end: its end.
-        assert_eq!(analyzer_offset(&lines, text, 1, 99), 5);
-        assert_eq!(analyzer_offset(&lines, text, 9, 1), text.len());
     }
 }

@@ -76,13 +76,13 @@ pub struct FileFix {
 /// an include), where it would not be the finding's own.
 pub(crate) fn place(fix: &Fix, composed: &Composed, index: usize) -> Option<FileFix> {
     let file = &composed.files[index];
-    let lines = composed.lines(index);
+    let lines = composed.files.lines(index);
     let edits = fix
         .edits
         .iter()
         .map(|edit| {
             let (in_file, span) = composed.locate_exact(edit.span)?;
-            (composed.index_of(in_file) == index).then(|| FileEdit {
+            (composed.files.index_of(in_file) == index).then(|| FileEdit {
                 start: Position::at(lines, &file.source, span.start),
                 end: Position::at(lines, &file.source, span.end),
                 replacement: edit.replacement.clone(),

@@ -116,7 +116,7 @@ fn tool_errors(relative: &str, path: &Path, keys: Option<usize>) -> Vec<String> 
         .findings
         .iter()
         .filter(|finding| finding.severity == Severity::Error)
-        .map(|finding| comparable(&finding.rendered))
+        .map(|finding| comparable(&report.rendered(finding)))
         .collect();
     messages.sort();
     messages.dedup();
