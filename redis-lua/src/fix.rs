@@ -10,8 +10,8 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use redis_script_analyzer::compose::SourceFile;
 use redis_script_analyzer::fix::{Applicability, FileEdit, FileFix};
+use redis_script_analyzer::lint::SourceFile;
 
 use crate::check::{Run, check_files};
 use crate::settings::Settings;

@@ -46,7 +46,8 @@
 //!
 //! - A script: [`analyze`] (every finding, against a [`Declared`] with its
 //!   [`ReplyKind`]), [`check_syntax`] (whether `SCRIPT LOAD` takes it,
-//!   else its [`SyntaxError`]) and [`tokens`] (where its tokens are); the findings: [`Analysis`], [`Diagnostic`]
+//!   else its [`SyntaxError`]) and [`tokens`] (where its tokens are); the
+//!   findings: [`Analysis`], [`Diagnostic`]
 //!   with its [`Severity`], [`Target`], [`Span`] and [`Fix`] ([`Edit`],
 //!   [`Applicability`]); [`Rule`] names each kind of finding, [`Allowed`]
 //!   and [`inline_allows`] (the `-- redis-lua: allow(...)` comments,
@@ -54,8 +55,14 @@
 //! - A Redis Functions library: [`library`] ([`library::analyze_function`]
 //!   checks one function a library registers).
 //! - A file as `redis-lua` checks it, with its includes and signature
-//!   header: [`lint`] ([`lint::check_file`]); fixes placed in the files
-//!   they edit: [`fix`]; a finding shown as rustc shows its own: [`report`].
+//!   header: [`lint`] ([`lint::check_file`] gives a [`lint::FileReport`]:
+//!   each [`lint::Finding`] is a file's index and a byte span, and the
+//!   report keeps the files, so it gives the line and column
+//!   ([`lint::FileReport::line_column`]) and the drawing
+//!   ([`lint::FileReport::snippet`]) when they are shown); fixes placed in
+//!   the files they edit: [`fix`]; a finding drawn as rustc draws its own,
+//!   for a compile error or a terminal: [`report`] ([`report::Snippet`],
+//!   [`report::Style`]).
 //! - The servers a script may target: [`servers`] ([`servers::Server`],
 //!   [`servers::Servers`]); their `#!lua` line: [`shebang`].
 //!

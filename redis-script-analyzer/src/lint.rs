@@ -17,7 +17,7 @@
 
 use std::path::Path;
 
-use crate::compose::{self, Composed, SourceFile, SourceFiles};
+use crate::compose::{self, Composed};
 use crate::fix::{self, CodeLines, FileFix};
 use crate::header::{self, Header};
 use crate::reply_type::RustType;
@@ -27,6 +27,8 @@ use crate::{
     report,
 };
 use report::{Snippet, Style};
+
+pub use crate::sources::{SourceFile, SourceFiles};
 
 /// What a caller knows about a file beyond its text.
 #[derive(Debug, Clone, Copy)]

@@ -1,6 +1,6 @@
 //! The global environment of an `EVAL` script on every [`Server`], as data.
 //!
-//! [`GLOBALS`] is the one table of every global name a script can read, and,
+//! `GLOBALS` is the one table of every global name a script can read, and,
 //! for each library table (`redis`, `string`, ...), its members; each entry
 //! says on which [`Server`]s it exists. It was taken from redis-server
 //! 7.0.15 (Debian bookworm), redis-server 8.2.3, valkey-server 8.1.8 and
@@ -21,7 +21,7 @@
 //!   (CVE-2025-46818; upstream 8.2.2, 8.0.4, 7.4.6, 7.2.11) removed them,
 //!   and Debian's 7.0.15 carries it, with no setting to bring them back.
 //!   Unpatched servers still have them; the checker targets the patched one
-//!   ([`NOTES`] explains them).
+//!   (`NOTES` explains them).
 //! - `__redis__err__handler` is a global too, but Redis' own error handler
 //!   ([`INTERNAL_GLOBALS`]), not part of the API: it is left out.
 //! - `cjson` and `cmsgpack` carry string constants (`_NAME`, `_VERSION`, ...).
@@ -32,12 +32,12 @@
 //! and a second internal handler, `__server__err__handler`. Valkey 9.1 has
 //! exactly what Valkey 8.1 has: every global and every member of every
 //! library, with the same types (`redis.VALKEY_VERSION` reads "9.1.2").
-//! These entries are marked Valkey-only ([`valkey`]); a crate that targets
+//! These entries are marked Valkey-only (`valkey`); a crate that targets
 //! Redis too gets an error for them. Redis 8.2 has exactly what Redis 7.0
 //! has, and `os` with only `os.clock` (added in Redis 7.4). Which server has
-//! which of these is its profile's [`sandbox_extras`](crate::servers::Profile::sandbox_extras):
+//! which of these is its profile's `sandbox_extras` (in `servers.rs`):
 //! the releases without a binary here (Redis 7.2, 7.4 and 8.0, Valkey 8.0)
-//! take them from the release that added them. [`NEWER_ONLY`] says when
+//! take them from the release that added them. `NEWER_ONLY` says when
 //! each appeared, so a diagnostic can say "added in Redis 7.4" instead of
 //! only "unknown".
 //!
