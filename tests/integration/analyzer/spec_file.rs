@@ -79,8 +79,8 @@ pub(super) fn read_docs(running: &RedisServer) -> BTreeMap<String, Value> {
 
 /// What the file keeps of `COMMAND DOCS` for one command: the facts the
 /// generator reads (no summaries): `since`, the versions of its history
-/// with the words each entry puts in backticks, and its arguments (type,
-/// token, `optional`/`multiple` flags, `since`, nested arguments).
+/// with the words each entry puts in backticks, and its arguments (name,
+/// type, token, `optional`/`multiple` flags, `since`, nested arguments).
 fn doc_facts(doc: &Value) -> Value {
     let mut facts = serde_json::Map::new();
     if let Some(since) = doc.get("since") {
@@ -109,7 +109,7 @@ fn doc_facts(doc: &Value) -> Value {
 
 fn argument_facts(arg: &Value) -> Value {
     let mut facts = serde_json::Map::new();
-    for field in ["type", "token", "since"] {
+    for field in ["name", "type", "token", "since"] {
         if let Some(value) = arg.get(field) {
             facts.insert(field.into(), value.clone());
         }
