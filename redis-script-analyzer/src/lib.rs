@@ -84,6 +84,7 @@ pub mod compose;
 mod declared;
 mod diagnostic;
 pub mod fix;
+mod grammar;
 #[doc(hidden)]
 pub mod header;
 mod inline_allow;

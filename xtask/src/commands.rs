@@ -14,16 +14,16 @@ pub const FILE: &str = "redis-script-analyzer/src/commands/table.rs";
 
 /// One server's table, and the version it was read from (`7.0.15`) or the
 /// release it was derived for (`7.4`).
-struct Table {
-    server: Server,
+pub struct Table {
+    pub server: Server,
     version: String,
     /// The server a derived table comes from; `None` for a binary's own.
-    derived_from: Option<Server>,
-    rows: BTreeMap<String, Row>,
+    pub derived_from: Option<Server>,
+    pub rows: BTreeMap<String, Row>,
 }
 
 /// Every server's table, in server order.
-fn tables(specs: &Specs) -> Vec<Table> {
+pub fn tables(specs: &Specs) -> Vec<Table> {
     specs
         .servers
         .iter()
@@ -92,7 +92,7 @@ fn entries(tables: &[Table]) -> Vec<Entry<'_>> {
 }
 
 /// `Redis 7.0, Redis 7.2 and Valkey 9.1`.
-fn names(servers: &[Server]) -> String {
+pub fn names(servers: &[Server]) -> String {
     let names: Vec<String> = servers.iter().map(Server::to_string).collect();
     match names.split_last() {
         Some((last, [])) => last.clone(),
@@ -104,7 +104,7 @@ fn names(servers: &[Server]) -> String {
 /// A set of servers as a const expression on one line (its const is
 /// `#[rustfmt::skip]`: a set a line keeps the sets apart for a reader, and
 /// for a tool that looks for repeated lines).
-fn set_expression(servers: &[Server]) -> String {
+pub fn set_expression(servers: &[Server]) -> String {
     let mut calls = servers.iter().map(|server| server.variant());
     let mut out = format!(
         "Servers::only(Server::{})",

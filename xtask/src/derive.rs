@@ -153,7 +153,7 @@ fn module_since(product: Product) -> Option<&'static str> {
 }
 
 /// Every patch release of `release` (`7.4`): what a derived table covers.
-fn release_end(release: &str) -> Version {
+pub fn release_end(release: &str) -> Version {
     let (major, minor, _) = version(release);
     (major, minor, u32::MAX)
 }
@@ -185,7 +185,7 @@ pub fn spec_rows(spec: &Spec) -> BTreeMap<String, Row> {
 
 /// When an argument came: its own `since`, else the first history entry
 /// that names its token.
-fn argument_since(arg: &Value, history: &History) -> Option<Version> {
+pub fn argument_since(arg: &Value, history: &History) -> Option<Version> {
     if let Some(since) = arg.get("since").and_then(Value::as_str) {
         return Some(version(since));
     }

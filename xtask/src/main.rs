@@ -9,6 +9,7 @@
 mod commands;
 mod derive;
 mod files;
+mod grammar;
 mod options;
 mod replies;
 mod servers;
@@ -24,9 +25,10 @@ const USAGE: &str = "usage: cargo xtask codegen [--check]";
 
 /// Every generated file, by its path from the repository's root, with the
 /// text the specifications give it.
-fn generated(specs: &Specs) -> [(&'static str, String); 3] {
+fn generated(specs: &Specs) -> [(&'static str, String); 4] {
     [
         (commands::FILE, commands::render(specs)),
+        (grammar::FILE, grammar::render(specs)),
         (options::FILE, options::render(specs)),
         (replies::FILE, replies::render(specs)),
     ]

@@ -1,0 +1,193 @@
+//! The analyzer's grammar table (`src/grammar/table.rs`): the argument tree
+//! of every command a script may call, as each server's `COMMAND DOCS`
+//! gives it, one row per distinct tree with the set of servers that have it.
+//!
+//! A server read from a binary has its own trees. A release with no binary
+//! has the trees of the newer server its table is derived from, without
+//! the arguments that came after it (an argument's own `since`, or the
+//! history entry that names its token).
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use serde_json::Value;
+
+use crate::commands::{Table, names, set_expression, tables};
+use crate::derive::{argument_since, release_end};
+use crate::servers::Server;
+use crate::specs::{History, Specs, args, history};
+use crate::version::Version;
+
+/// Where it is written, from the repository's root.
+pub const FILE: &str = "redis-script-analyzer/src/grammar/table.rs";
+
+/// The arguments of `name` on `table`'s server, as the text of a Rust
+/// slice; `None` when a script may not call it there, or its
+/// documentation does not give them.
+fn tree(specs: &Specs, table: &Table, name: &str) -> Option<String> {
+    let row = table.rows.get(name)?;
+    if row.flags.iter().any(|flag| flag == "noscript") {
+        return None;
+    }
+    let (spec, until) = match table.derived_from {
+        None => (specs.binary(table.server)?, None),
+        Some(from) => (
+            specs.binary(from)?,
+            Some(release_end(&table.server.release())),
+        ),
+    };
+    let command = spec.commands.get(name)?;
+    // A module's command documents no arguments: its grammar is unknown,
+    // not empty.
+    let named = if name.contains('|') { 2 } else { 1 };
+    if args(command).is_empty() && row.arity != named {
+        return None;
+    }
+    Some(slice(args(command), until, &history(command)))
+}
+
+/// `&[...]`: the arguments that exist up to `until` (all, when `None`).
+fn slice(arguments: &[Value], until: Option<Version>, history: &History) -> String {
+    let items: Vec<String> = arguments
+        .iter()
+        .filter(|arg| {
+            until.is_none_or(|until| argument_since(arg, history).is_none_or(|s| s <= until))
+        })
+        .map(|arg| argument(arg, until, history))
+        .collect();
+    format!("&[{}]", items.join(", "))
+}
+
+/// One argument: `t(flags, token)` for a word alone, `v(kind, flags, token,
+/// name)` for a value, `a(kind, flags, token, name, &[...])` for a `oneof`
+/// or a `block`.
+fn argument(arg: &Value, until: Option<Version>, history: &History) -> String {
+    let text = |field: &str| arg.get(field).and_then(Value::as_str).unwrap_or_default();
+    let flags: Vec<&str> = arg
+        .get("flags")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .filter_map(|flag| match flag.as_str()? {
+            "optional" => Some("O"),
+            "multiple" => Some("M"),
+            "multiple_token" => Some("T"),
+            _ => None,
+        })
+        .collect();
+    let flags = if flags.is_empty() {
+        "0".to_owned()
+    } else {
+        flags.join(" | ")
+    };
+    let (token, name) = (text("token"), text("name"));
+    let kind = match text("type") {
+        "pure-token" => return format!("t({flags}, {token:?})"),
+        "key" => "Key",
+        "pattern" => "Pattern",
+        "integer" => "Integer",
+        "double" => "Double",
+        "unix-time" => "UnixTime",
+        "oneof" => "OneOf",
+        "block" => "Block",
+        _ => "Text",
+    };
+    match kind {
+        "OneOf" | "Block" => format!(
+            "a({kind}, {flags}, {token:?}, {name:?}, {})",
+            slice(args(arg), until, history)
+        ),
+        _ => format!("v({kind}, {flags}, {token:?}, {name:?})"),
+    }
+}
+
+/// The whole generated file.
+pub fn render(specs: &Specs) -> String {
+    let tables = tables(specs);
+    // Each name's distinct trees, in order of their first server.
+    let mut rows: BTreeMap<&str, Vec<(String, Vec<Server>)>> = BTreeMap::new();
+    for table in &tables {
+        for name in table.rows.keys() {
+            let Some(tree) = tree(specs, table, name) else {
+                continue;
+            };
+            let trees = rows.entry(name).or_default();
+            match trees.iter_mut().find(|(seen, _)| *seen == tree) {
+                Some((_, servers)) => servers.push(table.server),
+                None => trees.push((tree, vec![table.server])),
+            }
+        }
+    }
+    let mut sets: Vec<&[Server]> = Vec::new();
+    for (_, servers) in rows.values().flatten() {
+        if !sets.contains(&servers.as_slice()) {
+            sets.push(servers);
+        }
+    }
+
+    let mut out = crate::files::HEADER.to_owned();
+    out.push_str(
+        "//! The argument tree of every command and subcommand a script may\n\
+         //! call, as each server's `COMMAND DOCS` gives it (`specs/<server>.json`;\n\
+         //! a release with no binary has its newer server's tree without the\n\
+         //! arguments that came after it).\n\
+         \n\
+         use super::arg::Kind::*;\n\
+         use super::arg::{Grammar, M, O, T, a, g, t, v};\n\
+         use crate::servers::{Server, Servers};\n",
+    );
+    for (index, servers) in sets.iter().enumerate() {
+        let _ = write!(
+            out,
+            "\n/// {}.\n#[rustfmt::skip]\nconst S{index}: Servers = {};\n",
+            names(servers),
+            set_expression(servers)
+        );
+    }
+    out.push_str(
+        "\n/// Every command's trees, sorted by name, then by their first server:\n\
+         /// `g(name, servers, arguments)`.\n\
+         #[rustfmt::skip]\n\
+         pub(super) static GRAMMARS: &[Grammar] = &[\n",
+    );
+    for (name, trees) in &rows {
+        for (tree, servers) in trees {
+            let set = sets
+                .iter()
+                .position(|set| set == servers)
+                .expect("every set is named");
+            let _ = writeln!(out, "    g({name:?}, S{set}, {tree}),");
+        }
+    }
+    out.push_str("];\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_argument_newer_than_the_release_is_left_out() {
+        let set = json!({"args": [
+            {"name": "key", "type": "key"},
+            {"flags": ["optional"], "name": "get", "since": "6.2.0", "token": "GET", "type": "pure-token"},
+            {"args": [
+                {"name": "seconds", "token": "EX", "type": "integer"},
+                {"name": "unix-time-seconds", "token": "EXAT", "type": "unix-time"}
+            ], "flags": ["optional"], "name": "expiration", "type": "oneof"}
+        ], "history": [["6.2.0", ["GET", "EXAT"]]]});
+        let history = history(&set);
+        assert_eq!(
+            slice(args(&set), Some((6, 0, u32::MAX)), &history),
+            "&[v(Key, 0, \"\", \"key\"), a(OneOf, O, \"\", \"expiration\", \
+             &[v(Integer, 0, \"EX\", \"seconds\")])]"
+        );
+        assert_eq!(
+            slice(args(&set), None, &history),
+            "&[v(Key, 0, \"\", \"key\"), t(O, \"GET\"), a(OneOf, O, \"\", \"expiration\", \
+             &[v(Integer, 0, \"EX\", \"seconds\"), v(UnixTime, 0, \"EXAT\", \"unix-time-seconds\")])]"
+        );
+    }
+}
