@@ -92,6 +92,7 @@ mod tests {
                 "unknown_commands",
                 "unknown_subcommand",
                 "command_arity",
+                "command_arguments",
                 "unread",
                 "nil_comparison",
                 "undeclared_key",

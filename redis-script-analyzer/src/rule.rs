@@ -132,6 +132,9 @@ rules! {
     UnknownSubcommand => unknown_subcommand: Error, Anywhere;
     /// A command called with a number of arguments it refuses.
     CommandArity => command_arity: Error, Anywhere;
+    /// A command call whose arguments the command's grammar refuses: an unknown option
+    /// word, a missing value, options that exclude each other, a value of the wrong kind.
+    CommandArguments => command_arguments: Error, Anywhere;
     /// A command flagged `noscript`, which scripts cannot call.
     NoscriptCommand => noscript_command: Error, CommandLine;
     /// A write in a script or function flagged `no-writes`.

@@ -207,6 +207,7 @@ implementations! {
     UnknownCommands => unknown_commands,
     UnknownSubcommand => unknown_subcommand,
     CommandArity => command_arity,
+    CommandArguments => command_arguments,
     NoscriptCommand => noscript_command,
     NoWrites => no_writes,
     OutOfRange => out_of_range,

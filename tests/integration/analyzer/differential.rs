@@ -23,7 +23,6 @@
 
 use std::collections::HashSet;
 use std::fs;
-use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::time::Instant;
@@ -32,6 +31,7 @@ use redis_script_analyzer::servers::Servers;
 use redis_script_analyzer::{SyntaxError, check_syntax, shebang};
 use redis_script_test_support::lua::{self, Edit, INTERESTING_BYTES, token_spans};
 
+use super::raw::Resp;
 use super::tables::server_of;
 use crate::server;
 
@@ -542,83 +542,4 @@ fn normalize(message: &str) -> String {
             c => c,
         })
         .collect()
-}
-
-/// A minimal RESP client: SCRIPT LOAD replies are a bulk string or an error line.
-struct Resp {
-    writer: TcpStream,
-    reader: BufReader<TcpStream>,
-}
-
-impl Resp {
-    fn new(stream: TcpStream) -> Resp {
-        let reader = BufReader::new(stream.try_clone().expect("clone the socket"));
-        Resp {
-            writer: stream,
-            reader,
-        }
-    }
-
-    /// Loads the scripts in one round trip, then flushes the script cache;
-    /// for each, `Ok` or the error line (without `-ERR `).
-    fn script_load_all<'s>(
-        &mut self,
-        sources: impl Iterator<Item = &'s str>,
-    ) -> Vec<Result<(), String>> {
-        let mut out = Vec::new();
-        let mut count = 0;
-        for source in sources {
-            command(&mut out, &[b"SCRIPT", b"LOAD", source.as_bytes()]);
-            count += 1;
-        }
-        command(&mut out, &[b"SCRIPT", b"FLUSH"]);
-        self.writer.write_all(&out).expect("send to redis-server");
-        let replies = (0..count).map(|_| self.reply()).collect();
-        assert_eq!(self.reply(), Ok(()), "SCRIPT FLUSH");
-        replies
-    }
-
-    fn reply(&mut self) -> Result<(), String> {
-        // Up to CRLF: an error line may hold a bare LF (Redis 7.0 and Valkey
-        // 8.1 and 9.1 quote a shebang flag as written, escapes resolved).
-        let mut line = Vec::new();
-        while !line.ends_with(b"\r\n") {
-            let read = self
-                .reader
-                .read_until(b'\n', &mut line)
-                .expect("read from redis-server");
-            assert!(read > 0, "the server closed the connection");
-        }
-        let body = line
-            .strip_suffix(b"\r\n")
-            .unwrap_or_else(|| panic!("truncated reply {line:?}"));
-        match body.first() {
-            Some(b'$') => {
-                let len: usize = std::str::from_utf8(&body[1..])
-                    .ok()
-                    .and_then(|n| n.parse().ok())
-                    .unwrap_or_else(|| panic!("bad bulk length {body:?}"));
-                let mut value = vec![0; len + 2];
-                self.reader
-                    .read_exact(&mut value)
-                    .expect("read from redis-server");
-                Ok(())
-            }
-            Some(b'+') => Ok(()),
-            Some(b'-') => {
-                let message = String::from_utf8_lossy(&body[1..]);
-                Err(message.strip_prefix("ERR ").unwrap_or(&message).to_owned())
-            }
-            _ => panic!("unexpected reply {line:?}"),
-        }
-    }
-}
-
-fn command(out: &mut Vec<u8>, args: &[&[u8]]) {
-    out.extend_from_slice(format!("*{}\r\n", args.len()).as_bytes());
-    for arg in args {
-        out.extend_from_slice(format!("${}\r\n", arg.len()).as_bytes());
-        out.extend_from_slice(arg);
-        out.extend_from_slice(b"\r\n");
-    }
 }

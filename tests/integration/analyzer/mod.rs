@@ -3,9 +3,11 @@
 //! against the server the harness starts, and its speed on the shipped
 //! scripts.
 
+mod command_arguments;
 mod differential;
 mod nil_comparison;
 mod parse_time;
+mod raw;
 mod reply_conformance;
 mod spec_file;
 mod tables;
