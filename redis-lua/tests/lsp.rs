@@ -485,6 +485,35 @@ fn an_editing_session() {
         "{shown}"
     );
 
+    // Only the words the grammar takes where the string stands: none where
+    // a value comes (after `EX`, or the key), and not `XX` after `NX`.
+    for (name, text, expected) in [
+        (
+            "after_ex.lua",
+            "return redis.call('SET', KEYS[1], ARGV[1], 'EX', '')\n",
+            None,
+        ),
+        ("key.lua", "return redis.call('SET', '')\n", None),
+        (
+            "after_nx.lua",
+            "return redis.call('set', KEYS[1], ARGV[1], 'nx', '')\n",
+            Some("GET"),
+        ),
+    ] {
+        let document = dir.join(name);
+        client.open(&document, text);
+        let cursor = text.find("'')").unwrap() as u32 + 1;
+        let offered = labels(&client.at("textDocument/completion", &document, 0, cursor));
+        match expected {
+            None => assert_eq!(offered, Vec::<String>::new(), "{text}"),
+            Some(word) => {
+                assert!(offered.contains(&word.to_owned()), "{text}: {offered:?}");
+                assert!(!offered.contains(&"XX".to_owned()), "{text}: {offered:?}");
+            }
+        }
+        client.diagnostics(&document);
+    }
+
     // After a container's subcommand: the subcommand's words.
     let kill = dir.join("kill.lua");
     let kill_text = "return redis.call('CLIENT', 'KILL', 'SK')\n";
@@ -521,7 +550,11 @@ fn an_editing_session() {
     );
 }
 
+/// The labels of a completion's items (none for a null answer).
 fn labels(items: &Value) -> Vec<String> {
+    if items.is_null() {
+        return Vec::new();
+    }
     items
         .as_array()
         .expect("completion items")

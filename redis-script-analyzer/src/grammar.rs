@@ -11,10 +11,82 @@ mod table;
 
 pub(crate) use self::arg::{Arg, Grammar, Kind};
 
+use self::matching::{Expected, Literal, Word, expected_next};
+use crate::servers::{Server, Servers};
+
 /// Every tree of `name` (lower case; `object|encoding` for a subcommand),
 /// one per set of servers.
 pub(crate) fn grammars(name: &str) -> &'static [Grammar] {
     let start = table::GRAMMARS.partition_point(|grammar| grammar.name < name);
     let end = start + table::GRAMMARS[start..].partition_point(|grammar| grammar.name == name);
     &table::GRAMMARS[start..end]
+}
+
+/// The tree of `name` on `server`; `None` when a script may not call it
+/// there, or its documentation gives no arguments.
+pub(crate) fn grammar(server: Server, name: &str) -> Option<&'static Grammar> {
+    grammars(name)
+        .iter()
+        .find(|grammar| grammar.servers.contains(server))
+}
+
+/// The words the grammar of `name` (lower case; `client|kill` for a
+/// subcommand) takes next on every server of `targets`, after the
+/// arguments `before` (each the bytes of a literal, or `None` for any
+/// other value), in the documentation's order: what an editor offers
+/// where the next argument is typed. Empty where only a value fits (after
+/// `EX`); `None` where some target has no grammar for it, or the words
+/// before already go wrong.
+pub fn next_words(
+    name: &str,
+    before: &[Option<&[u8]>],
+    targets: Servers,
+) -> Option<Vec<&'static str>> {
+    let words: Vec<Word> = before
+        .iter()
+        .map(|word| match word {
+            Some(text) => Word::Literals(vec![Literal::Text(text)]),
+            None => Word::Any,
+        })
+        .collect();
+    let mut common: Option<Vec<&'static str>> = None;
+    for server in targets.iter() {
+        let expected = expected_next(grammar(server, name)?.args, &words)?;
+        let tokens: Vec<&'static str> = expected
+            .into_iter()
+            .filter_map(|expected| match expected {
+                Expected::Token(token) => Some(token),
+                _ => None,
+            })
+            .collect();
+        common = Some(match common {
+            None => tokens,
+            Some(common) => common
+                .into_iter()
+                .filter(|token| tokens.contains(token))
+                .collect(),
+        });
+    }
+    common
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_next_words_follow_the_grammar() {
+        let next = |before: &[Option<&[u8]>]| next_words("set", before, Servers::ALL);
+        let after_nx = next(&[None, None, Some(b"nx")]).expect("a grammar for SET");
+        assert!(
+            after_nx.contains(&"GET") && !after_nx.contains(&"XX"),
+            "{after_nx:?}"
+        );
+        assert_eq!(next(&[None, None, Some(b"EX")]), Some(Vec::new()));
+        assert_eq!(next(&[]), Some(Vec::new()));
+        assert_eq!(
+            next_words("scan", &[Some(b"0"), Some(b"MATCHING")], Servers::ALL),
+            None
+        );
+    }
 }

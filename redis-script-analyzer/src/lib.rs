@@ -69,7 +69,9 @@
 //! For redis-script's own crates only, hidden from this documentation and
 //! with no promise of stability: `commands` (the command table and the
 //! words of each command's arguments, which `redis-lua`'s language server
-//! completes and explains), `replies` (what each command replies), `compose`
+//! completes and explains), `grammar` (each command's argument tree, from
+//! which it offers the words that may come next), `replies` (what each
+//! command replies), `compose`
 //! (`--- @include`), `header` (the signature header), `reply_type` (what a
 //! declared Rust type can hold) and `sandbox` (what the tests compare with
 //! each server's Lua sandbox), which the macros and `redis-lua` share
@@ -84,7 +86,8 @@ pub mod compose;
 mod declared;
 mod diagnostic;
 pub mod fix;
-mod grammar;
+#[doc(hidden)]
+pub mod grammar;
 #[doc(hidden)]
 pub mod header;
 mod inline_allow;

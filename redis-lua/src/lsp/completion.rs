@@ -3,12 +3,15 @@
 //! in the second (`redis.call('CLIENT', '`), and in any later one the
 //! words of the command's arguments (`SET`'s `NX`, `EX`, `KEEPTTL`; after
 //! the subcommand for a container: `CLIENT KILL`'s `MAXAGE`) that every
-//! targeted server takes. Only names that start with what the string holds
+//! targeted server takes where the string stands: those the command's
+//! grammar takes after the arguments before it (none after `EX`, whose
+//! value comes next). Only names that start with what the string holds
 //! before the cursor, in any case, are offered.
 
 use std::ops::Range;
 
 use redis_script_analyzer::commands::{self, Command, OptionWord};
+use redis_script_analyzer::grammar;
 use redis_script_analyzer::servers::{Server, Servers};
 
 use super::call_site::{self, Argument};
@@ -75,7 +78,16 @@ pub(crate) fn candidates(text: &str, offset: usize, targets: Servers) -> Vec<Can
                 Kind::Subcommand,
             ),
             Some(Slot::Option { command }) => {
+                // The words the grammar takes here, when it can tell.
+                let container = command.contains('|');
+                let after: Vec<Option<&[u8]>> = before
+                    .iter()
+                    .skip(usize::from(container))
+                    .map(|word| word.map(str::as_bytes))
+                    .collect();
+                let next = grammar::next_words(&command.to_ascii_lowercase(), &after, targets);
                 return commands::options(&command, targets)
+                    .filter(|word| next.as_ref().is_none_or(|next| next.contains(&word.token)))
                     .filter(|word| starts_with(word.token, typed))
                     .map(|word| option_candidate(word, targets, replaces.clone()))
                     .collect();

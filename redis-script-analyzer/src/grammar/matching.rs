@@ -116,6 +116,27 @@ pub(crate) fn judge(args: &'static [Arg], words: &[Word<'_>]) -> Verdict {
     })
 }
 
+/// What may come after `words` (the arguments typed so far): every
+/// token and value some reading expects next; `None` when no reading gets
+/// that far (or too many readings to follow).
+pub(crate) fn expected_next(args: &'static [Arg], words: &[Word<'_>]) -> Option<Vec<Expected>> {
+    let mut matcher = Matcher {
+        words,
+        furthest: 0,
+        expected: Vec::new(),
+        conflict: None,
+        gave_up: false,
+    };
+    let ends = matcher.sequence(args, &BTreeSet::from([0]));
+    if matcher.gave_up {
+        return None;
+    }
+    if ends.contains(&words.len()) {
+        matcher.fail(words.len(), Expected::End);
+    }
+    (matcher.furthest == words.len()).then_some(matcher.expected)
+}
+
 type Positions = BTreeSet<usize>;
 
 struct Matcher<'m, 'w> {
@@ -304,13 +325,20 @@ impl Matcher<'_, '_> {
                 };
                 let made = state.choices.iter().find(|(of, _)| *of == index).copied();
                 for (choice, arg) in member.args.iter().enumerate() {
+                    let other = made.filter(|(_, before)| *before != choice);
+                    // Another choice of a group already chosen is never
+                    // expected: where it would match, it conflicts.
+                    let kept = other.map(|_| self.remember());
                     let reached = self.argument(arg, &after);
+                    if let Some(kept) = kept {
+                        self.restore(kept);
+                    }
                     let progress: Vec<usize> =
                         reached.into_iter().filter(|&at| at > state.at).collect();
                     if progress.is_empty() {
                         continue;
                     }
-                    if let Some((_, before)) = made.filter(|(_, before)| *before != choice) {
+                    if let Some((_, before)) = other {
                         self.refuse_conflict(
                             state.at,
                             Conflict {
@@ -336,6 +364,20 @@ impl Matcher<'_, '_> {
             }
         }
         ends
+    }
+
+    /// What the readings so far expected, to be put back after a probe.
+    fn remember(&self) -> (usize, Vec<Expected>, Option<Conflict>) {
+        (self.furthest, self.expected.clone(), self.conflict)
+    }
+
+    fn restore(
+        &mut self,
+        (furthest, expected, conflict): (usize, Vec<Expected>, Option<Conflict>),
+    ) {
+        self.furthest = furthest;
+        self.expected = expected;
+        self.conflict = conflict;
     }
 
     fn refuse_conflict(&mut self, at: usize, conflict: Conflict) {
