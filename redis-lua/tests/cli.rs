@@ -351,7 +351,7 @@ fn exit_codes() {
     assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
     assert_eq!(
         stdout(&clean),
-        "redis-lua: 3 files checked: 0 errors, 0 warnings\n"
+        "redis-lua: 4 files checked: 0 errors, 0 warnings\n"
     );
     let warned = redis_lua(".", &["check", "--no-config", "warnings"]);
     assert_eq!(warned.status.code(), Some(0));

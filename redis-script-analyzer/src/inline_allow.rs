@@ -93,6 +93,7 @@ mod tests {
                 "unknown_subcommand",
                 "command_arity",
                 "command_arguments",
+                "wrong_type",
                 "unread",
                 "nil_comparison",
                 "undeclared_key",

@@ -91,6 +91,7 @@ pub mod grammar;
 #[doc(hidden)]
 pub mod header;
 mod inline_allow;
+mod key_types;
 pub mod library;
 pub mod lint;
 #[doc(hidden)]

@@ -135,6 +135,8 @@ rules! {
     /// A command call whose arguments the command's grammar refuses: an unknown option
     /// word, a missing value, options that exclude each other, a value of the wrong kind.
     CommandArguments => command_arguments: Error, Anywhere;
+    /// A key used as two types in a row, so that the second call fails with WRONGTYPE.
+    WrongType => wrong_type: Error, Anywhere;
     /// A command flagged `noscript`, which scripts cannot call.
     NoscriptCommand => noscript_command: Error, CommandLine;
     /// A write in a script or function flagged `no-writes`.

@@ -10,6 +10,7 @@ mod commands;
 mod derive;
 mod files;
 mod grammar;
+mod key_types;
 mod options;
 mod replies;
 mod servers;
@@ -25,10 +26,11 @@ const USAGE: &str = "usage: cargo xtask codegen [--check]";
 
 /// Every generated file, by its path from the repository's root, with the
 /// text the specifications give it.
-fn generated(specs: &Specs) -> [(&'static str, String); 4] {
+fn generated(specs: &Specs) -> [(&'static str, String); 5] {
     [
         (commands::FILE, commands::render(specs)),
         (grammar::FILE, grammar::render(specs)),
+        (key_types::FILE, key_types::render(specs)),
         (options::FILE, options::render(specs)),
         (replies::FILE, replies::render(specs)),
     ]

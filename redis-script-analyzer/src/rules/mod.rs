@@ -208,6 +208,7 @@ implementations! {
     UnknownSubcommand => unknown_subcommand,
     CommandArity => command_arity,
     CommandArguments => command_arguments,
+    WrongType => wrong_type,
     NoscriptCommand => noscript_command,
     NoWrites => no_writes,
     OutOfRange => out_of_range,

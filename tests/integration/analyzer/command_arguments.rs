@@ -4,24 +4,18 @@
 //! be refused by the server: no false error. The test prints how many of
 //! the refused mutants the rule catches, by kind of mutation.
 //!
-//! The corpus: the calls of every `*.lua` of the repository's corpus
-//! (`scripts/`, `tests/lua/`, `tests/ui/lua/`, `lua-corpus/`), and of the
-//! real projects `.ci/corpora` fetches into `target/corpora/` when they are
-//! there. A call is taken with its literal arguments as written, a key
-//! (`KEYS[n]`) as a literal key, and any other value as `'1'`; a call whose
-//! last argument spreads values is left out. Each becomes the script
+//! The calls are [`corpus_calls`]'. Each becomes the script
 //! `redis.call(<its words>) return 1`, which the rule checks and the server
-//! runs on an empty database.
+//! runs with its keys of each type.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
 
-use redis_script_analyzer::commands::{options, resolve};
+use redis_script_analyzer::commands::options;
 use redis_script_analyzer::servers::{Server, Servers};
 use redis_script_analyzer::{Declared, Rule, analyze};
-use redis_script_test_support::lua;
 
+use super::corpus_calls::{Call, Word, corpus_calls, key_positions};
 use super::raw::Resp;
 use super::tables::server_of;
 use crate::server;
@@ -31,59 +25,12 @@ const BATCH: usize = 500;
 /// Mutants of each kind per call, at most.
 const PER_KIND: usize = 4;
 
-/// One argument as Lua source: a literal as written, or a stand-in.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-struct Word {
-    lua: String,
-    /// The text a string literal holds (`None` for a number or an
-    /// expression stood in for).
-    text: Option<String>,
-    number: bool,
-}
-
-impl Word {
-    fn text(text: &str) -> Word {
-        Word {
-            lua: quote(text),
-            text: Some(text.to_owned()),
-            number: false,
-        }
-    }
-}
-
-/// A call: the command's name, then its arguments.
-type Call = Vec<Word>;
-
 #[test]
 fn every_refusal_the_rule_reports_is_the_servers() {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = lua::corpus_files(repo);
-    let projects = repo.join("target/corpora");
-    let mut project_files = Vec::new();
-    lua_files(&projects, &mut project_files);
-    project_files.sort();
-    let from_projects = project_files.len();
-    files.extend(project_files);
-
     let running = server::RedisServer::start();
     let server = server_of(&running);
     let target = Servers::only(server);
-    let mut calls: BTreeSet<Call> = BTreeSet::new();
-    for path in &files {
-        let Ok(source) = std::fs::read_to_string(path) else {
-            continue;
-        };
-        calls.extend(
-            calls_in(&source)
-                .into_iter()
-                .map(|call| with_keys(call, server)),
-        );
-    }
-    assert!(
-        calls.len() > 200,
-        "the corpus is missing: {} calls",
-        calls.len()
-    );
+    let (calls, files, from_projects) = corpus_calls(server);
     // Each call, then its mutants, each with the index of the call it
     // comes from.
     let mut cases: Vec<(Call, &str, usize)> = Vec::new();
@@ -162,7 +109,7 @@ fn every_refusal_the_rule_reports_is_the_servers() {
         "command_arguments on {server}: {} calls ({} files, {from_projects} of real projects), \
          {} cases ({unjudged} not judged: the call as written fails with its keys of every type)",
         calls.len(),
-        files.len(),
+        files,
         cases.len()
     );
     let percent = |part: usize, whole: usize| 100.0 * part as f64 / whole.max(1) as f64;
@@ -180,38 +127,6 @@ fn every_refusal_the_rule_reports_is_the_servers() {
         false_errors.len(),
         false_errors.join("\n")
     );
-}
-
-/// The indexes of `call`'s words at the key positions of its command, as
-/// `server`'s `COMMAND` gives them.
-fn key_positions(call: &Call, server: Server) -> Vec<usize> {
-    let name = call[0].text.clone().unwrap_or_default();
-    let sub = call.get(1).and_then(|word| word.text.clone());
-    let Some(command) = resolve(server, &name, sub.as_deref()) else {
-        return Vec::new();
-    };
-    let last = match command.last_key {
-        last if last < 0 => call.len() as i32 + last,
-        last => last,
-    };
-    if command.first_key <= 0 || last < command.first_key {
-        return Vec::new();
-    }
-    let step = command.key_step.max(1) as usize;
-    (command.first_key..=last)
-        .step_by(step)
-        .map(|at| at as usize)
-        .filter(|&at| at < call.len())
-        .collect()
-}
-
-/// `call` with each argument at a key position a literal key of one slot:
-/// `'{t}:k1'` for the first argument.
-fn with_keys(mut call: Call, server: Server) -> Call {
-    for at in key_positions(&call, server) {
-        call[at] = Word::text(&format!("{{t}}:k{at}"));
-    }
-    call
 }
 
 /// A call as the corpus writes it.
@@ -249,162 +164,10 @@ fn prelude(call: &Call, server: Server, filled: &str) -> String {
     out
 }
 
-/// Every `.lua` file below `dir` (none when it is missing).
-fn lua_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            lua_files(&path, out);
-        } else if path.extension().is_some_and(|ext| ext == "lua") {
-            out.push(path);
-        }
-    }
-}
-
 /// The script that runs `call` alone.
 fn script(call: &Call) -> String {
     let words: Vec<&str> = call.iter().map(|word| word.lua.as_str()).collect();
     format!("redis.call({})\nreturn 1\n", words.join(", "))
-}
-
-/// The calls of `redis.call`, `redis.pcall`, `server.call` and of the
-/// locals that alias them (`local rcall = redis.call`), with a literal
-/// command name.
-fn calls_in(source: &str) -> Vec<Call> {
-    let tokens: Vec<&str> = lua::token_spans(source)
-        .into_iter()
-        .map(|(start, end)| &source[start..end])
-        .collect();
-    let is_callee = |at: usize| {
-        matches!(tokens.get(at), Some(&"redis" | &"server"))
-            && tokens.get(at + 1) == Some(&".")
-            && matches!(tokens.get(at + 2), Some(&"call" | &"pcall"))
-    };
-    let mut aliases = BTreeSet::new();
-    for at in 0..tokens.len() {
-        if tokens[at] == "local" && tokens.get(at + 2) == Some(&"=") && is_callee(at + 3) {
-            aliases.insert(tokens[at + 1]);
-        }
-    }
-    let mut calls = Vec::new();
-    for at in 0..tokens.len() {
-        let open = if is_callee(at) {
-            at + 3
-        } else if aliases.contains(tokens[at]) && (at == 0 || tokens[at - 1] != "local") {
-            at + 1
-        } else {
-            continue;
-        };
-        if tokens.get(open) != Some(&"(") {
-            continue;
-        }
-        if let Some(call) = call_at(&tokens[open + 1..])
-            && call.first().is_some_and(|name| name.text.is_some())
-        {
-            calls.push(call);
-        }
-    }
-    calls
-}
-
-/// The arguments from just after `(` to the matching `)`; `None` when
-/// the last one may spread values.
-fn call_at(tokens: &[&str]) -> Option<Call> {
-    let mut args: Vec<Vec<&str>> = vec![Vec::new()];
-    let mut depth = 0;
-    for &token in tokens {
-        match token {
-            "(" | "{" | "[" => depth += 1,
-            ")" | "}" | "]" if depth == 0 => {
-                if args.last().is_some_and(Vec::is_empty) {
-                    args.pop();
-                }
-                let last = args.last()?;
-                if last.last() == Some(&")") || last == &["..."] {
-                    return None;
-                }
-                return Some(args.iter().map(|arg| word(arg)).collect());
-            }
-            ")" | "}" | "]" => depth -= 1,
-            "," if depth == 0 => {
-                args.push(Vec::new());
-                continue;
-            }
-            _ => {}
-        }
-        args.last_mut()?.push(token);
-    }
-    None
-}
-
-/// An argument's tokens as a word: a literal as written, `KEYS[n]` as a
-/// key of one slot, anything else as `'1'`.
-fn word(tokens: &[&str]) -> Word {
-    match tokens {
-        [literal] if literal.starts_with(['\'', '"']) => match unquote(literal) {
-            Some(text) => Word {
-                lua: (*literal).to_owned(),
-                text: Some(text),
-                number: false,
-            },
-            None => Word::text("1"),
-        },
-        [number] if number.starts_with(|c: char| c.is_ascii_digit()) => Word {
-            lua: (*number).to_owned(),
-            text: None,
-            number: true,
-        },
-        ["-", number] if number.starts_with(|c: char| c.is_ascii_digit()) => Word {
-            lua: format!("-{number}"),
-            text: None,
-            number: true,
-        },
-        ["KEYS", "[", index, "]"] => Word::text(&format!("{{t}}:k{index}")),
-        _ => Word::text("1"),
-    }
-}
-
-/// A short string literal's text, when it has no escape but `\\`, `\'`,
-/// `\"`.
-fn unquote(literal: &str) -> Option<String> {
-    let inner = literal.get(1..literal.len().checked_sub(1)?)?;
-    let mut text = String::new();
-    let mut chars = inner.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next()? {
-                escaped @ ('\\' | '\'' | '"') => text.push(escaped),
-                _ => return None,
-            }
-        } else {
-            text.push(c);
-        }
-    }
-    Some(text)
-}
-
-fn quote(text: &str) -> String {
-    let mut out = String::from("'");
-    for c in text.chars() {
-        match c {
-            '\\' | '\'' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if c.is_ascii_graphic() || c == ' ' => out.push(c),
-            c => {
-                let mut bytes = [0; 4];
-                for byte in c.encode_utf8(&mut bytes).bytes() {
-                    out.push_str(&format!("\\{byte}"));
-                }
-            }
-        }
-    }
-    out.push('\'');
-    out
 }
 
 /// Whether a word reads as an option word: letters (and `_`/`-`), two or more.

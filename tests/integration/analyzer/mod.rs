@@ -4,6 +4,7 @@
 //! scripts.
 
 mod command_arguments;
+mod corpus_calls;
 mod differential;
 mod nil_comparison;
 mod parse_time;
@@ -11,3 +12,5 @@ mod raw;
 mod reply_conformance;
 mod spec_file;
 mod tables;
+mod type_probe;
+mod wrong_type;

@@ -78,13 +78,15 @@ pub(super) fn read_docs(running: &RedisServer) -> BTreeMap<String, Value> {
 }
 
 /// What the file keeps of `COMMAND DOCS` for one command: the facts the
-/// generator reads (no summaries): `since`, the versions of its history
+/// generator reads (no summaries): `since`, `group`, the versions of its history
 /// with the words each entry puts in backticks, and its arguments (name,
 /// type, token, `optional`/`multiple` flags, `since`, nested arguments).
 fn doc_facts(doc: &Value) -> Value {
     let mut facts = serde_json::Map::new();
-    if let Some(since) = doc.get("since") {
-        facts.insert("since".into(), since.clone());
+    for field in ["since", "group"] {
+        if let Some(value) = doc.get(field) {
+            facts.insert(field.into(), value.clone());
+        }
     }
     if let Some(history) = doc.get("history").and_then(Value::as_array) {
         let entries: Vec<Value> = history
@@ -127,12 +129,14 @@ fn argument_facts(arg: &Value) -> Value {
 }
 
 /// The file's text: the server, then one command per line (its `COMMAND`
-/// row and its documentation facts), sorted by name.
+/// row, its documentation facts and what it does to its key's type,
+/// `types`), sorted by name.
 pub(super) fn render(
     server: Server,
     version: &str,
     rows: &BTreeMap<String, Row>,
     docs: &BTreeMap<String, Value>,
+    types: &BTreeMap<String, Value>,
 ) -> String {
     let mut out = format!(
         "{{\"server\": {}, \"version\": {}, \"commands\": [\n",
@@ -150,6 +154,9 @@ pub(super) fn render(
             });
             if let Some(Value::Object(facts)) = docs.get(&row.name).map(doc_facts) {
                 line.as_object_mut().expect("an object").extend(facts);
+            }
+            if let Some(types) = types.get(&row.name) {
+                line["types"] = types.clone();
             }
             line.to_string()
         })

@@ -23,7 +23,7 @@ use redis_script_analyzer::commands::{self, Flags};
 use redis_script_analyzer::sandbox;
 use redis_script_analyzer::servers::{Product, Server};
 
-use super::spec_file;
+use super::{spec_file, type_probe};
 use crate::server::{Flavor, RedisServer};
 
 /// What stores the running binary's specifications (with
@@ -162,7 +162,9 @@ fn capture() {
     let running = RedisServer::start();
     let server = server_of(&running);
     let (version, rows) = read_server(&running);
-    let text = spec_file::render(server, &version, &rows, &spec_file::read_docs(&running));
+    let docs = spec_file::read_docs(&running);
+    let types = type_probe::probe_types(&running, &rows, &docs);
+    let text = spec_file::render(server, &version, &rows, &docs, &types);
     let path = spec_file::path(server);
     let stored = std::fs::read_to_string(&path).unwrap_or_default();
     if std::env::var("REDIS_SCRIPT_REGENERATE").as_deref() == Ok("1") {

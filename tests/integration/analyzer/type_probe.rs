@@ -1,0 +1,157 @@
+//! What each command does to the type of its first key, asked of the
+//! running server, for the specifications file (`"types"` of a command):
+//! the type its smallest call leaves on a missing key (`creates`), and the
+//! types of an existing key on which that call fails with WRONGTYPE
+//! (`wrongtype_on`). A HyperLogLog counts as a type of its own: `TYPE`
+//! calls it a string, but the HyperLogLog commands refuse other strings. The analyzer's key-type rule reads these facts, so
+//! each is what a binary does, not what a command's group suggests.
+//!
+//! The smallest call is built from the command's `COMMAND DOCS` arguments:
+//! every required argument once, its first choice for a `oneof`, `1` for a
+//! value, `*` for a pattern, a fresh key of one slot for a key. Only the
+//! commands of a type's group that a script may call and that do not block
+//! are asked; a call that fails on a missing key for another reason than
+//! its type creates nothing known.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::tables::Row;
+use crate::server::RedisServer;
+
+/// The types a key may hold, by the name `TYPE` gives them, and how a
+/// probe gives its first key each one.
+const TYPES: &[(&str, &[&str])] = &[
+    ("hash", &["HSET", "{p}k0", "1", "1"]),
+    // A string whose bytes are a HyperLogLog: what the HyperLogLog
+    // commands make, and refuse a string for when it is not one.
+    ("hyperloglog", &["PFADD", "{p}k0", "1"]),
+    ("list", &["RPUSH", "{p}k0", "1"]),
+    ("set", &["SADD", "{p}k0", "1"]),
+    ("stream", &["XADD", "{p}k0", "1-1", "1", "1"]),
+    ("string", &["SET", "{p}k0", "1"]),
+    ("zset", &["ZADD", "{p}k0", "1", "1"]),
+];
+
+/// The `COMMAND DOCS` groups of commands on one type of value.
+const TYPE_GROUPS: &[&str] = &[
+    "bitmap",
+    "geo",
+    "hash",
+    "hyperloglog",
+    "list",
+    "set",
+    "sorted-set",
+    "stream",
+    "string",
+];
+
+/// The `types` facts of every command the server can be asked about, by
+/// name.
+pub(super) fn probe_types(
+    running: &RedisServer,
+    rows: &BTreeMap<String, Row>,
+    docs: &BTreeMap<String, Value>,
+) -> BTreeMap<String, Value> {
+    let mut connection = running.connection();
+    let mut facts = BTreeMap::new();
+    for row in rows.values() {
+        let Some(doc) = docs.get(&row.name) else {
+            continue;
+        };
+        let group = doc.get("group").and_then(Value::as_str).unwrap_or_default();
+        let refused = ["noscript", "blocking", "admin"];
+        if !TYPE_GROUPS.contains(&group)
+            || row.first_key <= 0
+            || row
+                .flags
+                .iter()
+                .any(|flag| refused.contains(&flag.as_str()))
+        {
+            continue;
+        }
+        let mut words: Vec<String> = row.name.split('|').map(str::to_uppercase).collect();
+        let mut keys = 0;
+        smallest(arguments(doc), &mut keys, &mut words);
+        let run = |connection: &mut redis::Connection, words: &[String]| {
+            let mut command = redis::cmd(&words[0]);
+            for word in &words[1..] {
+                command.arg(word);
+            }
+            command.query::<redis::Value>(connection)
+        };
+        let flush = |connection: &mut redis::Connection| {
+            redis::cmd("FLUSHALL")
+                .query::<()>(connection)
+                .expect("FLUSHALL");
+        };
+        flush(&mut connection);
+        let creates = match run(&mut connection, &words) {
+            Ok(_) => {
+                let created: String = redis::cmd("TYPE")
+                    .arg("{p}k0")
+                    .query(&mut connection)
+                    .expect("TYPE");
+                // TYPE says `string` for a HyperLogLog too.
+                if created == "string" && group == "hyperloglog" {
+                    Some("hyperloglog".to_owned())
+                } else {
+                    Some(created)
+                }
+            }
+            Err(_) => None,
+        };
+        let mut wrongtype_on = Vec::new();
+        for (name, fill) in TYPES {
+            flush(&mut connection);
+            let fill: Vec<String> = fill.iter().map(|word| (*word).to_owned()).collect();
+            run(&mut connection, &fill).expect("give the key a value");
+            if let Err(error) = run(&mut connection, &words)
+                && error.code() == Some("WRONGTYPE")
+            {
+                wrongtype_on.push(*name);
+            }
+        }
+        let mut fact = json!({ "wrongtype_on": wrongtype_on });
+        if let Some(creates) = creates {
+            fact["creates"] = json!(creates);
+        }
+        facts.insert(row.name.clone(), fact);
+    }
+    redis::cmd("FLUSHALL")
+        .query::<()>(&mut connection)
+        .expect("FLUSHALL");
+    facts
+}
+
+/// The `arguments` of a `COMMAND DOCS` map (or of an argument).
+fn arguments(doc: &Value) -> &[Value] {
+    doc.get("arguments")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+}
+
+/// The words of the smallest call `args` take, onto `words`.
+fn smallest(args: &[Value], keys: &mut usize, words: &mut Vec<String>) {
+    for arg in args {
+        let flags = arg.get("flags").and_then(Value::as_array);
+        if flags.is_some_and(|flags| flags.iter().any(|flag| flag == "optional")) {
+            continue;
+        }
+        if let Some(token) = arg.get("token").and_then(Value::as_str) {
+            words.push(token.to_owned());
+        }
+        match arg.get("type").and_then(Value::as_str).unwrap_or_default() {
+            "pure-token" => {}
+            "key" => {
+                words.push(format!("{{p}}k{keys}"));
+                *keys += 1;
+            }
+            "pattern" => words.push("*".to_owned()),
+            "oneof" => smallest(&arguments(arg)[..1.min(arguments(arg).len())], keys, words),
+            "block" => smallest(arguments(arg), keys, words),
+            _ => words.push("1".to_owned()),
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! The analyzer's table of what each command does to the type of its
+//! first key (`src/key_types/table.rs`), from the `types` facts each
+//! binary gave (`specs/<server>.json`): the type its smallest call leaves
+//! on a missing key, and the types on which it fails with WRONGTYPE. A
+//! release with no binary has the facts of the newer server its table is
+//! derived from, for the commands it has.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use serde_json::Value;
+
+use crate::commands::{names, set_expression, tables};
+use crate::servers::Server;
+use crate::specs::Specs;
+
+/// Where it is written, from the repository's root.
+pub const FILE: &str = "redis-script-analyzer/src/key_types/table.rs";
+
+/// A type as `TYPE` names it, as the analyzer's constant.
+fn constant(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "string" => "STRING",
+        "list" => "LIST",
+        "hash" => "HASH",
+        "set" => "SET",
+        "zset" => "ZSET",
+        "stream" => "STREAM",
+        "hyperloglog" => "HYPERLOGLOG",
+        _ => return None,
+    })
+}
+
+/// The constants of `names`, or `0`.
+fn set_of<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let constants: Vec<&str> = names.filter_map(constant).collect();
+    if constants.is_empty() {
+        "0".to_owned()
+    } else {
+        constants.join(" | ")
+    }
+}
+
+/// One command's facts as the row's text after its name and servers.
+fn facts(types: &Value) -> String {
+    let creates = types
+        .get("creates")
+        .and_then(Value::as_str)
+        .and_then(constant)
+        .unwrap_or("0");
+    let wrongtype_on = set_of(
+        types
+            .get("wrongtype_on")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .filter_map(Value::as_str),
+    );
+    format!("{creates}, {wrongtype_on}")
+}
+
+/// The whole generated file.
+pub fn render(specs: &Specs) -> String {
+    let tables = tables(specs);
+    let mut rows: BTreeMap<&str, Vec<(String, Vec<Server>)>> = BTreeMap::new();
+    for table in &tables {
+        let spec = match table.derived_from {
+            None => specs.binary(table.server),
+            Some(from) => specs.binary(from),
+        }
+        .expect("checked when loaded");
+        for name in table.rows.keys() {
+            let Some(types) = spec
+                .commands
+                .get(name)
+                .and_then(|command| command.get("types"))
+            else {
+                continue;
+            };
+            let text = facts(types);
+            let forms = rows.entry(name).or_default();
+            match forms.iter_mut().find(|(seen, _)| *seen == text) {
+                Some((_, servers)) => servers.push(table.server),
+                None => forms.push((text, vec![table.server])),
+            }
+        }
+    }
+    let mut sets: Vec<&[Server]> = Vec::new();
+    for (_, servers) in rows.values().flatten() {
+        if !sets.contains(&servers.as_slice()) {
+            sets.push(servers);
+        }
+    }
+    let mut out = crate::files::HEADER.to_owned();
+    out.push_str(
+        "//! What each command does to the type of its first key, as each server\n\
+         //! binary answered (`specs/<server>.json`, `types`): the type its\n\
+         //! smallest call leaves on a missing key, and the types of an existing\n\
+         //! key on which it fails with WRONGTYPE.\n\
+         \n\
+         use super::{HASH, HYPERLOGLOG, LIST, SET, STREAM, STRING, TypeUse, ZSET, u};\n\
+         use crate::servers::{Server, Servers};\n",
+    );
+    for (index, servers) in sets.iter().enumerate() {
+        let _ = write!(
+            out,
+            "\n/// {}.\n#[rustfmt::skip]\nconst S{index}: Servers = {};\n",
+            names(servers),
+            set_expression(servers)
+        );
+    }
+    out.push_str(
+        "\n/// Every command asked, sorted by name, then by its first server:\n\
+         /// `u(name, servers, creates, wrongtype_on)`.\n\
+         #[rustfmt::skip]\n\
+         pub(super) static USES: &[TypeUse] = &[\n",
+    );
+    for (name, forms) in &rows {
+        for (text, servers) in forms {
+            let set = sets
+                .iter()
+                .position(|set| set == servers)
+                .expect("every set is named");
+            let _ = writeln!(out, "    u({name:?}, S{set}, {text}),");
+        }
+    }
+    out.push_str("];\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_row_names_the_type_made_and_the_types_refused() {
+        let sadd =
+            json!({"creates": "set", "wrongtype_on": ["hash", "list", "stream", "string", "zset"]});
+        assert_eq!(facts(&sadd), "SET, HASH | LIST | STREAM | STRING | ZSET");
+        assert_eq!(
+            facts(&json!({"creates": "none", "wrongtype_on": []})),
+            "0, 0"
+        );
+    }
+}
