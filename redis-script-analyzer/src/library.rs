@@ -92,7 +92,7 @@ fn analyze(source: &[u8], function: Option<&str>, mut declared: Declared) -> Fun
         }
     };
     let mut model = Model::build(&chunk, Environment::Library);
-    let loading = rules::library::load_time(&model, &chunk);
+    let loading = rules::library::load_time(&model, &chunk, declared.servers);
     analysis.diagnostics.extend(loading.diagnostics);
     analysis.registered = loading.registered;
     let checked: Vec<&Registered> = match function {
@@ -332,6 +332,47 @@ mod tests {
         assert_eq!(found.len(), 2, "{found:?}");
         assert!(found[0].contains("`redis.call` does not exist while a library loads"));
         assert!(found[1].contains("`string` does not exist"));
+    }
+
+    #[test]
+    fn valkeys_server_registers_and_tells_its_version_while_the_library_loads() {
+        let library = "#!lua name=l\n\
+                       server.log(server.LOG_NOTICE, server.VALKEY_VERSION)\n\
+                       server.register_function('f', function(keys, args) return server.call('SET', keys[1], args[1]) end)\n";
+        let on = |servers| {
+            analyze_function(library, "f", ONE_KEY_ONE_ARG.servers(servers))
+                .diagnostics
+                .into_iter()
+                .filter(|d| {
+                    d.rule == crate::rule::Rule::Library
+                        || d.rule == crate::rule::Rule::UnknownMember
+                })
+                .map(|d| d.message)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(on(crate::servers::Servers::VALKEY), Vec::<String>::new());
+        let on_redis = on(crate::servers::Servers::ALL);
+        assert!(
+            on_redis
+                .iter()
+                .any(|m| m.contains("`server` does not exist")),
+            "{on_redis:?}"
+        );
+        let calls = "#!lua name=l\nserver.call('SET', 'x', 1)\n\
+                     server.register_function('f', function(keys, args) return 1 end)\n";
+        let found: Vec<String> = analyze_function(
+            calls,
+            "f",
+            ONE_KEY_ONE_ARG.servers(crate::servers::Servers::VALKEY),
+        )
+        .diagnostics
+        .into_iter()
+        .map(|d| d.message)
+        .collect();
+        assert!(
+            found[0].contains("`server.call` does not exist while a library loads"),
+            "{found:?}"
+        );
     }
 
     #[test]

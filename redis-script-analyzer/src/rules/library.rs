@@ -13,6 +13,7 @@ use super::{Judges, Meta};
 use crate::diagnostic::{Diagnostic, Target};
 use crate::rule::Rule;
 use crate::semantic::{Access, Builtin, FunctionId, Model, Value};
+use crate::servers::{Product, Servers};
 use crate::shebang::FLAGS;
 use crate::syntax::tree::{Block, Chunk, Expr, Field, Span, Stat};
 
@@ -49,7 +50,7 @@ pub(crate) fn is_valid_name(name: &str) -> bool {
 }
 
 
-/// What `redis` holds while a library loads.
+/// What `redis` holds while a library loads, on every server.
 const LOAD_TIME_MEMBERS: &[&str] = &[
     "register_function",
     "log",
@@ -60,6 +61,18 @@ const LOAD_TIME_MEMBERS: &[&str] = &[
     "REDIS_VERSION",
     "REDIS_VERSION_NUM",
 ];
+
+/// What Valkey's `redis` (and its `server`, the same table) holds besides,
+/// while a library loads (asked of Valkey 8.1.8 and 9.1.2).
+const VALKEY_LOAD_TIME_MEMBERS: &[&str] = &["VALKEY_VERSION", "VALKEY_VERSION_NUM", "SERVER_NAME"];
+
+/// Whether `redis.member` (or `server.member` where `server` exists) is
+/// there while a library loads on every server of `targets`.
+fn loads_with(member: &str, targets: Servers) -> bool {
+    LOAD_TIME_MEMBERS.contains(&member)
+        || (targets.iter().all(|server| server.product() == Product::Valkey)
+            && VALKEY_LOAD_TIME_MEMBERS.contains(&member))
+}
 
 /// What a library does while it loads.
 pub(crate) struct LoadTime {
@@ -76,14 +89,14 @@ pub(crate) struct LoadTime {
 
 /// Reads what the library `chunk`, of which `model` is the model, does
 /// while it loads.
-pub(crate) fn load_time(model: &Model, chunk: &Chunk) -> LoadTime {
+pub(crate) fn load_time(model: &Model, chunk: &Chunk, targets: Servers) -> LoadTime {
     let mut loading = LoadTime {
         registered: Vec::new(),
         uncertain: false,
         diagnostics: Vec::new(),
         names: HashSet::new(),
     };
-    unavailable_names(model, &mut loading.diagnostics);
+    unavailable_names(model, targets, &mut loading.diagnostics);
     let nested = nested_blocks(&chunk.block);
     for site in &model.calls {
         if model.value(site.func) != Value::Builtin(Builtin::RegisterFunction) {
@@ -108,30 +121,32 @@ pub(crate) fn load_time(model: &Model, chunk: &Chunk) -> LoadTime {
 }
 
 /// The globals the main chunk reads that do not exist while a library
-/// loads: anything but `redis`, and of it anything but
-/// [`LOAD_TIME_MEMBERS`]. Writes of globals are the scope check's (it
-/// reports them in every environment); `KEYS` and `ARGV` too (it explains
-/// them for functions).
-fn unavailable_names(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
+/// loads: anything but `redis` (and Valkey's `server`, when every target
+/// is Valkey), and of it anything but [`LOAD_TIME_MEMBERS`] (and Valkey's
+/// own). Writes of globals are the scope check's (it reports them in every
+/// environment); `KEYS` and `ARGV` too (it explains them for functions).
+fn unavailable_names(model: &Model, targets: Servers, diagnostics: &mut Vec<Diagnostic>) {
+    let valkey = targets.iter().all(|server| server.product() == Product::Valkey);
     for used in &model.names {
         if used.function != 0 || used.binding.is_some() {
             continue;
         }
         let name = used.name.text.as_str();
-        let explained = matches!(name, "redis" | "KEYS" | "ARGV");
+        let library = name == "redis" || (valkey && name == "server");
+        let explained = library || matches!(name, "KEYS" | "ARGV");
         match used.access {
             Access::Index {
                 key: Expr::String(member, _),
                 whole,
                 ..
-            } if name == "redis" => {
+            } if library => {
                 let member = String::from_utf8_lossy(member);
-                if !LOAD_TIME_MEMBERS.contains(&&*member) {
-                    diagnostics.push(unavailable(&format!("redis.{member}"), whole));
+                if !loads_with(&member, targets) {
+                    diagnostics.push(unavailable(&format!("{name}.{member}"), whole));
                 }
             }
             // `redis[k]`: a member the text does not settle.
-            Access::Index { .. } if name == "redis" => {}
+            Access::Index { .. } if library => {}
             Access::Read | Access::Index { .. } | Access::AssignIndex if !explained => {
                 diagnostics.push(unavailable(name, used.name.span));
             }

@@ -89,9 +89,10 @@ fn judge<'t>(context: &Context<'_, 't>, used: &NameUse<'t>) -> Option<Finding<'t
                 return undefined(context, used);
             }
             let member = String::from_utf8_lossy(member).into_owned();
-            // A library registers its functions; a script has no such member.
+            // A library registers its functions (through Valkey's `server`
+            // too); a script has no such member.
             let registers = context.model.environment == Environment::Library
-                && text == "redis"
+                && matches!(text, "redis" | "server")
                 && member == "register_function";
             let present = registers
                 || lib

@@ -6,6 +6,7 @@
 mod command_arguments;
 mod corpus_calls;
 mod differential;
+mod load_time;
 mod nil_comparison;
 mod parse_time;
 mod raw;
