@@ -2,16 +2,21 @@
 //!
 //! A literal index that is not a whole number from 1 to the declared count
 //! reads nil, which is no key nor argument the caller passed. Under `or`
-//! (`tonumber(ARGV[3]) or 10`) a read past the count has its fallback, and
-//! a declared variable tail has no end. Any other use of the table (`#KEYS`,
-//! `KEYS[i]`, `unpack(ARGV)`) leaves it unjudged.
+//! (`tonumber(ARGV[3]) or 10`) a read past the count has its fallback; so
+//! has a read into a local that the script tests (`local k = KEYS[5]`, then
+//! `if k then ... end`: a template shared by callers with more keys and
+//! fewer), and a declared variable tail has no end. Any other use of the
+//! table (`#KEYS`, `KEYS[i]`, `unpack(ARGV)`) leaves it unjudged.
+
+use std::collections::HashSet;
 
 use super::table_uses::{self, Table};
 use super::{Context, Judges, Meta};
 use crate::declared::Declared;
 use crate::diagnostic::{Diagnostic, Target};
 use crate::rule::{Checker, Rule};
-use crate::syntax::tree::Span;
+use crate::semantic::Given;
+use crate::syntax::tree::{Block, Expr, Span, Stat};
 
 pub(super) const RULE: Meta = Meta {
     check: Some(check),
@@ -24,6 +29,7 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
     }
     let declared = context.declared;
     let uses = table_uses::uses(context);
+    let tested = tested_reads(context);
     let tables = [
         (Table::Keys, &uses.keys, declared.keys, declared.variadic_keys),
         (Table::Argv, &uses.argv, declared.args, declared.variadic),
@@ -35,10 +41,72 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
         for &(index, span, optional) in &uses.literal {
             let valid = index.fract() == 0.0
                 && index >= 1.0
-                && (unbounded || optional || index <= count as f64);
+                && (unbounded || optional || tested.contains(&span.start) || index <= count as f64);
             if !valid {
                 diagnostics.push(outside(table, index, span, count, declared));
             }
+        }
+    }
+}
+
+/// Where the reads start that a local holds and the script tests: the
+/// local's value (`local k = KEYS[5]`) is read in a condition (`if k`,
+/// `while k ~= nil`, `until not k`).
+fn tested_reads(context: &Context) -> HashSet<usize> {
+    let model = context.model;
+    let mut conditions = Vec::new();
+    for function in &model.functions {
+        conditions_in(function.block, &mut conditions);
+    }
+    let in_condition = |span: Span| {
+        conditions
+            .iter()
+            .any(|condition: &Span| condition.start <= span.start && span.end <= condition.end)
+    };
+    let mut tested = HashSet::new();
+    for (id, binding) in model.bindings.iter().enumerate() {
+        let read = binding.given.iter().find_map(|given| match given {
+            Given::Expr(expr @ Expr::Index { .. }) | Given::Nth(expr @ Expr::Index { .. }, 0) => {
+                Some(expr.span())
+            }
+            _ => None,
+        });
+        let Some(read) = read else {
+            continue;
+        };
+        if model
+            .names
+            .iter()
+            .any(|used| used.binding == Some(id) && in_condition(used.name.span))
+        {
+            tested.insert(read.start);
+        }
+    }
+    tested
+}
+
+/// The spans of the conditions of `block`'s `if`, `while` and `repeat`
+/// statements, nested blocks included.
+fn conditions_in(block: &Block, out: &mut Vec<Span>) {
+    for stat in &block.stats {
+        match stat {
+            Stat::If { arms, otherwise, .. } => {
+                for (cond, block) in arms {
+                    out.push(cond.span());
+                    conditions_in(block, out);
+                }
+                if let Some(block) = otherwise {
+                    conditions_in(block, out);
+                }
+            }
+            Stat::While { cond, block, .. } | Stat::Repeat { block, cond, .. } => {
+                out.push(cond.span());
+                conditions_in(block, out);
+            }
+            Stat::Do(block)
+            | Stat::NumericFor { block, .. }
+            | Stat::GenericFor { block, .. } => conditions_in(block, out),
+            _ => {}
         }
     }
 }
@@ -113,6 +181,18 @@ mod tests {
             errors("return {KEYS[1], ARGV[9]}", variadic),
             Vec::<String>::new()
         );
+    }
+
+    #[test]
+    fn a_read_the_script_tests_has_its_fallback() {
+        // A template shared by callers that pass more keys and fewer.
+        let tested = "local extra = KEYS[5]\nif extra then redis.call('DEL', extra) end\nreturn 1";
+        assert_eq!(errors(tested, ONE_KEY_TWO_ARGS), Vec::<String>::new());
+        let tested_nil = "local extra = ARGV[4] while extra ~= nil do extra = nil end return 1";
+        assert_eq!(errors(tested_nil, ONE_KEY_TWO_ARGS), Vec::<String>::new());
+        // Read without a test: the caller never passes it.
+        let untested = "local extra = KEYS[5]\nreturn redis.call('GET', extra)";
+        assert_eq!(errors(untested, ONE_KEY_TWO_ARGS).len(), 1);
     }
 
     #[test]
