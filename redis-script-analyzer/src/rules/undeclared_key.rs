@@ -11,7 +11,8 @@
 //! by a literal name (the positions `COMMAND` reports for it), follows its
 //! value through the semantic model, and tells apart:
 //! - an element of KEYS: declared, nothing to say;
-//! - text built on a KEYS element (`KEYS[1] .. ':meta'`), or on an ARGV
+//! - text built on a KEYS element (`KEYS[1] .. ':meta'`, or made of one
+//!   by a string function: `string.sub(KEYS[1], 1, 8)`), or on an ARGV
 //!   element the caller passes as a namespace (`ARGV[1] .. id`): in the
 //!   declared keys' slot only when that part carries their hash tag
 //!   (`{user:1}:`), which is how scripts that are cluster-safe by design
@@ -85,6 +86,7 @@ fn origin(value: Value) -> Option<Origin> {
             Value::Reply(_) | Value::ReplyElement(..) => Origin::Reply,
             Value::Built(parts, _) => match parts.first()? {
                 Value::Key(index) => Origin::DerivedFromKeys(index.unwrap_or(0)),
+                derived @ Value::Derived(_) => derived_origin(derived)?,
                 Value::Arg(_) => Origin::DerivedFromArgv,
                 Value::Text(_) => match parts.get(1)? {
                     // `'{' .. KEYS[1] .. '}'` and the like: not settled here.
@@ -97,11 +99,26 @@ fn origin(value: Value) -> Option<Origin> {
                 Value::Reply(_) | Value::ReplyElement(..) => Origin::Reply,
                 _ => return None,
             },
+            derived @ Value::Derived(_) => derived_origin(derived)?,
             _ => return None,
         };
         worst = worst.max(Some(origin));
     }
     worst
+}
+
+/// Where a text a string function made comes from (`string.sub(KEYS[1],
+/// 1, 8)`, `ARGV[1]:lower()`): what it is made of.
+fn derived_origin(value: &Value) -> Option<Origin> {
+    let Value::Derived(inner) = value else {
+        return None;
+    };
+    Some(match &**inner {
+        Value::Key(index) => Origin::DerivedFromKeys(index.unwrap_or(0)),
+        Value::Arg(_) => Origin::Argv,
+        Value::Reply(_) | Value::ReplyElement(..) => Origin::Reply,
+        _ => return None,
+    })
 }
 
 fn diagnostic(
@@ -179,6 +196,25 @@ mod tests {
             .into_iter()
             .map(|d| (d.severity, d.message))
             .collect()
+    }
+
+    #[test]
+    fn a_key_made_of_a_keys_element_by_the_string_library_is_built_from_it() {
+        for script in [
+            "local base = string.sub(KEYS[1], 1, 8) redis.call('DEL', base .. ':x')",
+            "local k = string.sub(KEYS[1], 1, 8) return redis.call('LPUSH', k, ARGV[1])",
+            "return redis.call('DEL', KEYS[1]:lower())",
+        ] {
+            let found = findings(script, true);
+            assert_eq!(found.len(), 1, "{script}: {found:?}");
+            assert!(found[0].1.contains("built from KEYS[1]"), "{script}: {found:?}");
+            assert_eq!(findings(script, false), Vec::new(), "{script}");
+        }
+        // Made of an ARGV element: not from KEYS.
+        let found = findings("return redis.call('GET', string.upper(ARGV[1]))", false);
+        assert_eq!(found.len(), 1, "{found:?}");
+        // tostring of a KEYS element is that element.
+        assert_eq!(findings("return redis.call('GET', tostring(KEYS[1]))", true), Vec::new());
     }
 
     #[test]

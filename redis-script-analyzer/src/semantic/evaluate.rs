@@ -317,17 +317,26 @@ impl<'t> Model<'t> {
         }
     }
 
-    /// `s:upper()` and the like on a text: a text.
+    /// `s:upper()` and the like on a text: a text (made of `s`, for
+    /// `sub`, `upper`...).
     fn method_value(&self, obj: &'t Expr, name: &str, depth: usize) -> Value<'t> {
-        let textual = self
-            .value_at(obj, depth + 1)
-            .alternatives()
-            .iter()
-            .all(|value| matches!(value, Value::Text(_) | Value::AnyText | Value::Built(..)));
-        if textual && makes_text(name.as_bytes()) {
-            Value::AnyText
-        } else {
-            Value::Unknown
+        let value = self.value_at(obj, depth + 1);
+        let textual = value.alternatives().iter().all(|value| {
+            matches!(
+                value,
+                Value::Text(_)
+                    | Value::AnyText
+                    | Value::Built(..)
+                    | Value::Derived(_)
+                    | Value::Key(_)
+                    | Value::Arg(_)
+            )
+        });
+        match name.as_bytes() {
+            name if textual && derives_text(name) => derived(value),
+            name if textual && makes_text(name) => Value::AnyText,
+            b"len" | b"byte" | b"find" if textual => Value::Number(None),
+            _ => Value::Unknown,
         }
     }
 
@@ -403,6 +412,30 @@ impl<'t> Model<'t> {
                 Value::one_of(vec![Value::Number(None), Value::Nil])
             }
             Value::Builtin(Builtin::TextFunction) if index == 0 => Value::AnyText,
+            Value::Builtin(Builtin::StringOf) if index == 0 => match args.first() {
+                Some(text) => derived(self.value_at(text, depth + 1)),
+                None => Value::Unknown,
+            },
+            // `tostring(s)` of a text is that text.
+            Value::Builtin(Builtin::ToString) if index == 0 => match args.first() {
+                Some(arg) => Value::one_of(
+                    self.value_at(arg, depth + 1)
+                        .alternatives()
+                        .iter()
+                        .map(|value| match value {
+                            Value::Text(_)
+                            | Value::AnyText
+                            | Value::Built(..)
+                            | Value::Derived(_)
+                            | Value::Key(_)
+                            | Value::Arg(_) => value.clone(),
+                            _ => Value::AnyText,
+                        })
+                        .collect(),
+                ),
+                None => Value::Unknown,
+            },
+            Value::Builtin(Builtin::NumberFunction) if index == 0 => Value::Number(None),
             Value::Function(function) => self.returned(function, index, depth),
             Value::OneOf(callees) => Value::one_of(
                 callees
@@ -503,7 +536,8 @@ impl<'t> Model<'t> {
             "unpack" => Value::Builtin(Builtin::Unpack),
             "pcall" => Value::Builtin(Builtin::Pcall),
             "tonumber" => Value::Builtin(Builtin::ToNumber),
-            "tostring" => Value::Builtin(Builtin::TextFunction),
+            "tostring" => Value::Builtin(Builtin::ToString),
+            "math" => Value::Builtin(Builtin::MathLibrary),
             "ipairs" => Value::Builtin(Builtin::Ipairs),
             "pairs" => Value::Builtin(Builtin::Pairs),
             "string" => Value::Builtin(Builtin::StringLibrary),
@@ -534,7 +568,14 @@ fn library_member(library: Builtin, member: &[u8]) -> Value<'static> {
         (Builtin::Redis, b"sha1hex")
         | (Builtin::TableLibrary, b"concat")
         | (Builtin::Cjson, b"encode") => Builtin::TextFunction,
+        (Builtin::StringLibrary, member) if derives_text(member) => Builtin::StringOf,
         (Builtin::StringLibrary, member) if makes_text(member) => Builtin::TextFunction,
+        (Builtin::StringLibrary, b"len" | b"byte" | b"find")
+        | (
+            Builtin::MathLibrary,
+            b"floor" | b"ceil" | b"min" | b"max" | b"abs" | b"fmod" | b"modf",
+        )
+        | (Builtin::TableLibrary, b"getn") => Builtin::NumberFunction,
         _ => return Value::Unknown,
     };
     Value::Builtin(builtin)
@@ -542,8 +583,34 @@ fn library_member(library: Builtin, member: &[u8]) -> Value<'static> {
 
 /// Whether the `string` function `name` returns a text.
 fn makes_text(name: &[u8]) -> bool {
+    derives_text(name) || matches!(name, b"format" | b"char")
+}
+
+/// Whether the `string` function `name` returns a text made of its first
+/// argument.
+fn derives_text(name: &[u8]) -> bool {
     matches!(
         name,
-        b"format" | b"sub" | b"upper" | b"lower" | b"rep" | b"reverse" | b"char" | b"gsub"
+        b"sub" | b"upper" | b"lower" | b"rep" | b"reverse" | b"gsub"
+    )
+}
+
+/// The text a string function makes of `value`: of a literal or a text,
+/// some text; of anything else (a key, an argument, a reply), a text
+/// derived from it.
+fn derived(value: Value<'_>) -> Value<'_> {
+    Value::one_of(
+        value
+            .alternatives()
+            .iter()
+            .map(|value| match value {
+                Value::Text(_) | Value::AnyText | Value::Built(..) | Value::Number(_) => {
+                    Value::AnyText
+                }
+                Value::Derived(inner) => Value::Derived(inner.clone()),
+                Value::Unknown => Value::Unknown,
+                other => Value::Derived(Box::new(other.clone())),
+            })
+            .collect(),
     )
 }

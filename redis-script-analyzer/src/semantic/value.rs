@@ -25,6 +25,9 @@ pub(crate) enum Value<'t> {
     AnyText,
     /// `a .. b .. c`: the parts in order (capped; `more` when some were left off).
     Built(Vec<Value<'t>>, bool),
+    /// A text a string function makes of this value (`string.sub(KEYS[1],
+    /// 1, 8)`, `ARGV[1]:upper()`): derived from it, not equal to it.
+    Derived(Box<Value<'t>>),
     /// A library value the checks know: KEYS, ARGV, `redis.call`, `unpack`...
     Builtin(Builtin),
     /// `KEYS[n]` (`Some(n)`, 1-based) or `KEYS[i]`.
@@ -66,8 +69,16 @@ pub(crate) enum Builtin {
     Pcall,
     /// `tonumber`.
     ToNumber,
-    /// `tostring`, `string.*` that return strings, `table.concat`, `cjson.encode`...
+    /// `string.format`, `string.char`, `table.concat`, `cjson.encode`...: a text.
     TextFunction,
+    /// `string.sub`, `upper`, `lower`, `rep`, `reverse`, `gsub`: a text made
+    /// of the first argument ([`Value::Derived`]).
+    StringOf,
+    /// `tostring`: a text as it is, anything else as text.
+    ToString,
+    /// `string.len`, `math.floor`, `math.ceil`, `math.min`, `math.max`,
+    /// `math.abs`...: a number.
+    NumberFunction,
     /// `ipairs`.
     Ipairs,
     /// `pairs`.
@@ -78,6 +89,8 @@ pub(crate) enum Builtin {
     TableLibrary,
     /// The library `cjson`.
     Cjson,
+    /// The library `math`.
+    MathLibrary,
 }
 
 /// The most alternatives a value keeps before it is [`Value::Unknown`].
