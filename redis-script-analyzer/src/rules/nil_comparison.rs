@@ -284,9 +284,9 @@ mod tests {
             "local resp = redis.setresp resp(3) local v = redis.call('GET', KEYS[1]) if v == nil then return 0 end return v",
             // A name compared before the declaration is another variable.
             "if x == nil then return 0 end local x = redis.call('GET', KEYS[1]) return x",
-            // Declared nil, then assigned: the model does not order
-            // assignments, so the declaration's nil stays possible.
-            "local v if ARGV[1] then v = redis.call('GET', KEYS[1]) else v = redis.call('LPOP', KEYS[1]) end \
+            // Declared nil, then assigned on one way only: the
+            // declaration's nil still reaches the comparison.
+            "local v if ARGV[1] then v = redis.call('GET', KEYS[1]) end \
              if v == nil then return 0 end return v",
             // A field the constructor lacks is nil until it is written.
             "local cache = {} if cache.v == nil then cache.v = redis.call('GET', KEYS[1]) end \
@@ -307,6 +307,12 @@ mod tests {
         for source in clean {
             assert_eq!(messages(source), Vec::<String>::new(), "{source}");
         }
+        // Declared nil, then assigned a reply on every way: only the
+        // replies reach the comparison.
+        let assigned = "local v if ARGV[1] then v = redis.call('GET', KEYS[1]) \
+                        else v = redis.call('LPOP', KEYS[1]) end \
+                        if v == nil then return 0 end return v";
+        assert_eq!(messages(assigned).len(), 1, "{assigned}");
     }
 
     fn fixed(source: &str) -> Vec<Option<String>> {

@@ -59,6 +59,39 @@ impl<'t> Model<'t> {
         value
     }
 
+    /// What a read of the local `id` (at byte `at`) sees: the values of
+    /// it that reach the read (`values`, indexes in its `given`), computed
+    /// once per read.
+    fn reaching_value(&self, id: BindingId, at: usize, values: &[u32], depth: usize) -> Value<'t> {
+        match self.memo.reads.borrow().get(&at) {
+            Some(Slot::Done(value)) => return value.clone(),
+            Some(Slot::Busy) => return Value::Unknown,
+            _ => {}
+        }
+        self.memo.reads.borrow_mut().insert(at, Slot::Busy);
+        let binding = &self.bindings[id];
+        let value = Value::one_of(
+            values
+                .iter()
+                .map(|&index| match (binding.kind, index) {
+                    // A parameter's declaration gives what its calls pass.
+                    (BindingKind::Parameter(function, position), 0) => {
+                        self.parameter_value(function, position, depth)
+                    }
+                    (_, index) => match binding.given.get(index as usize) {
+                        Some(given) => self.given_value(*given, Some(id), depth),
+                        None => Value::Unknown,
+                    },
+                })
+                .collect(),
+        );
+        self.memo
+            .reads
+            .borrow_mut()
+            .insert(at, Slot::Done(value.clone()));
+        value
+    }
+
     /// What a parameter can hold: the arguments of every call that names
     /// its function, when nothing else may call it.
     fn parameter_value(&self, function: FunctionId, index: usize, depth: usize) -> Value<'t> {
@@ -275,7 +308,14 @@ impl<'t> Model<'t> {
             Expr::Table(..) => Value::Table(expr, None),
             Expr::Paren(inner, _) => self.value_at(inner, depth + 1),
             Expr::Name(name) => match self.binding_of(name) {
-                Some(id) => self.binding_value_at(id, depth + 1),
+                Some(id) => match self.reaching.get(&name.span.start) {
+                    Some(values)
+                        if !self.bindings[id].assigned_elsewhere && self.role(id).is_none() =>
+                    {
+                        self.reaching_value(id, name.span.start, values, depth + 1)
+                    }
+                    _ => self.binding_value_at(id, depth + 1),
+                },
                 None => self.global(&name.text),
             },
             Expr::Unary { op, .. } => match op {

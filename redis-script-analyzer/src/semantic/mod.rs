@@ -19,7 +19,7 @@ pub(crate) mod flow;
 mod terms;
 pub(crate) mod value;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -53,6 +53,10 @@ pub(crate) struct Binding<'t> {
     pub(crate) fields: Vec<(FieldKey<'t>, Given<'t>)>,
     /// Whether its value is read other than as a called function's name.
     pub(crate) escapes: bool,
+    /// Whether a function other than the one that declares it assigns it:
+    /// a closure may run between any two statements, so no read knows
+    /// which of its values reach it.
+    pub(crate) assigned_elsewhere: bool,
 }
 
 /// A function: the main chunk (0) or a function expression.
@@ -187,6 +191,12 @@ pub(crate) struct Model<'t> {
     roles: HashMap<BindingId, Builtin>,
     /// Each call's index in [`Model::calls`], by its first byte.
     pub(crate) call_index: HashMap<usize, Vec<usize>>,
+    /// For each read of a local (by the name's first byte), the indexes in
+    /// its binding's `given` of the values that may reach it: its
+    /// declaration or the assignments after it on the way there. A read
+    /// not listed may see any of them (in a loop that assigns it, in
+    /// another function than the local's).
+    pub(crate) reaching: HashMap<usize, Vec<u32>>,
     /// Memoized values of bindings ([`value`]).
     pub(crate) memo: value::Memo<'t>,
 }
@@ -220,9 +230,11 @@ impl<'t> Model<'t> {
                 function_ids: HashMap::new(),
                 roles: HashMap::new(),
                 call_index: HashMap::new(),
+                reaching: HashMap::new(),
                 memo: value::Memo::default(),
             },
             in_scope: HashMap::new(),
+            reaching: HashMap::new(),
             scopes: vec![Vec::new()],
             function: 0,
             optional: false,
@@ -352,6 +364,41 @@ impl<'t> Model<'t> {
     }
 }
 
+/// The names `block` assigns (`x = ...`, `function x()`), nested blocks
+/// included, functions' bodies not (they run when called).
+fn assigned_names<'t>(block: &'t Block, names: &mut HashSet<&'t str>) {
+    for stat in &block.stats {
+        match stat {
+            Stat::Assign { targets, .. } => {
+                for target in targets {
+                    if let Expr::Name(name) = target {
+                        names.insert(&name.text);
+                    }
+                }
+            }
+            Stat::Function { name, .. } if name.path.len() == 1 && name.method.is_none() => {
+                names.insert(&name.path[0].text);
+            }
+            Stat::Do(inner)
+            | Stat::While { block: inner, .. }
+            | Stat::Repeat { block: inner, .. }
+            | Stat::NumericFor { block: inner, .. }
+            | Stat::GenericFor { block: inner, .. } => assigned_names(inner, names),
+            Stat::If {
+                arms, otherwise, ..
+            } => {
+                for (_, inner) in arms {
+                    assigned_names(inner, names);
+                }
+                if let Some(inner) = otherwise {
+                    assigned_names(inner, names);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The names Lua declares without the script writing them.
 static IMPLICIT_SELF: LazyLock<Name> = LazyLock::new(|| Name {
     text: "self".to_owned(),
@@ -389,6 +436,39 @@ struct Builder<'t> {
     optional: bool,
     /// The span of the condition being walked (without its parentheses).
     condition: Option<Span>,
+    /// The locals of the function being walked, each with the indexes of
+    /// its values that reach the point of the walk (`None`: any of them).
+    reaching: HashMap<BindingId, Option<Vec<u32>>>,
+}
+
+/// What reaches each local at a point of the walk.
+type Reaching = HashMap<BindingId, Option<Vec<u32>>>;
+
+/// The values that reach a point from any of `states` (each a way there),
+/// for the locals `before` knows.
+fn merge(before: &Reaching, states: &[Reaching]) -> Reaching {
+    before
+        .keys()
+        .map(|&id| {
+            let mut all: Option<Vec<u32>> = Some(Vec::new());
+            for state in states {
+                match (state.get(&id).cloned().flatten(), &mut all) {
+                    (Some(values), Some(all)) => {
+                        for value in values {
+                            if !all.contains(&value) {
+                                all.push(value);
+                            }
+                        }
+                    }
+                    _ => all = None,
+                }
+            }
+            if let Some(all) = &mut all {
+                all.sort_unstable();
+            }
+            (id, all)
+        })
+        .collect()
 }
 
 impl<'t> Builder<'t> {
@@ -399,7 +479,9 @@ impl<'t> Builder<'t> {
             given: vec![given],
             fields: Vec::new(),
             escapes: false,
+            assigned_elsewhere: false,
         });
+        self.reaching.insert(id, Some(vec![0]));
         self.in_scope.entry(&name.text).or_default().push(id);
         let declared = (kind != BindingKind::Implicit).then(|| {
             self.model.declared_names.push(&name.text);
@@ -419,6 +501,11 @@ impl<'t> Builder<'t> {
         let binding = self.lookup(&name.text);
         if let Some(id) = binding {
             self.model.resolved.insert(name.span.start, id);
+            if matches!(access, Access::Read | Access::Index { .. })
+                && let Some(Some(values)) = self.reaching.get(&id)
+            {
+                self.model.reaching.insert(name.span.start, values.clone());
+            }
         }
         self.model.names.push(NameUse {
             name,
@@ -527,26 +614,35 @@ impl<'t> Builder<'t> {
             Stat::Call(call) => self.expr(call),
             Stat::Do(block) => self.block(block),
             Stat::While { cond, block, .. } => {
+                let assigned = self.loop_assigns(block);
                 self.condition(cond);
                 self.block(block);
+                self.any_values(&assigned);
             }
             Stat::Repeat { block, cond, .. } => {
+                let assigned = self.loop_assigns(block);
                 // `until` sees the body's locals.
                 self.open();
                 self.block_in_scope(block);
                 self.condition(cond);
                 self.close();
+                self.any_values(&assigned);
             }
             Stat::If {
                 arms, otherwise, ..
             } => {
+                let before = self.reaching.clone();
+                let mut ends = Vec::new();
                 for (cond, block) in arms {
+                    self.reaching = before.clone();
                     self.condition(cond);
-                    self.block(block);
+                    ends.extend(self.way(block, &before));
                 }
-                if let Some(block) = otherwise {
-                    self.block(block);
+                match otherwise {
+                    Some(block) => ends.extend(self.way(block, &before)),
+                    None => ends.push(before.clone()),
                 }
+                self.reaching = merge(&before, &ends);
             }
             Stat::NumericFor {
                 var,
@@ -561,10 +657,12 @@ impl<'t> Builder<'t> {
                 if let Some(step) = step {
                     self.expr(step);
                 }
+                let assigned = self.loop_assigns(block);
                 self.open();
                 self.declare(var, BindingKind::LoopVariable, Given::Number);
                 self.block(block);
                 self.close();
+                self.any_values(&assigned);
             }
             Stat::GenericFor {
                 names,
@@ -573,12 +671,14 @@ impl<'t> Builder<'t> {
                 ..
             } => {
                 self.exprs(exprs);
+                let assigned = self.loop_assigns(block);
                 self.open();
                 for (index, name) in names.iter().enumerate() {
                     self.declare(name, BindingKind::LoopVariable, Given::Loop(exprs, index));
                 }
                 self.block(block);
                 self.close();
+                self.any_values(&assigned);
             }
             Stat::Break(_) => {}
         }
@@ -596,9 +696,12 @@ impl<'t> Builder<'t> {
     fn function_name(&mut self, name: &'t FuncName, id: BindingId, function: FunctionId) {
         match (&name.path[1..], &name.method) {
             // `function f()` with a local `f`: a new value for it.
-            ([], None) => self.model.bindings[id]
-                .given
-                .push(Given::Function(function)),
+            ([], None) => {
+                self.model.bindings[id]
+                    .given
+                    .push(Given::Function(function));
+                self.assigned(id);
+            }
             ([field], None) | ([], Some(field)) => self.model.bindings[id].fields.push((
                 FieldKey::Name(field.text.as_bytes()),
                 Given::Function(function),
@@ -607,11 +710,55 @@ impl<'t> Builder<'t> {
         }
     }
 
+    /// The local `id` was just given its last value: from here on only
+    /// that reaches, in the function that declares it.
+    fn assigned(&mut self, id: BindingId) {
+        let last = self.model.bindings[id].given.len() as u32 - 1;
+        match self.reaching.get_mut(&id) {
+            Some(values) => *values = Some(vec![last]),
+            None => self.model.bindings[id].assigned_elsewhere = true,
+        }
+    }
+
+    /// Walks `block` as a way that may be taken: from what reaches before,
+    /// giving what reaches at its end (`None` when it never ends there:
+    /// it returns or raises).
+    fn way(&mut self, block: &'t Block, before: &Reaching) -> Option<Reaching> {
+        self.reaching = before.clone();
+        self.block(block);
+        let after = std::mem::take(&mut self.reaching);
+        (!flow::terminates(block)).then_some(after)
+    }
+
+    /// Before a loop: the locals it assigns may hold any of their values
+    /// at any point of it, and after it.
+    /// (Called before the loop and again after it, with what the first
+    /// call gave.)
+    fn loop_assigns(&mut self, block: &'t Block) -> Vec<BindingId> {
+        let mut names = HashSet::new();
+        assigned_names(block, &mut names);
+        let ids: Vec<BindingId> = names
+            .into_iter()
+            .filter_map(|name| self.lookup(name))
+            .collect();
+        self.any_values(&ids);
+        ids
+    }
+
+    fn any_values(&mut self, ids: &[BindingId]) {
+        for id in ids {
+            if let Some(values) = self.reaching.get_mut(id) {
+                *values = None;
+            }
+        }
+    }
+
     fn assign(&mut self, target: &'t Expr, given: Given<'t>) {
         match target {
             Expr::Name(name) => {
                 if let Some(id) = self.use_name(name, Access::Assign) {
                     self.model.bindings[id].given.push(given);
+                    self.assigned(id);
                 }
             }
             Expr::Index { obj, key, .. } => {
@@ -647,8 +794,11 @@ impl<'t> Builder<'t> {
         let start = self.counts();
         self.model.function_ids.insert(func.span.start, id);
         let outer = std::mem::replace(&mut self.function, id);
-        // A function body runs on its own, whatever expression created it.
+        // A function body runs on its own, whatever expression created it,
+        // whenever it is called: the outer locals it reads may hold any of
+        // their values.
         let outer_optional = std::mem::replace(&mut self.optional, false);
+        let outer_reaching = std::mem::take(&mut self.reaching);
         self.open();
         if is_method {
             self.declare(&IMPLICIT_SELF, BindingKind::Implicit, Given::Unknown);
@@ -666,6 +816,7 @@ impl<'t> Builder<'t> {
         self.model.functions[id].extent = self.extent_from(start);
         self.function = outer;
         self.optional = outer_optional;
+        self.reaching = outer_reaching;
         id
     }
 
@@ -921,5 +1072,47 @@ mod tests {
         let model = Model::build(&chunk, Environment::Script);
         let order: Vec<&str> = model.names.iter().map(|u| u.name.text.as_str()).collect();
         assert_eq!(order, ["f", "g"]);
+    }
+
+    /// The value of the last argument of the script's last call.
+    fn last_argument(source: &str) -> String {
+        let chunk = parse(source).unwrap();
+        let model = Model::build(&chunk, Environment::Script);
+        let site = model.calls.last().expect("a call");
+        format!("{:?}", model.value(site.args.last().expect("an argument")))
+    }
+
+    #[test]
+    fn a_read_sees_the_values_that_reach_it() {
+        // A declaration, then assignments: only the last reaches.
+        assert_eq!(
+            last_argument("local x x = 'a' x = 'b' print(x)"),
+            r#"Text([98])"#
+        );
+        // Both ways of an `if`, not the declaration's nil.
+        assert_eq!(
+            last_argument("local x if ARGV[1] then x = 'a' else x = 'b' end print(x)"),
+            r#"OneOf([Text([97]), Text([98])])"#
+        );
+        // One way only: the declaration's value too.
+        assert_eq!(
+            last_argument("local x = 'a' if ARGV[1] then x = 'b' end print(x)"),
+            r#"OneOf([Text([97]), Text([98])])"#
+        );
+        // A way that returns takes its value with it.
+        assert_eq!(
+            last_argument("local x = 'a' if ARGV[1] then x = 'b' return end print(x)"),
+            r#"Text([97])"#
+        );
+        // In and after a loop that assigns it: any of its values.
+        assert_eq!(
+            last_argument("local x = 'a' for i = 1, 2 do print(x) x = 'b' end print(x)"),
+            r#"OneOf([Text([97]), Text([98])])"#
+        );
+        // Assigned by a function, which may run anywhere: any of them.
+        assert_eq!(
+            last_argument("local x = 'a' local function f() x = 'b' end f() x = 'c' print(x)"),
+            r#"OneOf([Text([97]), Text([98]), Text([99])])"#
+        );
     }
 }

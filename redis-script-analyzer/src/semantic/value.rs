@@ -112,6 +112,9 @@ pub(crate) struct Memo<'t> {
     /// holds: a read costs its field's writes, not the table's.
     pub(super) fields: RefCell<HashMap<BindingId, Rc<FieldWrites<'t>>>>,
     pub(super) field_values: RefCell<HashMap<(BindingId, &'t [u8]), Value<'t>>>,
+    /// What each read of a local sees, by the name's first byte, where the
+    /// walk knows which of its values reach it.
+    pub(super) reads: RefCell<HashMap<usize, Slot<Value<'t>>>>,
 }
 
 /// The writes into a table binding, by field name.
@@ -138,6 +141,7 @@ impl<'t> Memo<'t> {
             resp3: std::cell::OnceCell::new(),
             fields: RefCell::default(),
             field_values: RefCell::default(),
+            reads: RefCell::default(),
         }
     }
 
@@ -149,6 +153,7 @@ impl<'t> Memo<'t> {
         self.resp3.take();
         self.fields.get_mut().clear();
         self.field_values.get_mut().clear();
+        self.reads.get_mut().clear();
     }
 }
 
