@@ -414,7 +414,9 @@ impl<'t> Model<'t> {
                 Some(_) => Value::Nil,
                 None => Value::Unknown,
             },
-            // `unpack(t)`, `unpack(t, i)`: from element 1 or `i`.
+            // `unpack(t)`, `unpack(t, i)`: from element 1 or `i`; from a
+            // bound the text does not settle (`unpack(t, i, j)` in a loop),
+            // any element of `t`.
             Value::Builtin(Builtin::Unpack) => {
                 let first = match args.get(1) {
                     None => Some(1),
@@ -423,12 +425,12 @@ impl<'t> Model<'t> {
                     }
                     Some(_) => None,
                 };
-                match (args.first(), first) {
-                    (Some(table), Some(first)) => {
+                match args.first() {
+                    Some(table) => {
                         let table = self.value_at(table, depth + 1);
-                        self.element(table, Some(first + index), depth)
+                        self.element(table, first.map(|first| first + index), depth)
                     }
-                    _ => Value::Unknown,
+                    None => Value::Unknown,
                 }
             }
             // `pcall(f, ...)`: whether it ran, then what `f(...)` gives.

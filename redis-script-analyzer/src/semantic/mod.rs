@@ -1115,4 +1115,16 @@ mod tests {
             r#"OneOf([Text([97]), Text([98]), Text([99])])"#
         );
     }
+
+    #[test]
+    fn unpack_from_a_bound_the_text_does_not_settle_gives_any_element() {
+        assert_eq!(
+            last_argument("for i = 1, #KEYS, 2 do local k = unpack(KEYS, i, i + 1) print(k) end"),
+            "Key(None)"
+        );
+        assert_eq!(
+            last_argument("local a = unpack(ARGV, 2) print(a)"),
+            "Arg(Some(2))"
+        );
+    }
 }
