@@ -164,6 +164,13 @@ pub fn call_replies(name: &str, args: &[Arg]) -> Option<Replies> {
         },
         "lpos" if options_settled(args.get(2..).unwrap_or_default()) => Replies::of(INTEGER | NIL),
         "lpos" => return None,
+        // The match itself, its length with `LEN`, the ranges with `IDX`
+        // (an array; a map on RESP3).
+        "lcs" => match lcs_reply(args.get(2..).unwrap_or_default())? {
+            LcsReply::Match => only(STRING),
+            LcsReply::Length => only(INTEGER),
+            LcsReply::Ranges => only(ARRAY),
+        },
         // The schemas say "string" and "null"; the server replies a status,
         // "none" for a missing key.
         "type" => Replies {
@@ -220,6 +227,35 @@ fn xadd_creates_stream(args: &[Arg]) -> Option<bool> {
         }
     }
     None
+}
+
+/// What `LCS key1 key2 options...` replies.
+enum LcsReply {
+    Match,
+    Length,
+    Ranges,
+}
+
+/// What the options of `LCS` make it reply; `None` where a computed
+/// argument stands where an option could.
+fn lcs_reply(options: &[Arg]) -> Option<LcsReply> {
+    let mut reply = LcsReply::Match;
+    let mut options = options.iter();
+    while let Some(option) = options.next() {
+        let Arg::Word(word) = option else {
+            return None;
+        };
+        if word.eq_ignore_ascii_case(b"IDX") {
+            reply = LcsReply::Ranges;
+        } else if word.eq_ignore_ascii_case(b"LEN") {
+            if !matches!(reply, LcsReply::Ranges) {
+                reply = LcsReply::Length;
+            }
+        } else if word.eq_ignore_ascii_case(b"MINMATCHLEN") {
+            options.next();
+        }
+    }
+    Some(reply)
 }
 
 /// Whether `LPOS key element options...` names `option` among its options,
@@ -280,6 +316,7 @@ fn argument_dependent(name: &str) -> bool {
             | "zadd"
             | "xadd"
             | "lpos"
+            | "lcs"
     )
 }
 
@@ -417,6 +454,18 @@ mod tests {
         assert_eq!(call("LPOS", &["l", "x"]).kinds, Kinds(INTEGER | NIL));
         assert_eq!(call("LPOS", &["l", "x", "COUNT", "0"]).kinds, Kinds(ARRAY));
         assert!(call_replies("lpos", &[Arg::Value, Arg::Value, Arg::Value, Arg::Value]).is_none());
+        // LCS: the match, its length, or the ranges.
+        assert_eq!(call("LCS", &["a", "b"]).kinds, Kinds(STRING));
+        assert_eq!(call("lcs", &["a", "b", "len"]).kinds, Kinds(INTEGER));
+        assert_eq!(
+            call(
+                "LCS",
+                &["a", "b", "IDX", "MINMATCHLEN", "4", "WITHMATCHLEN"]
+            )
+            .kinds,
+            Kinds(ARRAY)
+        );
+        assert!(call_replies("lcs", &[Arg::Value, Arg::Value, Arg::Value]).is_none());
         // Fixed lengths.
         assert_eq!(call("TIME", &[]).length, Length::Exactly(2));
         assert_eq!(call("SCAN", &["0"]).length, Length::Exactly(2));

@@ -35,6 +35,7 @@ use kind::{ARRAY, INTEGER, NIL, STATUS, STRING};
 /// The data the samples read.
 const SETUP: &[&[&str]] = &[
     &["SET", "rc:s", "v"],
+    &["MSET", "rc:s1", "ohmytext", "rc:s2", "mynewtext"],
     &["RPUSH", "rc:l", "a", "b", "c"],
     &["HSET", "rc:h", "f1", "v1", "f2", "v2"],
     &["SADD", "rc:set", "a", "b"],
@@ -117,6 +118,20 @@ const SAMPLES: &[Sample] = &[
     s(&["LPOS", "rc:l", "b"], INTEGER),
     s(&["LPOS", "rc:l", "nosuch"], NIL),
     s(&["LPOS", "rc:l", "a", "COUNT", "0"], ARRAY),
+    s(&["LCS", "rc:s1", "rc:s2"], STRING),
+    s(&["LCS", "rc:s1", "rc:s2", "LEN"], INTEGER),
+    s(
+        &[
+            "LCS",
+            "rc:s1",
+            "rc:s2",
+            "IDX",
+            "MINMATCHLEN",
+            "2",
+            "WITHMATCHLEN",
+        ],
+        ARRAY,
+    ),
     // The schema forgets this nil.
     s(&["LMOVE", "rc:empty", "rc:l", "LEFT", "RIGHT"], NIL),
 ];
