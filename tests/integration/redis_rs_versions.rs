@@ -142,5 +142,13 @@ fn replies_the_reply_shape_check_refuses_fail_on_the_server() {
         );
         fails::<i64>(&mut con, "return redis.status_reply('EMPTY')");
         fails::<i64>(&mut con, "return redis.call('SMEMBERS', KEYS[1])");
+        // RESP3's reply tables, on either protocol.
+        fails::<i64>(&mut con, "return {map = {a = '1'}}");
+        fails::<String>(&mut con, "return {set = {a = true}}");
+        fails::<bool>(&mut con, "return {big_number = '12345'}");
+        fails::<(String, String)>(
+            &mut con,
+            "return {verbatim_string = {format = 'txt', string = 'hi'}}",
+        );
     }
 }

@@ -8,7 +8,9 @@
 //! A script's replies are known only where every `return` of its main
 //! function settles them: a literal (`1`, `'x'` with its text, `nil`,
 //! `true` replies 1, `false` nil), a table (`{ok = ...}` a status, `{err =
-//! ...}` an error, `{double = ...}` a double, any other an array, its
+//! ...}` an error, `{double = ...}` a double, `{map = ...}` and `{set =
+//! ...}` an array, `{big_number = ...}` and `{verbatim_string = ...}` a
+//! string (as a RESP2 connection gets them), any other an array, its
 //! leading elements up to the first that may be nil), a Redis command
 //! returned directly, with the replies its reply schema gives and its
 //! arguments pick ([`replies::call_replies`]: `redis.call('INCR', ...)` an
@@ -245,6 +247,21 @@ fn table_replies(fields: &[Field], locals: &Model, depth: usize) -> Vec<Reply> {
         })],
         [Field::Named(name, _)] if name.text == "err" => Vec::new(),
         [Field::Named(name, _)] if name.text == "double" => vec![Reply::Double],
+        // RESP3's own replies, as a RESP2 connection gets them (a RESP3
+        // one gets a map, a set, a big number, a verbatim string, which
+        // redis-rs converts to no fewer types): a big number or a verbatim
+        // string is a bulk string, a map a flat array of its keys and
+        // values, a set an array of its members.
+        [Field::Named(name, value)] if name.text == "big_number" => {
+            vec![Reply::String(match value {
+                Expr::String(text, _) => Some(text.clone()),
+                _ => None,
+            })]
+        }
+        [Field::Named(name, _)] if name.text == "verbatim_string" => vec![Reply::STRING],
+        [Field::Named(name, _)] if matches!(name.text.as_str(), "map" | "set") => {
+            vec![Reply::ARRAY]
+        }
         // Which field wins, or what a computed key is, is not settled here.
         _ if fields
             .iter()
@@ -474,6 +491,20 @@ mod tests {
         for (source, ty) in accepted {
             assert_eq!(refused(source, named(ty)), Vec::<String>::new(), "{source}");
         }
+    }
+
+    #[test]
+    fn resp3_reply_tables_are_judged_as_a_client_gets_them() {
+        // A map or a set is an array on RESP2 (a map or a set on RESP3):
+        // no scalar holds it.
+        assert_eq!(refused("return {map = {a = '1'}}", named("i64")).len(), 1);
+        assert_eq!(refused("return {set = {a = true}}", named("String")).len(), 1);
+        assert!(refused("return {map = {a = '1'}}", vec_of("String")).is_empty());
+        // A big number or a verbatim string is a string: not an array, and
+        // a number only where its text is one.
+        assert_eq!(refused("return {big_number = '12345'}", named("bool")).len(), 1);
+        let verbatim = "return {verbatim_string = {format = 'txt', string = 'hi'}}";
+        assert_eq!(refused(verbatim, tuple(&["String", "String"])).len(), 1);
     }
 
     #[test]
