@@ -485,6 +485,18 @@ fn an_editing_session() {
         "{shown}"
     );
 
+    // Hover on a value: the argument the grammar takes it for.
+    let value = dir.join("value.lua");
+    let value_text = "return redis.call('SET', KEYS[1], ARGV[1], 'EX', '10')\n";
+    client.open(&value, value_text);
+    let cursor = value_text.find("10'").unwrap() as u32 + 1;
+    let hover = client.at("textDocument/hover", &value, 0, cursor);
+    assert_eq!(
+        hover["contents"]["value"],
+        "**seconds** (`SET`): an integer, after `EX`."
+    );
+    client.diagnostics(&value);
+
     // Only the words the grammar takes where the string stands: none where
     // a value comes (after `EX`, or the key), and not `XX` after `NX`.
     for (name, text, expected) in [

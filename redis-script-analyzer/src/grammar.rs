@@ -70,6 +70,55 @@ pub fn next_words(
     common
 }
 
+/// A value's argument as the documentation names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ValueArgument {
+    /// Its name (`seconds`).
+    pub name: &'static str,
+    /// The word that comes before it (`EX`); empty for none.
+    pub token: &'static str,
+    /// What it is, in words: `an integer`, `a key`.
+    pub kind: &'static str,
+}
+
+/// The argument of `name`'s grammar (as [`next_words`] names commands) that
+/// a value after the arguments `before` stands for, on the first server
+/// of `targets` whose grammar has one there: what an editor shows on
+/// hovering it. `None` where no value fits there (only a word does), or
+/// the grammar does not know.
+pub fn value_at(name: &str, before: &[Option<&[u8]>], targets: Servers) -> Option<ValueArgument> {
+    let words: Vec<Word> = before
+        .iter()
+        .map(|word| match word {
+            Some(text) => Word::Literals(vec![Literal::Text(text)]),
+            None => Word::Any,
+        })
+        .collect();
+    targets.iter().find_map(|server| {
+        let expected = expected_next(grammar(server, name)?.args, &words)?;
+        expected.into_iter().find_map(|expected| match expected {
+            Expected::Value(arg) => Some(ValueArgument {
+                name: arg.name,
+                token: arg.token,
+                kind: kind_words(arg.kind),
+            }),
+            _ => None,
+        })
+    })
+}
+
+/// A kind of value in words: `an integer`.
+pub(crate) fn kind_words(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Key => "a key",
+        Kind::Pattern => "a glob-style pattern",
+        Kind::Integer => "an integer",
+        Kind::Double => "a number",
+        Kind::UnixTime => "a Unix time, an integer",
+        Kind::Token | Kind::OneOf | Kind::Block | Kind::Text => "a string",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,5 +137,24 @@ mod tests {
             next_words("scan", &[Some(b"0"), Some(b"MATCHING")], Servers::ALL),
             None
         );
+    }
+
+    #[test]
+    fn a_value_is_the_argument_the_grammar_expects_there() {
+        let seconds = value_at("set", &[None, None, Some(b"EX")], Servers::ALL);
+        assert_eq!(
+            seconds,
+            Some(ValueArgument {
+                name: "seconds",
+                token: "EX",
+                kind: "an integer"
+            })
+        );
+        assert_eq!(
+            value_at("set", &[], Servers::ALL).map(|v| v.name),
+            Some("key")
+        );
+        // Only words fit after the value.
+        assert_eq!(value_at("getex", &[None], Servers::ALL), None);
     }
 }

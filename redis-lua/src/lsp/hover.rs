@@ -1,5 +1,6 @@
-//! Hover on a command's name in a call, on a container's subcommand, or on
-//! a word of a command's arguments (`'NX'` in a `SET` call): what the
+//! Hover on a command's name in a call, on a container's subcommand, on
+//! a word of a command's arguments (`'NX'` in a `SET` call), or on a value
+//! (`'10'` after `'EX'`: the argument its grammar takes it for): what the
 //! analyzer's tables know of it, in Markdown.
 
 use std::collections::BTreeSet;
@@ -7,6 +8,7 @@ use std::fmt::Write;
 use std::ops::Range;
 
 use redis_script_analyzer::commands::{self, Command, OptionWord, flag};
+use redis_script_analyzer::grammar;
 use redis_script_analyzer::replies::{self, Length, Replies, kind};
 use redis_script_analyzer::servers::{Product, Server, Servers};
 
@@ -26,12 +28,36 @@ pub(crate) fn hover(text: &str, offset: usize, targets: Servers) -> Option<(Rang
         Argument::Command => describe(written, targets)?,
         Argument::AfterCommand { command, before } => match slot(command, &before)? {
             Slot::Subcommand { container } => describe(&format!("{container}|{written}"), targets)?,
-            Slot::Option { command } => {
-                describe_option(&commands::option(&command, written)?, targets)
-            }
+            Slot::Option { command } => match commands::option(&command, written) {
+                Some(word) => describe_option(&word, targets),
+                None => describe_value(&command, &before, targets)?,
+            },
         },
     };
     Some((site.content, shown))
+}
+
+/// The argument of `command` that a value after the arguments `before`
+/// stands for: `**seconds** (`SET`): an integer, after `EX``.
+fn describe_value(command: &str, before: &[Option<&str>], targets: Servers) -> Option<String> {
+    let container = command.contains('|');
+    let after: Vec<Option<&[u8]>> = before
+        .iter()
+        .skip(usize::from(container))
+        .map(|word| word.map(str::as_bytes))
+        .collect();
+    let value = grammar::value_at(&command.to_ascii_lowercase(), &after, targets)?;
+    let mut text = format!(
+        "**{}** (`{}`): {}",
+        value.name,
+        title(&command.to_ascii_lowercase()),
+        value.kind
+    );
+    if !value.token.is_empty() {
+        let _ = write!(text, ", after `{}`", value.token);
+    }
+    text.push('.');
+    Some(text)
 }
 
 /// What the tables say of the command (or `container|sub`) `name`: its
@@ -347,7 +373,11 @@ mod tests {
         .unwrap();
         assert!(!shown.contains("checked for"), "{shown}");
         assert_eq!(hover("redis.call('NOSUCH')", 13, Servers::ALL), None);
-        assert_eq!(hover("redis.call('GET', 'x')", 19, Servers::ALL), None);
+        // A value: the argument the grammar takes it for.
+        assert_eq!(
+            hover("redis.call('GET', 'x')", 19, Servers::ALL).map(|(_, shown)| shown),
+            Some("**key** (`GET`): a key.".to_owned())
+        );
     }
 
     #[test]

@@ -244,14 +244,7 @@ fn is_number_kind(kind: Kind) -> bool {
 }
 
 fn kind_name(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Key => "a key",
-        Kind::Pattern => "a pattern",
-        Kind::Integer => "an integer",
-        Kind::Double => "a number",
-        Kind::UnixTime => "a Unix time, an integer",
-        Kind::Token | Kind::OneOf | Kind::Block | Kind::Text => "a string",
-    }
+    grammar::kind_words(kind)
 }
 
 #[cfg(test)]
