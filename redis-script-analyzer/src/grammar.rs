@@ -42,13 +42,7 @@ pub fn next_words(
     before: &[Option<&[u8]>],
     targets: Servers,
 ) -> Option<Vec<&'static str>> {
-    let words: Vec<Word> = before
-        .iter()
-        .map(|word| match word {
-            Some(text) => Word::Literals(vec![Literal::Text(text)]),
-            None => Word::Any,
-        })
-        .collect();
+    let words = words_of(before);
     let mut common: Option<Vec<&'static str>> = None;
     for server in targets.iter() {
         let expected = expected_next(grammar(server, name)?.args, &words)?;
@@ -70,6 +64,18 @@ pub fn next_words(
     common
 }
 
+/// The words of arguments given as literal texts (`None` for any other
+/// value).
+fn words_of<'w>(before: &[Option<&'w [u8]>]) -> Vec<Word<'w>> {
+    before
+        .iter()
+        .map(|word| match word {
+            Some(text) => Word::Literals(vec![Literal::Text(text)]),
+            None => Word::Any,
+        })
+        .collect()
+}
+
 /// A value's argument as the documentation names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ValueArgument {
@@ -87,13 +93,7 @@ pub struct ValueArgument {
 /// hovering it. `None` where no value fits there (only a word does), or
 /// the grammar does not know.
 pub fn value_at(name: &str, before: &[Option<&[u8]>], targets: Servers) -> Option<ValueArgument> {
-    let words: Vec<Word> = before
-        .iter()
-        .map(|word| match word {
-            Some(text) => Word::Literals(vec![Literal::Text(text)]),
-            None => Word::Any,
-        })
-        .collect();
+    let words = words_of(before);
     targets.iter().find_map(|server| {
         let expected = expected_next(grammar(server, name)?.args, &words)?;
         expected.into_iter().find_map(|expected| match expected {

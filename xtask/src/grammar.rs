@@ -7,14 +7,11 @@
 //! the arguments that came after it (an argument's own `since`, or the
 //! history entry that names its token).
 
-use std::collections::BTreeMap;
-use std::fmt::Write;
-
 use serde_json::Value;
 
-use crate::commands::{Table, names, set_expression, tables};
+use crate::commands::{Table, tables};
 use crate::derive::{argument_since, release_end};
-use crate::servers::Server;
+use crate::forms::Forms;
 use crate::specs::{History, Specs, args, history};
 use crate::version::Version;
 
@@ -104,27 +101,14 @@ fn argument(arg: &Value, until: Option<Version>, history: &History) -> String {
 /// The whole generated file.
 pub fn render(specs: &Specs) -> String {
     let tables = tables(specs);
-    // Each name's distinct trees, in order of their first server.
-    let mut rows: BTreeMap<&str, Vec<(String, Vec<Server>)>> = BTreeMap::new();
+    let mut forms = Forms::default();
     for table in &tables {
         for name in table.rows.keys() {
-            let Some(tree) = tree(specs, table, name) else {
-                continue;
-            };
-            let trees = rows.entry(name).or_default();
-            match trees.iter_mut().find(|(seen, _)| *seen == tree) {
-                Some((_, servers)) => servers.push(table.server),
-                None => trees.push((tree, vec![table.server])),
+            if let Some(tree) = tree(specs, table, name) {
+                forms.add(name, tree, table.server);
             }
         }
     }
-    let mut sets: Vec<&[Server]> = Vec::new();
-    for (_, servers) in rows.values().flatten() {
-        if !sets.contains(&servers.as_slice()) {
-            sets.push(servers);
-        }
-    }
-
     let mut out = crate::files::HEADER.to_owned();
     out.push_str(
         "//! The argument tree of every command and subcommand a script may\n\
@@ -136,30 +120,13 @@ pub fn render(specs: &Specs) -> String {
          use super::arg::{Grammar, M, O, T, a, g, t, v};\n\
          use crate::servers::{Server, Servers};\n",
     );
-    for (index, servers) in sets.iter().enumerate() {
-        let _ = write!(
-            out,
-            "\n/// {}.\n#[rustfmt::skip]\nconst S{index}: Servers = {};\n",
-            names(servers),
-            set_expression(servers)
-        );
-    }
-    out.push_str(
-        "\n/// Every command's trees, sorted by name, then by their first server:\n\
-         /// `g(name, servers, arguments)`.\n\
-         #[rustfmt::skip]\n\
-         pub(super) static GRAMMARS: &[Grammar] = &[\n",
+    forms.write(
+        &mut out,
+        "/// Every command's trees, sorted by name, then by their first server:\n\
+         /// `g(name, servers, arguments)`.\n",
+        "pub(super) static GRAMMARS: &[Grammar] = &[",
+        "g",
     );
-    for (name, trees) in &rows {
-        for (tree, servers) in trees {
-            let set = sets
-                .iter()
-                .position(|set| set == servers)
-                .expect("every set is named");
-            let _ = writeln!(out, "    g({name:?}, S{set}, {tree}),");
-        }
-    }
-    out.push_str("];\n");
     out
 }
 

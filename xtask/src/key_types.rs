@@ -5,13 +5,10 @@
 //! release with no binary has the facts of the newer server its table is
 //! derived from, for the commands it has.
 
-use std::collections::BTreeMap;
-use std::fmt::Write;
-
 use serde_json::Value;
 
-use crate::commands::{names, set_expression, tables};
-use crate::servers::Server;
+use crate::commands::tables;
+use crate::forms::Forms;
 use crate::specs::Specs;
 
 /// Where it is written, from the repository's root.
@@ -62,7 +59,7 @@ fn facts(types: &Value) -> String {
 /// The whole generated file.
 pub fn render(specs: &Specs) -> String {
     let tables = tables(specs);
-    let mut rows: BTreeMap<&str, Vec<(String, Vec<Server>)>> = BTreeMap::new();
+    let mut forms = Forms::default();
     for table in &tables {
         let spec = match table.derived_from {
             None => specs.binary(table.server),
@@ -70,25 +67,13 @@ pub fn render(specs: &Specs) -> String {
         }
         .expect("checked when loaded");
         for name in table.rows.keys() {
-            let Some(types) = spec
+            if let Some(types) = spec
                 .commands
                 .get(name)
                 .and_then(|command| command.get("types"))
-            else {
-                continue;
-            };
-            let text = facts(types);
-            let forms = rows.entry(name).or_default();
-            match forms.iter_mut().find(|(seen, _)| *seen == text) {
-                Some((_, servers)) => servers.push(table.server),
-                None => forms.push((text, vec![table.server])),
+            {
+                forms.add(name, facts(types), table.server);
             }
-        }
-    }
-    let mut sets: Vec<&[Server]> = Vec::new();
-    for (_, servers) in rows.values().flatten() {
-        if !sets.contains(&servers.as_slice()) {
-            sets.push(servers);
         }
     }
     let mut out = crate::files::HEADER.to_owned();
@@ -101,30 +86,13 @@ pub fn render(specs: &Specs) -> String {
          use super::{HASH, HYPERLOGLOG, LIST, SET, STREAM, STRING, TypeUse, ZSET, u};\n\
          use crate::servers::{Server, Servers};\n",
     );
-    for (index, servers) in sets.iter().enumerate() {
-        let _ = write!(
-            out,
-            "\n/// {}.\n#[rustfmt::skip]\nconst S{index}: Servers = {};\n",
-            names(servers),
-            set_expression(servers)
-        );
-    }
-    out.push_str(
-        "\n/// Every command asked, sorted by name, then by its first server:\n\
-         /// `u(name, servers, creates, wrongtype_on)`.\n\
-         #[rustfmt::skip]\n\
-         pub(super) static USES: &[TypeUse] = &[\n",
+    forms.write(
+        &mut out,
+        "/// Every command asked, sorted by name, then by its first server:\n\
+         /// `u(name, servers, creates, wrongtype_on)`.\n",
+        "pub(super) static USES: &[TypeUse] = &[",
+        "u",
     );
-    for (name, forms) in &rows {
-        for (text, servers) in forms {
-            let set = sets
-                .iter()
-                .position(|set| set == servers)
-                .expect("every set is named");
-            let _ = writeln!(out, "    u({name:?}, S{set}, {text}),");
-        }
-    }
-    out.push_str("];\n");
     out
 }
 

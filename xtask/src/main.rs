@@ -9,6 +9,7 @@
 mod commands;
 mod derive;
 mod files;
+mod forms;
 mod grammar;
 mod key_types;
 mod options;

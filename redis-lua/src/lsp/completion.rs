@@ -17,7 +17,7 @@ use redis_script_analyzer::servers::{Server, Servers};
 use super::call_site::{self, Argument};
 use super::hover;
 use super::protocol::{self, CompletionItem, Markdown, TextEdit};
-use super::slot::{Slot, slot};
+use super::slot::{Slot, grammar_words, slot};
 
 /// What a name offered is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,13 +79,8 @@ pub(crate) fn candidates(text: &str, offset: usize, targets: Servers) -> Vec<Can
             ),
             Some(Slot::Option { command }) => {
                 // The words the grammar takes here, when it can tell.
-                let container = command.contains('|');
-                let after: Vec<Option<&[u8]>> = before
-                    .iter()
-                    .skip(usize::from(container))
-                    .map(|word| word.map(str::as_bytes))
-                    .collect();
-                let next = grammar::next_words(&command.to_ascii_lowercase(), &after, targets);
+                let (name, after) = grammar_words(&command, &before);
+                let next = grammar::next_words(&name, &after, targets);
                 return commands::options(&command, targets)
                     .filter(|word| next.as_ref().is_none_or(|next| next.contains(&word.token)))
                     .filter(|word| starts_with(word.token, typed))

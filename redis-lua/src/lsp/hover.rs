@@ -13,7 +13,7 @@ use redis_script_analyzer::replies::{self, Length, Replies, kind};
 use redis_script_analyzer::servers::{Product, Server, Servers};
 
 use super::call_site::{self, Argument};
-use super::slot::{Slot, slot};
+use super::slot::{Slot, grammar_words, slot};
 
 /// The text to show for the call string at byte `offset` of `text`, and
 /// the bytes it is about; `None` where the cursor is on no command a server
@@ -40,13 +40,8 @@ pub(crate) fn hover(text: &str, offset: usize, targets: Servers) -> Option<(Rang
 /// The argument of `command` that a value after the arguments `before`
 /// stands for: `**seconds** (`SET`): an integer, after `EX``.
 fn describe_value(command: &str, before: &[Option<&str>], targets: Servers) -> Option<String> {
-    let container = command.contains('|');
-    let after: Vec<Option<&[u8]>> = before
-        .iter()
-        .skip(usize::from(container))
-        .map(|word| word.map(str::as_bytes))
-        .collect();
-    let value = grammar::value_at(&command.to_ascii_lowercase(), &after, targets)?;
+    let (name, after) = grammar_words(command, before);
+    let value = grammar::value_at(&name, &after, targets)?;
     let mut text = format!(
         "**{}** (`{}`): {}",
         value.name,

@@ -46,6 +46,22 @@ pub(crate) fn slot(command: &str, before: &[Option<&str>]) -> Option<Slot> {
     }
 }
 
+/// The arguments before a string as the grammar of `command` (a
+/// `Slot::Option`'s) reads them: its name in lower case, and the
+/// literal texts after the name (after a subcommand's name).
+pub(crate) fn grammar_words<'t>(
+    command: &str,
+    before: &[Option<&'t str>],
+) -> (String, Vec<Option<&'t [u8]>>) {
+    let container = command.contains('|');
+    let words = before
+        .iter()
+        .skip(usize::from(container))
+        .map(|word| word.map(str::as_bytes))
+        .collect();
+    (command.to_ascii_lowercase(), words)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

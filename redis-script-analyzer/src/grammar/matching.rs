@@ -91,13 +91,7 @@ const MAX_STATES: usize = 4096;
 /// Matches `words` (a call's arguments after its name, or after a
 /// subcommand's name) against `args`.
 pub(crate) fn judge(args: &'static [Arg], words: &[Word<'_>]) -> Verdict {
-    let mut matcher = Matcher {
-        words,
-        furthest: 0,
-        expected: Vec::new(),
-        conflict: None,
-        gave_up: false,
-    };
+    let mut matcher = Matcher::new(words);
     let start = BTreeSet::from([0]);
     let ends = matcher.sequence(args, &start);
     if matcher.gave_up {
@@ -120,13 +114,7 @@ pub(crate) fn judge(args: &'static [Arg], words: &[Word<'_>]) -> Verdict {
 /// token and value some reading expects next; `None` when no reading gets
 /// that far (or too many readings to follow).
 pub(crate) fn expected_next(args: &'static [Arg], words: &[Word<'_>]) -> Option<Vec<Expected>> {
-    let mut matcher = Matcher {
-        words,
-        furthest: 0,
-        expected: Vec::new(),
-        conflict: None,
-        gave_up: false,
-    };
+    let mut matcher = Matcher::new(words);
     let ends = matcher.sequence(args, &BTreeSet::from([0]));
     if matcher.gave_up {
         return None;
@@ -156,7 +144,17 @@ struct State {
     choices: Vec<(usize, usize)>,
 }
 
-impl Matcher<'_, '_> {
+impl<'m, 'w> Matcher<'m, 'w> {
+    fn new(words: &'m [Word<'w>]) -> Matcher<'m, 'w> {
+        Matcher {
+            words,
+            furthest: 0,
+            expected: Vec::new(),
+            conflict: None,
+            gave_up: false,
+        }
+    }
+
     /// Remembers what a reading expected at `at`, if no reading got further.
     fn fail(&mut self, at: usize, expected: Expected) {
         if at > self.furthest {

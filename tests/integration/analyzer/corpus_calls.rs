@@ -8,7 +8,7 @@
 //! call whose last argument spreads values is left out.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use redis_script_analyzer::commands::resolve;
 use redis_script_analyzer::servers::Server;
@@ -20,7 +20,7 @@ pub(super) fn corpus_calls(server: Server) -> (BTreeSet<Call>, usize, usize) {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = lua::corpus_files(repo);
     let mut project_files = Vec::new();
-    lua_files(&repo.join("target/corpora"), &mut project_files);
+    lua::lua_files(&repo.join("target/corpora"), &mut project_files);
     project_files.sort();
     let from_projects = project_files.len();
     files.extend(project_files);
@@ -96,20 +96,6 @@ fn with_keys(mut call: Call, server: Server) -> Call {
         call[at] = Word::text(&format!("{{t}}:k{at}"));
     }
     call
-}
-/// Every `.lua` file below `dir` (none when it is missing).
-fn lua_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            lua_files(&path, out);
-        } else if path.extension().is_some_and(|ext| ext == "lua") {
-            out.push(path);
-        }
-    }
 }
 
 /// The calls of `redis.call`, `redis.pcall`, `server.call` and of the

@@ -310,7 +310,8 @@ pub fn corpus_files(repo: &Path) -> Vec<PathBuf> {
     all
 }
 
-fn lua_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Every `.lua` file below `dir`, into `out` (none when it is missing).
+pub fn lua_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
