@@ -18,7 +18,7 @@
 //! both until a later word settles it. A call whose readings grow past a
 //! bound is left undecided.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 
 use super::arg::{Arg, Kind};
 
@@ -92,7 +92,10 @@ const MAX_STATES: usize = 4096;
 /// subcommand's name) against `args`.
 pub(crate) fn judge(args: &'static [Arg], words: &[Word<'_>]) -> Verdict {
     let mut matcher = Matcher::new(words);
-    let start = BTreeSet::from([0]);
+    if words.len() >= MAX_WORDS {
+        return Verdict::Undecided;
+    }
+    let start = Positions::from([0]);
     let ends = matcher.sequence(args, &start);
     if matcher.gave_up {
         return Verdict::Undecided;
@@ -100,7 +103,7 @@ pub(crate) fn judge(args: &'static [Arg], words: &[Word<'_>]) -> Verdict {
     if ends.contains(&words.len()) {
         return Verdict::Accepted;
     }
-    for &end in &ends {
+    for end in ends {
         matcher.fail(end, Expected::End);
     }
     Verdict::Refused(Refusal {
@@ -115,7 +118,10 @@ pub(crate) fn judge(args: &'static [Arg], words: &[Word<'_>]) -> Verdict {
 /// that far (or too many readings to follow).
 pub(crate) fn expected_next(args: &'static [Arg], words: &[Word<'_>]) -> Option<Vec<Expected>> {
     let mut matcher = Matcher::new(words);
-    let ends = matcher.sequence(args, &BTreeSet::from([0]));
+    if words.len() >= MAX_WORDS {
+        return None;
+    }
+    let ends = matcher.sequence(args, &Positions::from([0]));
     if matcher.gave_up {
         return None;
     }
@@ -125,7 +131,74 @@ pub(crate) fn expected_next(args: &'static [Arg], words: &[Word<'_>]) -> Option<
     (matcher.furthest == words.len()).then_some(matcher.expected)
 }
 
-type Positions = BTreeSet<usize>;
+/// The positions some reading reaches, one bit each: a call's words are
+/// fewer than [`MAX_WORDS`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Positions(u128);
+
+/// The most words a call may have to be judged.
+const MAX_WORDS: usize = 127;
+
+impl Positions {
+    fn new() -> Positions {
+        Positions(0)
+    }
+
+    fn from<const N: usize>(positions: [usize; N]) -> Positions {
+        let mut set = Positions::new();
+        for position in positions {
+            set.insert(position);
+        }
+        set
+    }
+
+    fn insert(&mut self, position: usize) {
+        if position <= MAX_WORDS {
+            self.0 |= 1 << position;
+        }
+    }
+
+    fn contains(&self, position: &usize) -> bool {
+        *position <= MAX_WORDS && self.0 & (1 << position) != 0
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+
+    fn union(&mut self, other: Positions) {
+        self.0 |= other.0;
+    }
+
+    fn without(self, other: Positions) -> Positions {
+        Positions(self.0 & !other.0)
+    }
+}
+
+impl IntoIterator for Positions {
+    type Item = usize;
+    type IntoIter = Bits;
+
+    fn into_iter(self) -> Bits {
+        Bits(self.0)
+    }
+}
+
+/// The positions of a [`Positions`], lowest first.
+struct Bits(u128);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let position = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(position)
+    }
+}
 
 struct Matcher<'m, 'w> {
     words: &'m [Word<'w>],
@@ -169,7 +242,7 @@ impl<'m, 'w> Matcher<'m, 'w> {
 
     /// `args` in order, a run of token-led ones in any order.
     fn sequence(&mut self, args: &'static [Arg], from: &Positions) -> Positions {
-        let mut at = from.clone();
+        let mut at = *from;
         let mut index = 0;
         while index < args.len() && !at.is_empty() {
             let run = args[index..]
@@ -198,7 +271,7 @@ impl<'m, 'w> Matcher<'m, 'w> {
     fn argument(&mut self, arg: &'static Arg, from: &Positions) -> Positions {
         let mut reached = self.repeated(arg, from);
         if arg.optional() {
-            reached.extend(from.iter().copied());
+            reached.union(*from);
         }
         reached
     }
@@ -207,14 +280,12 @@ impl<'m, 'w> Matcher<'m, 'w> {
     fn repeated(&mut self, arg: &'static Arg, from: &Positions) -> Positions {
         let mut reached = self.once(arg, from, true);
         if arg.multiple() {
-            let mut frontier = reached.clone();
+            let mut frontier = reached;
             while !frontier.is_empty() {
-                let next: Positions = self
+                let next = self
                     .once(arg, &frontier, arg.multiple_token())
-                    .difference(&reached)
-                    .copied()
-                    .collect();
-                reached.extend(next.iter().copied());
+                    .without(reached);
+                reached.union(next);
                 frontier = next;
             }
         }
@@ -226,14 +297,14 @@ impl<'m, 'w> Matcher<'m, 'w> {
         let after = if with_token && !arg.token.is_empty() {
             self.token(arg.token, from)
         } else {
-            from.clone()
+            *from
         };
         match arg.kind {
             Kind::Token => after,
             Kind::OneOf => {
                 let mut reached = Positions::new();
                 for choice in arg.args {
-                    reached.extend(self.argument(choice, &after));
+                    reached.union(self.argument(choice, &after));
                 }
                 reached
             }
@@ -255,7 +326,7 @@ impl<'m, 'w> Matcher<'m, 'w> {
 
     fn token(&mut self, token: &'static str, from: &Positions) -> Positions {
         let mut reached = Positions::new();
-        for &at in from {
+        for at in *from {
             match self.words.get(at) {
                 Some(word) if is_token(word, token) => {
                     reached.insert(at + 1);
@@ -280,8 +351,8 @@ impl<'m, 'w> Matcher<'m, 'w> {
             .fold(0, |mask, (index, _)| mask | 1 << index);
         let mut seen: HashSet<State> = HashSet::new();
         let mut queue: Vec<State> = from
-            .iter()
-            .map(|&at| State {
+            .into_iter()
+            .map(|at| State {
                 at,
                 used: 0,
                 choices: Vec::new(),
@@ -317,7 +388,7 @@ impl<'m, 'w> Matcher<'m, 'w> {
                     continue;
                 }
                 let after = if member.token.is_empty() {
-                    here.clone()
+                    here
                 } else {
                     self.token(member.token, &here)
                 };
@@ -397,7 +468,7 @@ impl<'m, 'w> Matcher<'m, 'w> {
         from: &Positions,
     ) -> Positions {
         let mut reached = Positions::new();
-        for &at in from {
+        for at in *from {
             let Some(word) = self.words.get(at) else {
                 self.fail(at, Expected::Value(count));
                 continue;
@@ -413,9 +484,9 @@ impl<'m, 'w> Matcher<'m, 'w> {
                     for time in 0..times {
                         here = self.once(counted, &here, time == 0 || counted.multiple_token());
                     }
-                    reached.extend(here);
+                    reached.union(here);
                 }
-                None => reached.extend(self.argument(counted, &after)),
+                None => reached.union(self.argument(counted, &after)),
             }
         }
         reached

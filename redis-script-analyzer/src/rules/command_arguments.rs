@@ -36,18 +36,9 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
         if !command_table::counted(&call) {
             continue;
         }
-        let Lookup::Known(known) = command_table::lookup(&call, targets) else {
+        let Some((name, skip)) = grammar_name(&call) else {
             continue;
         };
-        let count = command_table::words(&call);
-        if known
-            .effective
-            .iter()
-            .any(|(_, found)| !found.accepts_word_count(count))
-        {
-            continue;
-        }
-        let (name, skip) = known.grammar_name();
         let Some(args) = call.args.get(skip..) else {
             continue;
         };
@@ -68,11 +59,39 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
         }) else {
             continue;
         };
+        // What the tables say first: a command some target lacks, or a
+        // number of arguments it refuses (`command_arity`'s), is not the
+        // grammar's to report. Asked only of a refused call: most are not.
+        let Lookup::Known(known) = command_table::lookup(&call, targets) else {
+            continue;
+        };
+        let count = command_table::words(&call);
+        if known
+            .effective
+            .iter()
+            .any(|(_, found)| !found.accepts_word_count(count))
+        {
+            continue;
+        }
         let accepting = Servers::ALL.filter(|server| verdict_on(server) == Some(&Verdict::Accepted));
         diagnostics.push(finding(
             context, &call, args, &words, refusal, accepting,
         ));
     }
+}
+
+/// The name `call`'s grammar goes by, and how many of its arguments name
+/// it: `set`, or `object|encoding` for a container's subcommand (its first
+/// argument, a literal); `None` for a computed subcommand.
+fn grammar_name(call: &CommandCall) -> Option<(String, usize)> {
+    if !grammar::grammars(&call.name).is_empty() {
+        return Some((call.name.clone(), 0));
+    }
+    let Some(Expr::String(sub, _)) = call.args.first() else {
+        return None;
+    };
+    let name = format!("{}|{}", call.name, String::from_utf8_lossy(sub).to_ascii_lowercase());
+    (!grammar::grammars(&name).is_empty()).then_some((name, 1))
 }
 
 /// What the text settles about an argument: the literals it may be, or

@@ -47,16 +47,6 @@ pub(super) struct Known {
 }
 
 impl Known {
-    /// The name its grammar goes by (`object|encoding` for a subcommand),
-    /// and how many of the call's arguments it takes as names (1 for a
-    /// subcommand's).
-    pub(super) fn grammar_name(&self) -> (String, usize) {
-        match &self.sub {
-            Some(sub) => (format!("{}|{}", self.name, sub.to_ascii_lowercase()), 1),
-            None => (self.name.clone(), 0),
-        }
-    }
-
     /// The servers (of all, targeted or not) whose command passes `test`.
     pub(super) fn accepting(&self, test: impl Fn(&Command) -> bool) -> Servers {
         Servers::ALL.filter(|server| {

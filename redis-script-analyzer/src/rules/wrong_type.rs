@@ -159,22 +159,16 @@ impl<'t> Walker<'_, '_, 't> {
     }
 
     /// A block that may run (once, or again): judged from what holds
-    /// before it; afterwards, what it may change is forgotten.
+    /// before it; afterwards, what it may have changed is forgotten: a key
+    /// it leaves holding anything else (or nothing certain).
     fn branch(&self, block: &'t Block, state: &mut State<'t>, out: &mut Vec<Diagnostic>) {
         let mut inside = state.clone();
         self.block(block, &mut inside, out);
-        let mut calls = Vec::new();
-        for stat in &block.stats {
-            stat_calls(stat, &mut calls);
-        }
-        if let Some(ret) = &block.ret {
-            for expr in &ret.exprs {
-                expr_calls(expr, &mut calls, &mut Vec::new());
-            }
-        }
-        for span in calls {
-            self.forget(span, state);
-        }
+        state.retain(|key, holds| {
+            inside
+                .get(key)
+                .is_some_and(|after| after.key_type == holds.key_type)
+        });
     }
 
     /// An expression that may not run: what its calls may change is forgotten.
@@ -395,54 +389,6 @@ fn optional_tokens(args: &'static [Arg], inside: bool, out: &mut Vec<&'static st
         }
         if matches!(arg.kind, Kind::OneOf | Kind::Block) {
             optional_tokens(arg.args, optional, out);
-        }
-    }
-}
-
-/// The calls of a statement, nested blocks included, function bodies not.
-fn stat_calls(stat: &Stat, out: &mut Vec<Span>) {
-    let mut exprs: Vec<&Expr> = Vec::new();
-    let mut blocks: Vec<&Block> = Vec::new();
-    match stat {
-        Stat::Local { exprs: values, .. } => exprs.extend(values),
-        Stat::Assign { targets, exprs: values, .. } => exprs.extend(values.iter().chain(targets)),
-        Stat::Call(expr) => exprs.push(expr),
-        Stat::Do(block) => blocks.push(block),
-        Stat::If { arms, otherwise, .. } => {
-            for (cond, block) in arms {
-                exprs.push(cond);
-                blocks.push(block);
-            }
-            blocks.extend(otherwise);
-        }
-        Stat::While { cond, block, .. } | Stat::Repeat { block, cond, .. } => {
-            exprs.push(cond);
-            blocks.push(block);
-        }
-        Stat::NumericFor {
-            start, stop, step, block, ..
-        } => {
-            exprs.extend([start, stop]);
-            exprs.extend(step);
-            blocks.push(block);
-        }
-        Stat::GenericFor { exprs: values, block, .. } => {
-            exprs.extend(values);
-            blocks.push(block);
-        }
-        Stat::LocalFunction { .. } | Stat::Function { .. } | Stat::Break(_) => {}
-    }
-    for expr in exprs {
-        expr_calls(expr, out, &mut Vec::new());
-    }
-    for block in blocks {
-        for stat in &block.stats {
-            stat_calls(stat, out);
-        }
-        if let Some(ret) = &block.ret {
-            for expr in &ret.exprs {
-                expr_calls(expr, out, &mut Vec::new());
-            }
         }
     }
 }

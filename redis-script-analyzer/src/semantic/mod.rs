@@ -436,13 +436,33 @@ struct Builder<'t> {
     optional: bool,
     /// The span of the condition being walked (without its parentheses).
     condition: Option<Span>,
-    /// The locals of the function being walked, each with the indexes of
-    /// its values that reach the point of the walk (`None`: any of them).
-    reaching: HashMap<BindingId, Option<Vec<u32>>>,
+    /// The locals of the function being walked, each with its values that
+    /// reach the point of the walk.
+    reaching: Reaching,
 }
 
 /// What reaches each local at a point of the walk.
-type Reaching = HashMap<BindingId, Option<Vec<u32>>>;
+type Reaching = HashMap<BindingId, Reach>;
+
+/// Which of a local's values (indexes in its `given`) reach a point.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Reach {
+    /// Any of them.
+    Any,
+    One(u32),
+    /// These, sorted.
+    Some(std::rc::Rc<[u32]>),
+}
+
+impl Reach {
+    fn values(&self) -> Option<Vec<u32>> {
+        match self {
+            Reach::Any => None,
+            Reach::One(value) => Some(vec![*value]),
+            Reach::Some(values) => Some(values.to_vec()),
+        }
+    }
+}
 
 /// The values that reach a point from any of `states` (each a way there),
 /// for the locals `before` knows.
@@ -450,23 +470,23 @@ fn merge(before: &Reaching, states: &[Reaching]) -> Reaching {
     before
         .keys()
         .map(|&id| {
-            let mut all: Option<Vec<u32>> = Some(Vec::new());
-            for state in states {
-                match (state.get(&id).cloned().flatten(), &mut all) {
-                    (Some(values), Some(all)) => {
-                        for value in values {
-                            if !all.contains(&value) {
-                                all.push(value);
-                            }
-                        }
-                    }
-                    _ => all = None,
-                }
+            let reaches: Vec<&Reach> = states.iter().filter_map(|state| state.get(&id)).collect();
+            if reaches.len() < states.len() || reaches.contains(&&Reach::Any) {
+                return (id, Reach::Any);
             }
-            if let Some(all) = &mut all {
-                all.sort_unstable();
+            if let Some(first) = reaches.first()
+                && reaches.iter().all(|reach| reach == first)
+            {
+                return (id, (*first).clone());
             }
-            (id, all)
+            let mut all: Vec<u32> = reaches
+                .iter()
+                .filter_map(|reach| reach.values())
+                .flatten()
+                .collect();
+            all.sort_unstable();
+            all.dedup();
+            (id, Reach::Some(all.into()))
         })
         .collect()
 }
@@ -481,7 +501,7 @@ impl<'t> Builder<'t> {
             escapes: false,
             assigned_elsewhere: false,
         });
-        self.reaching.insert(id, Some(vec![0]));
+        self.reaching.insert(id, Reach::One(0));
         self.in_scope.entry(&name.text).or_default().push(id);
         let declared = (kind != BindingKind::Implicit).then(|| {
             self.model.declared_names.push(&name.text);
@@ -502,9 +522,9 @@ impl<'t> Builder<'t> {
         if let Some(id) = binding {
             self.model.resolved.insert(name.span.start, id);
             if matches!(access, Access::Read | Access::Index { .. })
-                && let Some(Some(values)) = self.reaching.get(&id)
+                && let Some(values) = self.reaching.get(&id).and_then(Reach::values)
             {
-                self.model.reaching.insert(name.span.start, values.clone());
+                self.model.reaching.insert(name.span.start, values);
             }
         }
         self.model.names.push(NameUse {
@@ -715,7 +735,7 @@ impl<'t> Builder<'t> {
     fn assigned(&mut self, id: BindingId) {
         let last = self.model.bindings[id].given.len() as u32 - 1;
         match self.reaching.get_mut(&id) {
-            Some(values) => *values = Some(vec![last]),
+            Some(values) => *values = Reach::One(last),
             None => self.model.bindings[id].assigned_elsewhere = true,
         }
     }
@@ -724,7 +744,9 @@ impl<'t> Builder<'t> {
     /// giving what reaches at its end (`None` when it never ends there:
     /// it returns or raises).
     fn way(&mut self, block: &'t Block, before: &Reaching) -> Option<Reaching> {
-        self.reaching = before.clone();
+        if self.reaching != *before {
+            self.reaching = before.clone();
+        }
         self.block(block);
         let after = std::mem::take(&mut self.reaching);
         (!flow::terminates(block)).then_some(after)
@@ -748,7 +770,7 @@ impl<'t> Builder<'t> {
     fn any_values(&mut self, ids: &[BindingId]) {
         for id in ids {
             if let Some(values) = self.reaching.get_mut(id) {
-                *values = None;
+                *values = Reach::Any;
             }
         }
     }
