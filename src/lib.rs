@@ -174,7 +174,7 @@ pub use redis_script_macros::redis_function;
 ///   warning for parameters the script never reads, or accept what the
 ///   command and library tables may get wrong for a newer server or a
 ///   module: `unknown_commands`, `unknown_subcommand`, `command_arity`,
-///   `unknown_member`; a comparison of a reply with nil that you keep on
+///   `command_arguments`, `wrong_type`, `unknown_member`; a comparison of a reply with nil that you keep on
 ///   purpose: `nil_comparison`; or, for a script that runs on one server or
 ///   reaches keys that share a hash tag, `undeclared_key` and
 ///   `value_in_keys`. Nothing else can be allowed on a binding: a reply

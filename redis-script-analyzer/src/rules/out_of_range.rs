@@ -29,7 +29,9 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
     }
     let declared = context.declared;
     let uses = table_uses::uses(context);
-    let tested = tested_reads(context);
+    // Asked only where a read is past the count: in a library of many
+    // functions, most have none.
+    let tested = std::cell::OnceCell::new();
     let tables = [
         (Table::Keys, &uses.keys, declared.keys, declared.variadic_keys),
         (Table::Argv, &uses.argv, declared.args, declared.variadic),
@@ -41,7 +43,12 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
         for &(index, span, optional) in &uses.literal {
             let valid = index.fract() == 0.0
                 && index >= 1.0
-                && (unbounded || optional || tested.contains(&span.start) || index <= count as f64);
+                && (unbounded
+                    || optional
+                    || index <= count as f64
+                    || tested
+                        .get_or_init(|| tested_reads(context))
+                        .contains(&span.start));
             if !valid {
                 diagnostics.push(outside(table, index, span, count, declared));
             }

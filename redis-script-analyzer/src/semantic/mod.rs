@@ -486,6 +486,11 @@ fn merge(before: &Reaching, states: &[Reaching]) -> Reaching {
                 .collect();
             all.sort_unstable();
             all.dedup();
+            // Past as many alternatives as a value keeps, any of them:
+            // a local assigned in each of many branches costs no more.
+            if all.len() > value::MAX_ALTERNATIVES {
+                return (id, Reach::Any);
+            }
             (id, Reach::Some(all.into()))
         })
         .collect()
