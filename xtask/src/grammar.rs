@@ -40,27 +40,53 @@ fn tree(specs: &Specs, table: &Table, name: &str) -> Option<String> {
     if args(command).is_empty() && row.arity != named {
         return None;
     }
-    Some(slice(args(command), until, &history(command)))
+    let exclusive: Vec<String> = command
+        .get("exclusive")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .filter_map(|name| Some(name.as_str()?.to_owned()))
+        .collect();
+    let reading = Reading {
+        until,
+        history: &history(command),
+        exclusive: &exclusive,
+    };
+    Some(slice(args(command), &reading, true))
 }
 
-/// `&[...]`: the arguments that exist up to `until` (all, when `None`).
-fn slice(arguments: &[Value], until: Option<Version>, history: &History) -> String {
+/// How a command's arguments are read into its tree.
+struct Reading<'a> {
+    /// The release the tree is for (all arguments, when `None`).
+    until: Option<Version>,
+    history: &'a History,
+    /// The names of the top-level `oneof`s whose choices the binary refused
+    /// together.
+    exclusive: &'a [String],
+}
+
+/// `&[...]`: the arguments that exist up to the release; `top` for a
+/// command's own arguments (not nested ones).
+fn slice(arguments: &[Value], reading: &Reading, top: bool) -> String {
     let items: Vec<String> = arguments
         .iter()
         .filter(|arg| {
-            until.is_none_or(|until| argument_since(arg, history).is_none_or(|s| s <= until))
+            reading
+                .until
+                .is_none_or(|until| argument_since(arg, reading.history).is_none_or(|s| s <= until))
         })
-        .map(|arg| argument(arg, until, history))
+        .map(|arg| argument(arg, reading, top))
         .collect();
     format!("&[{}]", items.join(", "))
 }
 
 /// One argument: `t(flags, token)` for a word alone, `v(kind, flags, token,
 /// name)` for a value, `a(kind, flags, token, name, &[...])` for a `oneof`
-/// or a `block`.
-fn argument(arg: &Value, until: Option<Version>, history: &History) -> String {
+/// or a `block`; the flag `X` on a `oneof` whose choices the binary
+/// refused together.
+fn argument(arg: &Value, reading: &Reading, top: bool) -> String {
     let text = |field: &str| arg.get(field).and_then(Value::as_str).unwrap_or_default();
-    let flags: Vec<&str> = arg
+    let mut flags: Vec<&str> = arg
         .get("flags")
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice)
@@ -72,6 +98,9 @@ fn argument(arg: &Value, until: Option<Version>, history: &History) -> String {
             _ => None,
         })
         .collect();
+    if top && text("type") == "oneof" && reading.exclusive.iter().any(|name| name == text("name")) {
+        flags.push("X");
+    }
     let flags = if flags.is_empty() {
         "0".to_owned()
     } else {
@@ -92,7 +121,7 @@ fn argument(arg: &Value, until: Option<Version>, history: &History) -> String {
     match kind {
         "OneOf" | "Block" => format!(
             "a({kind}, {flags}, {token:?}, {name:?}, {})",
-            slice(args(arg), until, history)
+            slice(args(arg), reading, false)
         ),
         _ => format!("v({kind}, {flags}, {token:?}, {name:?})"),
     }
@@ -117,7 +146,7 @@ pub fn render(specs: &Specs) -> String {
          //! arguments that came after it).\n\
          \n\
          use super::arg::Kind::*;\n\
-         use super::arg::{Grammar, M, O, T, a, g, t, v};\n\
+         use super::arg::{Grammar, M, O, T, X, a, g, t, v};\n\
          use crate::servers::{Server, Servers};\n",
     );
     forms.write(
@@ -146,13 +175,27 @@ mod tests {
             ], "flags": ["optional"], "name": "expiration", "type": "oneof"}
         ], "history": [["6.2.0", ["GET", "EXAT"]]]});
         let history = history(&set);
+        let reading = |until| Reading {
+            until,
+            history: &history,
+            exclusive: &[],
+        };
         assert_eq!(
-            slice(args(&set), Some((6, 0, u32::MAX)), &history),
+            slice(args(&set), &reading(Some((6, 0, u32::MAX))), true),
             "&[v(Key, 0, \"\", \"key\"), a(OneOf, O, \"\", \"expiration\", \
              &[v(Integer, 0, \"EX\", \"seconds\")])]"
         );
+        let exclusive = ["expiration".to_owned()];
+        let refused_together = Reading {
+            exclusive: &exclusive,
+            ..reading(None)
+        };
+        assert!(
+            slice(args(&set), &refused_together, true)
+                .contains("a(OneOf, O | X, \"\", \"expiration\"")
+        );
         assert_eq!(
-            slice(args(&set), None, &history),
+            slice(args(&set), &reading(None), true),
             "&[v(Key, 0, \"\", \"key\"), t(O, \"GET\"), a(OneOf, O, \"\", \"expiration\", \
              &[v(Integer, 0, \"EX\", \"seconds\"), v(UnixTime, 0, \"EXAT\", \"unix-time-seconds\")])]"
         );

@@ -32,6 +32,9 @@ pub(super) const O: u8 = 1;
 pub(super) const M: u8 = 2;
 /// Each repetition repeats its token too (`GET p [GET p ...]`).
 pub(super) const T: u8 = 4;
+/// A `oneof` whose choices the server refuses together (`NX` with `XX`
+/// of SET), as the binary answered; SORT takes `ASC` with `DESC`.
+pub(super) const X: u8 = 8;
 
 /// One argument.
 #[derive(Debug, PartialEq, Eq)]
@@ -53,6 +56,11 @@ impl Arg {
 
     pub(crate) const fn multiple(&self) -> bool {
         self.flags & M != 0
+    }
+
+    /// Whether the server refuses two of its choices in one call.
+    pub(crate) const fn exclusive(&self) -> bool {
+        self.flags & X != 0
     }
 
     /// Whether each repetition starts with the token again.

@@ -9,7 +9,8 @@
 //!   and again, as the servers look them up by their token wherever they
 //!   stand; a required one must still come once;
 //! - two choices of one `oneof` (`NX` and `XX`) on one reading of the call
-//!   refuse it;
+//!   refuse it, where the server refused them together when its
+//!   specifications were stored (it takes SORT's `ASC` with `DESC`);
 //! - a value's kind is checked only where no server's parser could take
 //!   the text ([`accepts`]).
 //!
@@ -373,9 +374,10 @@ impl<'m, 'w> Matcher<'m, 'w> {
             let here = Positions::from([state.at]);
             for (index, member) in members.iter().enumerate() {
                 let used = state.used | 1 << index;
-                // A repeated `oneof` (BITFIELD's operations) takes any
-                // choice each time.
-                if member.kind != Kind::OneOf || member.multiple() {
+                // A `oneof` the server does not refuse two choices of
+                // (SORT's `ASC` and `DESC`; BITFIELD's repeated operations)
+                // takes any choice each time.
+                if member.kind != Kind::OneOf || member.multiple() || !member.exclusive() {
                     for at in self.repeated(member, &here) {
                         if at > state.at {
                             queue.push(State {

@@ -327,6 +327,9 @@ mod tests {
         accepted("return redis.call('SET', KEYS[1], 'NX', 'XX')");
         accepted("return redis.call('SET', KEYS[1], 'v', 'xx', 'ex', 10, 'get')");
         accepted("return redis.call('SET', KEYS[1], 'v', 'EX', 10, 'NX')");
+        // Choices the servers take together: the last wins.
+        accepted("return redis.call('SORT', KEYS[1], 'ASC', 'DESC')");
+        accepted("return redis.call('ZUNIONSTORE', KEYS[1], 1, KEYS[1], 'AGGREGATE', 'SUM', 'AGGREGATE', 'MIN')");
     }
 
     #[test]

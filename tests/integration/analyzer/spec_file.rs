@@ -128,15 +128,24 @@ fn argument_facts(arg: &Value) -> Value {
     Value::Object(facts)
 }
 
+/// What the server answered of each command beyond `COMMAND` and
+/// `COMMAND DOCS`, by command name: what it does to its key's type
+/// (`types`), and which of its `oneof`s it refuses two choices of
+/// (`exclusive`).
+pub(super) struct Answers {
+    pub(super) types: BTreeMap<String, Value>,
+    pub(super) exclusive: BTreeMap<String, Value>,
+}
+
 /// The file's text: the server, then one command per line (its `COMMAND`
-/// row, its documentation facts and what it does to its key's type,
-/// `types`), sorted by name.
+/// row, its documentation facts and the server's `answers`), sorted by
+/// name.
 pub(super) fn render(
     server: Server,
     version: &str,
     rows: &BTreeMap<String, Row>,
     docs: &BTreeMap<String, Value>,
-    types: &BTreeMap<String, Value>,
+    answers: &Answers,
 ) -> String {
     let mut out = format!(
         "{{\"server\": {}, \"version\": {}, \"commands\": [\n",
@@ -155,8 +164,11 @@ pub(super) fn render(
             if let Some(Value::Object(facts)) = docs.get(&row.name).map(doc_facts) {
                 line.as_object_mut().expect("an object").extend(facts);
             }
-            if let Some(types) = types.get(&row.name) {
+            if let Some(types) = answers.types.get(&row.name) {
                 line["types"] = types.clone();
+            }
+            if let Some(exclusive) = answers.exclusive.get(&row.name) {
+                line["exclusive"] = exclusive.clone();
             }
             line.to_string()
         })

@@ -23,7 +23,7 @@ use redis_script_analyzer::commands::{self, Flags};
 use redis_script_analyzer::sandbox;
 use redis_script_analyzer::servers::{Product, Server};
 
-use super::{spec_file, type_probe};
+use super::{choice_probe, spec_file, type_probe};
 use crate::server::{Flavor, RedisServer};
 
 /// What stores the running binary's specifications (with
@@ -163,8 +163,11 @@ fn capture() {
     let server = server_of(&running);
     let (version, rows) = read_server(&running);
     let docs = spec_file::read_docs(&running);
-    let types = type_probe::probe_types(&running, &rows, &docs);
-    let text = spec_file::render(server, &version, &rows, &docs, &types);
+    let answers = spec_file::Answers {
+        types: type_probe::probe_types(&running, &rows, &docs),
+        exclusive: choice_probe::probe_choices(&running, &rows, &docs),
+    };
+    let text = spec_file::render(server, &version, &rows, &docs, &answers);
     let path = spec_file::path(server);
     let stored = std::fs::read_to_string(&path).unwrap_or_default();
     if std::env::var("REDIS_SCRIPT_REGENERATE").as_deref() == Ok("1") {

@@ -126,14 +126,14 @@ pub(super) fn probe_types(
 }
 
 /// The `arguments` of a `COMMAND DOCS` map (or of an argument).
-fn arguments(doc: &Value) -> &[Value] {
+pub(super) fn arguments(doc: &Value) -> &[Value] {
     doc.get("arguments")
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice)
 }
 
 /// The words of the smallest call `args` take, onto `words`.
-fn smallest(args: &[Value], keys: &mut usize, words: &mut Vec<String>) {
+pub(super) fn smallest(args: &[Value], keys: &mut usize, words: &mut Vec<String>) {
     for arg in args {
         let flags = arg.get("flags").and_then(Value::as_array);
         if flags.is_some_and(|flags| flags.iter().any(|flag| flag == "optional")) {

@@ -1,0 +1,99 @@
+//! Which choices of a command's `oneof` arguments the running server
+//! refuses together, for the specifications file (`"exclusive"` of a
+//! command: the names of those `oneof`s). The documentation groups `NX`
+//! and `XX` of SET in one `oneof`, and SET refuses both; it groups `ASC`
+//! and `DESC` of SORT too, and SORT takes both (the last wins). The
+//! analyzer reports two choices of a `oneof` only where the binary
+//! refused them.
+//!
+//! For each `oneof` of a command's top-level arguments with two choices or
+//! more: its smallest call with the first choice, with the second, and
+//! with both (the `oneof`'s token before each, if it has one), each on an
+//! empty database. A `oneof` is exclusive when both calls with one choice
+//! succeed and the call with both fails.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::tables::Row;
+use super::type_probe::{arguments, smallest};
+use crate::server::RedisServer;
+
+/// The `exclusive` facts of every command that has some, by name.
+pub(super) fn probe_choices(
+    running: &RedisServer,
+    rows: &BTreeMap<String, Row>,
+    docs: &BTreeMap<String, Value>,
+) -> BTreeMap<String, Value> {
+    let mut connection = running.connection();
+    let mut facts = BTreeMap::new();
+    for row in rows.values() {
+        let refused = ["noscript", "blocking", "admin"];
+        if row
+            .flags
+            .iter()
+            .any(|flag| refused.contains(&flag.as_str()))
+        {
+            continue;
+        }
+        let Some(doc) = docs.get(&row.name) else {
+            continue;
+        };
+        let args = arguments(doc);
+        let mut exclusive = Vec::new();
+        for (index, arg) in args.iter().enumerate() {
+            let choices = arguments(arg);
+            if arg.get("type").and_then(Value::as_str) != Some("oneof") || choices.len() < 2 {
+                continue;
+            }
+            let call = |picked: &[&Value]| {
+                let mut words: Vec<String> = row.name.split('|').map(str::to_uppercase).collect();
+                let mut keys = 0;
+                smallest(&args[..index], &mut keys, &mut words);
+                for choice in picked {
+                    if let Some(token) = arg.get("token").and_then(Value::as_str) {
+                        words.push(token.to_owned());
+                    }
+                    smallest_of_choice(choice, &mut keys, &mut words);
+                }
+                smallest(&args[index + 1..], &mut keys, &mut words);
+                words
+            };
+            let runs = |connection: &mut redis::Connection, words: &[String]| {
+                redis::cmd("FLUSHALL")
+                    .query::<()>(connection)
+                    .expect("FLUSHALL");
+                let mut command = redis::cmd(&words[0]);
+                for word in &words[1..] {
+                    command.arg(word);
+                }
+                command.query::<redis::Value>(connection).is_ok()
+            };
+            let (first, second) = (&choices[0], &choices[1]);
+            if runs(&mut connection, &call(&[first]))
+                && runs(&mut connection, &call(&[second]))
+                && !runs(&mut connection, &call(&[first, second]))
+                && let Some(name) = arg.get("name").and_then(Value::as_str)
+            {
+                exclusive.push(name.to_owned());
+            }
+        }
+        if !exclusive.is_empty() {
+            facts.insert(row.name.clone(), json!(exclusive));
+        }
+    }
+    redis::cmd("FLUSHALL")
+        .query::<()>(&mut connection)
+        .expect("FLUSHALL");
+    facts
+}
+
+/// The words of one choice given, optional or not.
+fn smallest_of_choice(choice: &Value, keys: &mut usize, words: &mut Vec<String>) {
+    let mut given = choice.clone();
+    if let Some(flags) = given.get_mut("flags").and_then(Value::as_array_mut) {
+        flags.retain(|flag| flag != "optional");
+    }
+    smallest(std::slice::from_ref(&given), keys, words);
+}
