@@ -7,47 +7,11 @@
 //! nothing above the servers.
 
 mod table;
+mod type_use;
 
-use crate::servers::{Server, Servers};
+pub(crate) use self::type_use::*;
 
-/// A set of the types a key may hold, one bit each.
-pub(crate) type KeyTypes = u8;
-
-pub(crate) const STRING: KeyTypes = 1;
-pub(crate) const LIST: KeyTypes = 2;
-pub(crate) const HASH: KeyTypes = 4;
-pub(crate) const SET: KeyTypes = 8;
-pub(crate) const ZSET: KeyTypes = 16;
-pub(crate) const STREAM: KeyTypes = 32;
-/// A string holding a HyperLogLog, which the HyperLogLog commands make
-/// and the others read as a string.
-pub(crate) const HYPERLOGLOG: KeyTypes = 64;
-
-/// One command's facts on some servers.
-#[derive(Debug)]
-pub(crate) struct TypeUse {
-    name: &'static str,
-    servers: Servers,
-    /// The type a missing key holds after the command's smallest call
-    /// (0: none).
-    pub(crate) creates: KeyTypes,
-    /// The types of an existing key on which the call fails with WRONGTYPE.
-    pub(crate) wrongtype_on: KeyTypes,
-}
-
-const fn u(
-    name: &'static str,
-    servers: Servers,
-    creates: KeyTypes,
-    wrongtype_on: KeyTypes,
-) -> TypeUse {
-    TypeUse {
-        name,
-        servers,
-        creates,
-        wrongtype_on,
-    }
-}
+use crate::servers::Server;
 
 /// The facts of `name` (lower case) on `server`; `None` for a command
 /// that was not asked (one on no type of value, a blocking one).

@@ -83,7 +83,7 @@ pub fn render(specs: &Specs) -> String {
          //! smallest call leaves on a missing key, and the types of an existing\n\
          //! key on which it fails with WRONGTYPE.\n\
          \n\
-         use super::{HASH, HYPERLOGLOG, LIST, SET, STREAM, STRING, TypeUse, ZSET, u};\n\
+         use super::type_use::{HASH, HYPERLOGLOG, LIST, SET, STREAM, STRING, TypeUse, ZSET, u};\n\
          use crate::servers::{Server, Servers};\n",
     );
     forms.write(

@@ -6,7 +6,7 @@
 //! smallest call leaves on a missing key, and the types of an existing
 //! key on which it fails with WRONGTYPE.
 
-use super::{HASH, HYPERLOGLOG, LIST, SET, STREAM, STRING, TypeUse, ZSET, u};
+use super::type_use::{HASH, HYPERLOGLOG, LIST, SET, STREAM, STRING, TypeUse, ZSET, u};
 use crate::servers::{Server, Servers};
 
 /// Redis 7.0, Redis 7.2, Redis 7.4, Redis 8.0, Redis 8.2, Valkey 8.0, Valkey 8.1 and Valkey 9.1.
