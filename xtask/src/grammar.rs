@@ -7,6 +7,8 @@
 //! the arguments that came after it (an argument's own `since`, or the
 //! history entry that names its token).
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use crate::commands::{Table, tables};
@@ -40,12 +42,23 @@ fn tree(specs: &Specs, table: &Table, name: &str) -> Option<String> {
     if args(command).is_empty() && row.arity != named {
         return None;
     }
-    let exclusive: Vec<String> = command
+    let exclusive: BTreeMap<String, Vec<(String, String)>> = command
         .get("exclusive")
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice)
-        .iter()
-        .filter_map(|name| Some(name.as_str()?.to_owned()))
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(name, pairs)| {
+            let pairs = pairs
+                .as_array()
+                .map_or(&[][..], Vec::as_slice)
+                .iter()
+                .filter_map(|pair| {
+                    let text = |index: usize| Some(pair.get(index)?.as_str()?.to_owned());
+                    Some((text(0)?, text(1)?))
+                })
+                .collect();
+            (name.clone(), pairs)
+        })
         .collect();
     let reading = Reading {
         until,
@@ -60,33 +73,74 @@ struct Reading<'a> {
     /// The release the tree is for (all arguments, when `None`).
     until: Option<Version>,
     history: &'a History,
-    /// The names of the top-level `oneof`s whose choices the binary refused
-    /// together.
-    exclusive: &'a [String],
+    /// For each top-level `oneof` (by name) of which the binary refused
+    /// two choices together, those pairs of choices (by token, else name).
+    exclusive: &'a BTreeMap<String, Vec<(String, String)>>,
 }
 
 /// `&[...]`: the arguments that exist up to the release; `top` for a
 /// command's own arguments (not nested ones).
 fn slice(arguments: &[Value], reading: &Reading, top: bool) -> String {
-    let items: Vec<String> = arguments
+    slice_of(&present(arguments, reading), reading, top, &[])
+}
+
+/// The arguments of `arguments` that exist up to the release.
+fn present<'v>(arguments: &'v [Value], reading: &Reading) -> Vec<&'v Value> {
+    arguments
         .iter()
         .filter(|arg| {
             reading
                 .until
                 .is_none_or(|until| argument_since(arg, reading.history).is_none_or(|s| s <= until))
         })
-        .map(|arg| argument(arg, reading, top))
+        .collect()
+}
+
+/// `&[...]` of `arguments`; a choice of a `oneof` that the binary refused
+/// together with others (the pairs `pairs` names) is `x(mask, ...)`, the
+/// mask's bits the indexes of the choices it excludes.
+fn slice_of(
+    arguments: &[&Value],
+    reading: &Reading,
+    top: bool,
+    pairs: &[(String, String)],
+) -> String {
+    let names: Vec<&str> = arguments.iter().map(|arg| choice_name(arg)).collect();
+    let items: Vec<String> = arguments
+        .iter()
+        .map(|arg| {
+            let text = argument(arg, reading, top);
+            let own = choice_name(arg);
+            let mask = names.iter().enumerate().fold(0u32, |mask, (index, other)| {
+                let excluded = pairs
+                    .iter()
+                    .any(|(a, b)| (a == own && b == other) || (a == other && b == own));
+                if excluded { mask | 1 << index } else { mask }
+            });
+            if mask == 0 {
+                text
+            } else {
+                format!("x({mask}, {text})")
+            }
+        })
         .collect();
     format!("&[{}]", items.join(", "))
 }
 
+/// A choice as the facts name it: its token, else its name.
+fn choice_name(arg: &Value) -> &str {
+    arg.get("token")
+        .or_else(|| arg.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
 /// One argument: `t(flags, token)` for a word alone, `v(kind, flags, token,
 /// name)` for a value, `a(kind, flags, token, name, &[...])` for a `oneof`
-/// or a `block`; the flag `X` on a `oneof` whose choices the binary
-/// refused together.
+/// or a `block`.
 fn argument(arg: &Value, reading: &Reading, top: bool) -> String {
     let text = |field: &str| arg.get(field).and_then(Value::as_str).unwrap_or_default();
-    let mut flags: Vec<&str> = arg
+    let flags: Vec<&str> = arg
         .get("flags")
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice)
@@ -98,9 +152,10 @@ fn argument(arg: &Value, reading: &Reading, top: bool) -> String {
             _ => None,
         })
         .collect();
-    if top && text("type") == "oneof" && reading.exclusive.iter().any(|name| name == text("name")) {
-        flags.push("X");
-    }
+    let pairs = match reading.exclusive.get(text("name")) {
+        Some(pairs) if top && text("type") == "oneof" => pairs.as_slice(),
+        _ => &[],
+    };
     let flags = if flags.is_empty() {
         "0".to_owned()
     } else {
@@ -121,7 +176,7 @@ fn argument(arg: &Value, reading: &Reading, top: bool) -> String {
     match kind {
         "OneOf" | "Block" => format!(
             "a({kind}, {flags}, {token:?}, {name:?}, {})",
-            slice(args(arg), reading, false)
+            slice_of(&present(args(arg), reading), reading, false, pairs)
         ),
         _ => format!("v({kind}, {flags}, {token:?}, {name:?})"),
     }
@@ -146,7 +201,7 @@ pub fn render(specs: &Specs) -> String {
          //! arguments that came after it).\n\
          \n\
          use super::arg::Kind::*;\n\
-         use super::arg::{Grammar, M, O, T, X, a, g, t, v};\n\
+         use super::arg::{Grammar, M, O, T, a, g, t, v, x};\n\
          use crate::servers::{Server, Servers};\n",
     );
     forms.write(
@@ -175,24 +230,29 @@ mod tests {
             ], "flags": ["optional"], "name": "expiration", "type": "oneof"}
         ], "history": [["6.2.0", ["GET", "EXAT"]]]});
         let history = history(&set);
+        let none = BTreeMap::new();
         let reading = |until| Reading {
             until,
             history: &history,
-            exclusive: &[],
+            exclusive: &none,
         };
         assert_eq!(
             slice(args(&set), &reading(Some((6, 0, u32::MAX))), true),
             "&[v(Key, 0, \"\", \"key\"), a(OneOf, O, \"\", \"expiration\", \
              &[v(Integer, 0, \"EX\", \"seconds\")])]"
         );
-        let exclusive = ["expiration".to_owned()];
+        let exclusive = BTreeMap::from([(
+            "expiration".to_owned(),
+            vec![("EX".to_owned(), "EXAT".to_owned())],
+        )]);
         let refused_together = Reading {
             exclusive: &exclusive,
             ..reading(None)
         };
+        let tree = slice(args(&set), &refused_together, true);
         assert!(
-            slice(args(&set), &refused_together, true)
-                .contains("a(OneOf, O | X, \"\", \"expiration\"")
+            tree.contains("&[x(2, v(Integer, 0, \"EX\", \"seconds\")), x(1, v(UnixTime"),
+            "{tree}"
         );
         assert_eq!(
             slice(args(&set), &reading(None), true),

@@ -38,22 +38,48 @@ fn set_of<'a>(names: impl Iterator<Item = &'a str>) -> String {
     }
 }
 
-/// One command's facts as the row's text after its name and servers.
+/// The types a key may hold, as the facts name them.
+const TYPE_NAMES: [&str; 7] = [
+    "string",
+    "list",
+    "hash",
+    "set",
+    "zset",
+    "stream",
+    "hyperloglog",
+];
+
+/// One command's facts as the row's text after its name and servers:
+/// the type it makes, only where it leaves that type whatever the key held
+/// (it made it of a missing key, and of a key of each other type it made
+/// it too or failed with WRONGTYPE: SET and SADD, not SETNX); the types it
+/// fails on; and whether it makes nothing of empty values.
 fn facts(types: &Value) -> String {
-    let creates = types
+    let wrongtype: Vec<&str> = types
+        .get("wrongtype_on")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let made = types
         .get("creates")
         .and_then(Value::as_str)
-        .and_then(constant)
-        .unwrap_or("0");
-    let wrongtype_on = set_of(
-        types
-            .get("wrongtype_on")
-            .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice)
-            .iter()
-            .filter_map(Value::as_str),
-    );
-    format!("{creates}, {wrongtype_on}")
+        .unwrap_or("none");
+    let always = TYPE_NAMES.iter().all(|name| {
+        *name == made
+            || wrongtype.contains(name)
+            || types["leaves"].get(*name).and_then(Value::as_str) == Some(made)
+    });
+    let creates = match constant(made) {
+        Some(constant) if always => constant,
+        _ => "0",
+    };
+    let needs_values = types.get("needs_values").and_then(Value::as_bool) == Some(true);
+    format!(
+        "{creates}, {}, {needs_values}",
+        set_of(wrongtype.into_iter())
+    )
 }
 
 /// The whole generated file.
@@ -89,7 +115,7 @@ pub fn render(specs: &Specs) -> String {
     forms.write(
         &mut out,
         "/// Every command asked, sorted by name, then by its first server:\n\
-         /// `u(name, servers, creates, wrongtype_on)`.\n",
+         /// `u(name, servers, creates, wrongtype_on, needs_values)`.\n",
         "pub(super) static USES: &[TypeUse] = &[",
         "u",
     );
@@ -103,12 +129,20 @@ mod tests {
 
     #[test]
     fn a_row_names_the_type_made_and_the_types_refused() {
-        let sadd =
-            json!({"creates": "set", "wrongtype_on": ["hash", "list", "stream", "string", "zset"]});
-        assert_eq!(facts(&sadd), "SET, HASH | LIST | STREAM | STRING | ZSET");
+        let sadd = json!({
+            "creates": "set",
+            "wrongtype_on": ["hash", "hyperloglog", "list", "stream", "string", "zset"]
+        });
+        assert_eq!(
+            facts(&sadd),
+            "SET, HASH | HYPERLOGLOG | LIST | STREAM | STRING | ZSET, false"
+        );
         assert_eq!(
             facts(&json!({"creates": "none", "wrongtype_on": []})),
-            "0, 0"
+            "0, 0, false"
         );
+        // SETNX makes a string of a missing key, and leaves a list a list.
+        let setnx = json!({"creates": "string", "wrongtype_on": [], "leaves": {"list": "list"}});
+        assert!(facts(&setnx).starts_with("0, "), "{}", facts(&setnx));
     }
 }

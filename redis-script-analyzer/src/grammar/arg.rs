@@ -32,9 +32,6 @@ pub(super) const O: u8 = 1;
 pub(super) const M: u8 = 2;
 /// Each repetition repeats its token too (`GET p [GET p ...]`).
 pub(super) const T: u8 = 4;
-/// A `oneof` whose choices the server refuses together (`NX` with `XX`
-/// of SET), as the binary answered; SORT takes `ASC` with `DESC`.
-pub(super) const X: u8 = 8;
 
 /// One argument.
 #[derive(Debug, PartialEq, Eq)]
@@ -47,6 +44,11 @@ pub(crate) struct Arg {
     pub(crate) name: &'static str,
     /// A `oneof`'s choices, or a `block`'s parts.
     pub(crate) args: &'static [Arg],
+    /// As a choice of a `oneof`: the other choices (bits of their indexes)
+    /// the server refuses in one call with it, as the binary answered
+    /// (`NX` of EXPIRE with `XX`, `GT` and `LT`; SORT takes `ASC` with
+    /// `DESC`).
+    pub(crate) excludes: u32,
 }
 
 impl Arg {
@@ -56,11 +58,6 @@ impl Arg {
 
     pub(crate) const fn multiple(&self) -> bool {
         self.flags & M != 0
-    }
-
-    /// Whether the server refuses two of its choices in one call.
-    pub(crate) const fn exclusive(&self) -> bool {
-        self.flags & X != 0
     }
 
     /// Whether each repetition starts with the token again.
@@ -100,6 +97,7 @@ pub(super) const fn t(flags: u8, token: &'static str) -> Arg {
         token,
         name: "",
         args: &[],
+        excludes: 0,
     }
 }
 
@@ -111,6 +109,7 @@ pub(super) const fn v(kind: Kind, flags: u8, token: &'static str, name: &'static
         token,
         name,
         args: &[],
+        excludes: 0,
     }
 }
 
@@ -128,7 +127,14 @@ pub(super) const fn a(
         token,
         name,
         args,
+        excludes: 0,
     }
+}
+
+/// A choice that excludes the others whose indexes are the bits of
+/// `excludes`.
+pub(super) const fn x(excludes: u32, choice: Arg) -> Arg {
+    Arg { excludes, ..choice }
 }
 
 /// A command's tree on `servers`.

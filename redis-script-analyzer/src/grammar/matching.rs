@@ -9,8 +9,9 @@
 //!   and again, as the servers look them up by their token wherever they
 //!   stand; a required one must still come once;
 //! - two choices of one `oneof` (`NX` and `XX`) on one reading of the call
-//!   refuse it, where the server refused them together when its
-//!   specifications were stored (it takes SORT's `ASC` with `DESC`);
+//!   refuse it where the server refused that pair together when its
+//!   specifications were stored (it takes EXPIRE's `XX` with `GT`, SORT's
+//!   `ASC` with `DESC`);
 //! - a value's kind is checked only where no server's parser could take
 //!   the text ([`accepts`]).
 //!
@@ -210,12 +211,13 @@ struct Matcher<'m, 'w> {
 }
 
 /// One reading inside a run of options: where it stands, which options it
-/// has used (by index in the run), and the choice it made of each `oneof`.
+/// has used (by index in the run), and the choices it made of each `oneof`
+/// whose choices may exclude each other (bits of their indexes).
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct State {
     at: usize,
     used: u64,
-    choices: Vec<(usize, usize)>,
+    choices: Vec<(usize, u32)>,
 }
 
 impl<'m, 'w> Matcher<'m, 'w> {
@@ -377,7 +379,8 @@ impl<'m, 'w> Matcher<'m, 'w> {
                 // A `oneof` the server does not refuse two choices of
                 // (SORT's `ASC` and `DESC`; BITFIELD's repeated operations)
                 // takes any choice each time.
-                if member.kind != Kind::OneOf || member.multiple() || !member.exclusive() {
+                let exclusive = member.args.iter().any(|choice| choice.excludes != 0);
+                if member.kind != Kind::OneOf || member.multiple() || !exclusive {
                     for at in self.repeated(member, &here) {
                         if at > state.at {
                             queue.push(State {
@@ -394,12 +397,17 @@ impl<'m, 'w> Matcher<'m, 'w> {
                 } else {
                     self.token(member.token, &here)
                 };
-                let made = state.choices.iter().find(|(of, _)| *of == index).copied();
+                // The choices of this group made so far (bits).
+                let made = state
+                    .choices
+                    .iter()
+                    .find(|(of, _)| *of == index)
+                    .map_or(0, |(_, made)| *made);
                 for (choice, arg) in member.args.iter().enumerate() {
-                    let other = made.filter(|(_, before)| *before != choice);
-                    // Another choice of a group already chosen is never
+                    let refused = arg.excludes & made;
+                    // A choice the server refuses with one made is never
                     // expected: where it would match, it conflicts.
-                    let kept = other.map(|_| self.remember());
+                    let kept = (refused != 0).then(|| self.remember());
                     let reached = self.argument(arg, &after);
                     if let Some(kept) = kept {
                         self.restore(kept);
@@ -409,7 +417,8 @@ impl<'m, 'w> Matcher<'m, 'w> {
                     if progress.is_empty() {
                         continue;
                     }
-                    if let Some((_, before)) = other {
+                    if refused != 0 {
+                        let before = refused.trailing_zeros() as usize;
                         self.refuse_conflict(
                             state.at,
                             Conflict {
@@ -420,10 +429,13 @@ impl<'m, 'w> Matcher<'m, 'w> {
                         );
                         continue;
                     }
-                    let mut choices = state.choices.clone();
-                    if made.is_none() {
-                        choices.push((index, choice));
-                    }
+                    let mut choices: Vec<(usize, u32)> = state
+                        .choices
+                        .iter()
+                        .filter(|(of, _)| *of != index)
+                        .copied()
+                        .collect();
+                    choices.push((index, made | 1 << choice));
                     for at in progress {
                         queue.push(State {
                             at,
@@ -470,7 +482,13 @@ impl<'m, 'w> Matcher<'m, 'w> {
         from: &Positions,
     ) -> Positions {
         let mut reached = Positions::new();
-        for at in *from {
+        // The count's own token first (`BYPOLYGON num-vertices ...`).
+        let after_token = if count.token.is_empty() {
+            *from
+        } else {
+            self.token(count.token, from)
+        };
+        for at in after_token {
             let Some(word) = self.words.get(at) else {
                 self.fail(at, Expected::Value(count));
                 continue;

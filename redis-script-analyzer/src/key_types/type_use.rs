@@ -22,11 +22,14 @@ pub(crate) const HYPERLOGLOG: KeyTypes = 64;
 pub(crate) struct TypeUse {
     pub(super) name: &'static str,
     pub(super) servers: Servers,
-    /// The type a missing key holds after the command's smallest call
-    /// (0: none).
+    /// The type any key holds after the command's smallest call succeeds
+    /// (0: none certain).
     pub(crate) creates: KeyTypes,
     /// The types of an existing key on which the call fails with WRONGTYPE.
     pub(crate) wrongtype_on: KeyTypes,
+    /// Whether it makes nothing of a missing key when its values are empty
+    /// (`SETRANGE k 0 ''`).
+    pub(crate) needs_values: bool,
 }
 
 /// A row of the table.
@@ -35,11 +38,13 @@ pub(super) const fn u(
     servers: Servers,
     creates: KeyTypes,
     wrongtype_on: KeyTypes,
+    needs_values: bool,
 ) -> TypeUse {
     TypeUse {
         name,
         servers,
         creates,
         wrongtype_on,
+        needs_values,
     }
 }

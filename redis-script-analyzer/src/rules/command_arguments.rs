@@ -141,10 +141,9 @@ fn message(command: &str, words: &[Word], refusal: &Refusal) -> (String, Option<
     if let Some(conflict) = refusal.conflict {
         return (
             format!(
-                "`{command}` takes one of {} at most once, but this call gives `{}` and `{}`",
-                choices(conflict.group),
-                shown_arg(conflict.before),
-                shown_arg(conflict.now)
+                "`{command}` does not take `{}` with `{}` in one call",
+                shown_arg(conflict.now),
+                shown_arg(conflict.before)
             ),
             None,
         );
@@ -224,16 +223,6 @@ fn expected_list(tokens: &[&str], values: &[&Arg], end: bool) -> String {
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
         None => "nothing".to_owned(),
-    }
-}
-
-/// `NX and XX`: a `oneof`'s choices.
-fn choices(group: &Arg) -> String {
-    let names: Vec<String> = group.args.iter().map(shown_arg).collect();
-    match names.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
     }
 }
 
@@ -319,7 +308,7 @@ mod tests {
     fn choices_of_one_group_are_refused_together() {
         let found = refused("return redis.call('SET', KEYS[1], 'v', 'NX', 'XX')");
         assert!(
-            found.starts_with("`SET` takes one of NX and XX at most once"),
+            found.starts_with("`SET` does not take `XX` with `NX` in one call"),
             "{found}"
         );
         refused("return redis.call('ZADD', KEYS[1], 'GT', 'LT', 1, 'm')");
@@ -327,8 +316,11 @@ mod tests {
         accepted("return redis.call('SET', KEYS[1], 'NX', 'XX')");
         accepted("return redis.call('SET', KEYS[1], 'v', 'xx', 'ex', 10, 'get')");
         accepted("return redis.call('SET', KEYS[1], 'v', 'EX', 10, 'NX')");
-        // Choices the servers take together: the last wins.
+        // Choices the servers take together: the last wins; EXPIRE takes
+        // XX with GT, not NX with GT.
         accepted("return redis.call('SORT', KEYS[1], 'ASC', 'DESC')");
+        accepted("return redis.call('EXPIRE', KEYS[1], 60, 'XX', 'GT')");
+        refused("return redis.call('EXPIRE', KEYS[1], 60, 'NX', 'GT')");
         accepted("return redis.call('ZUNIONSTORE', KEYS[1], 1, KEYS[1], 'AGGREGATE', 'SUM', 'AGGREGATE', 'MIN')");
     }
 
@@ -355,6 +347,21 @@ mod tests {
             "{found}"
         );
         accepted("return redis.call('HMSET', KEYS[1], 'f1', 'v1', 'f2', ARGV[1])");
+    }
+
+    #[test]
+    fn a_count_after_its_own_word_counts_what_follows() {
+        let valkey = crate::declared::Declared {
+            servers: crate::servers::Servers::only(crate::servers::Server::Valkey9_1),
+            ..ONE_KEY_TWO_ARGS
+        };
+        let polygon = "return redis.call('GEOSEARCH', KEYS[1], 'FROMLONLAT', 0, 0, \
+                       'BYPOLYGON', 3, 0, 0, 1, 0, 1, 1)";
+        assert_eq!(
+            run_rule(polygon, &valkey, check).len(),
+            0,
+            "{polygon}"
+        );
     }
 
     #[test]

@@ -115,7 +115,7 @@ fn derived_origin(value: &Value) -> Option<Origin> {
     };
     Some(match &**inner {
         Value::Key(index) => Origin::DerivedFromKeys(index.unwrap_or(0)),
-        Value::Arg(_) => Origin::Argv,
+        Value::Arg(_) => Origin::DerivedFromArgv,
         Value::Reply(_) | Value::ReplyElement(..) => Origin::Reply,
         _ => return None,
     })
@@ -210,9 +210,11 @@ mod tests {
             assert!(found[0].1.contains("built from KEYS[1]"), "{script}: {found:?}");
             assert_eq!(findings(script, false), Vec::new(), "{script}");
         }
-        // Made of an ARGV element: not from KEYS.
-        let found = findings("return redis.call('GET', string.upper(ARGV[1]))", false);
+        // Made of an ARGV element: built on a namespace the caller passes,
+        // as `ARGV[1] .. ':x'` is.
+        let found = findings("return redis.call('GET', string.upper(ARGV[1]))", true);
         assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, Severity::Warning, "{found:?}");
         // tostring of a KEYS element is that element.
         assert_eq!(findings("return redis.call('GET', tostring(KEYS[1]))", true), Vec::new());
     }

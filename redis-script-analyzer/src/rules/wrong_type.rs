@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use super::command_table::key_positions;
 use super::{Context, Judges, Meta};
 use crate::diagnostic::{Diagnostic, Target};
+use crate::commands;
 use crate::grammar::{self, Arg, Kind};
 use crate::key_types::{self, KeyTypes};
 use crate::rule::Rule;
@@ -74,14 +75,6 @@ struct Walker<'c, 'm, 't> {
     /// The command calls with a literal name, by where they start.
     commands: HashMap<usize, CommandCall<'t>>,
     targets: Servers,
-}
-
-/// A call as the walk meets it.
-enum Met {
-    /// It runs whenever its statement does.
-    Always,
-    /// It may not run.
-    Sometimes,
 }
 
 impl<'t> Walker<'_, '_, 't> {
@@ -173,27 +166,19 @@ impl<'t> Walker<'_, '_, 't> {
 
     /// An expression that may not run: what its calls may change is forgotten.
     fn sometimes(&self, expr: &'t Expr, state: &mut State<'t>) {
-        let mut calls = Vec::new();
-        expr_calls(expr, &mut calls, &mut Vec::new());
-        for span in calls {
+        for (span, _) in expr_calls(expr) {
             self.forget(span, state);
         }
     }
 
     /// The calls of `expr` in the order they run: those that always run
-    /// judged and followed, the others forgetting.
+    /// judged and followed, the others (after `and`, `or`) forgetting.
     fn expression(&self, expr: &'t Expr, state: &mut State<'t>, out: &mut Vec<Diagnostic>) {
-        let mut always = Vec::new();
-        let mut maybe = Vec::new();
-        expr_calls(expr, &mut always, &mut maybe);
-        for (span, met) in always
-            .into_iter()
-            .map(|span| (span, Met::Always))
-            .chain(maybe.into_iter().map(|span| (span, Met::Sometimes)))
-        {
-            match met {
-                Met::Always => self.call(span, state, out),
-                Met::Sometimes => self.forget(span, state),
+        for (span, always) in expr_calls(expr) {
+            if always {
+                self.call(span, state, out);
+            } else {
+                self.forget(span, state);
             }
         }
     }
@@ -239,46 +224,60 @@ impl<'t> Walker<'_, '_, 't> {
         }
     }
 
-    /// Forgets what the call at `span` may change: the keys of a command
-    /// (all of them when one cannot be named), everything for a call of
-    /// the script's own functions.
+    /// Forgets what the call at `span` may change. A read-only command on
+    /// a type of value (SCARD, GET) changes no key and keeps everything; a
+    /// command on any key (TYPE, EXISTS) may guard what follows, and
+    /// forgets, as a write does. Any other command forgets
+    /// everything: two names may be one key (the caller may pass one key
+    /// as KEYS[1] and KEYS[2]), and a command without a key (FLUSHDB,
+    /// SELECT) changes them all. So does a call that may run script code:
+    /// the script's functions, a method, a callback given to a library
+    /// function (`string.gsub(s, p, f)`). The library's own functions
+    /// (`tonumber`, `string.sub`) keep everything.
     fn forget(&self, span: Span, state: &mut State<'t>) {
+        if state.is_empty() {
+            return;
+        }
         let Some(index) = self.model().call_at(span) else {
+            // A method call (`obj:m()`): anything.
+            state.clear();
             return;
         };
+        if let Some(call) = self.command(span) {
+            if !(self.read_only(call) && self.facts(&call.name).is_some()) {
+                state.clear();
+            }
+            return;
+        }
         let site = &self.model().calls[index];
-        match self.model().value(site.func) {
-            Value::Function(_) | Value::Unknown => {
-                state.clear();
-                return;
-            }
-            _ => {}
-        }
-        let Some(call) = self.command(span) else {
-            if matches!(
-                self.model().value(site.func),
-                Value::Builtin(Builtin::Call | Builtin::PCall | Builtin::Pcall)
-            ) {
-                state.clear();
-            }
-            return;
+        let safe = match self.model().value(site.func) {
+            Value::Builtin(Builtin::Call | Builtin::PCall | Builtin::Pcall) => false,
+            Value::Builtin(_) => !site.args.iter().any(|arg| {
+                matches!(arg, Expr::Function(_))
+                    || self
+                        .model()
+                        .value(arg)
+                        .alternatives()
+                        .iter()
+                        .any(|value| matches!(value, Value::Function(_) | Value::Unknown))
+            }),
+            _ => false,
         };
-        let Some(positions) = key_positions(call, self.targets) else {
+        if !safe {
             state.clear();
-            return;
+        }
+    }
+
+    /// Whether every target flags the command `call` runs `readonly`.
+    fn read_only(&self, call: &CommandCall<'t>) -> bool {
+        let sub = match call.args.first() {
+            Some(Expr::String(sub, _)) => Some(String::from_utf8_lossy(sub).into_owned()),
+            _ => None,
         };
-        if !positions.complete {
-            state.clear();
-            return;
-        }
-        for position in positions.positions {
-            match call.args.get(position).map(|arg| self.key_name(arg)) {
-                Some(Some(key)) => {
-                    state.remove(&key);
-                }
-                _ => state.clear(),
-            }
-        }
+        self.targets.iter().all(|server| {
+            commands::resolve(server, &call.name, sub.as_deref())
+                .is_some_and(|command| command.flags.contains(commands::flag::READONLY))
+        })
     }
 
     /// The name of `call`'s first key: `None` for a command with no key;
@@ -323,10 +322,26 @@ impl<'t> Walker<'_, '_, 't> {
     }
 
     /// Whether the call is as its command's smallest call, which the facts
-    /// are of: no optional word of the grammar among its arguments, and
+    /// are of: values that make something (not empty, where that matters),
+    /// no optional word of the grammar among its arguments, and
     /// none that may be one (a value the text does not settle), when the
     /// command has optional words (`ZADD`'s `XX` makes nothing).
     fn always_creates(&self, call: &CommandCall<'t>) -> bool {
+        // A command that makes nothing of empty values (SETRANGE) makes
+        // its type only of values the text settles, none of them empty.
+        let needs_values = self
+            .targets
+            .iter()
+            .any(|server| key_types::type_use(server, &call.name).is_some_and(|facts| facts.needs_values));
+        if needs_values
+            && !call.args.iter().all(|arg| match self.model().value(arg) {
+                Value::Text(text) => !text.is_empty(),
+                Value::Number(Some(_)) | Value::Key(_) => true,
+                _ => false,
+            })
+        {
+            return false;
+        }
         let mut optional = Vec::new();
         for server in self.targets.iter() {
             let Some(grammar) = grammar::grammar(server, &call.name) else {
@@ -393,25 +408,18 @@ fn optional_tokens(args: &'static [Arg], inside: bool, out: &mut Vec<&'static st
     }
 }
 
-/// The calls of `expr` (not inside a function literal): into `always`
-/// those that run whenever it is evaluated, in the order they run (a
-/// call's arguments before it), into `maybe` those after an `and` or `or`.
-/// Walked with a stack of its own: a chain of operators is as deep as it
-/// is long.
-fn expr_calls(expr: &Expr, always: &mut Vec<Span>, maybe: &mut Vec<Span>) {
+/// The calls of `expr` (not inside a function literal) in the order they
+/// run (a call's arguments before it), each with whether it runs whenever
+/// `expr` is evaluated (not after an `and` or `or`). Walked with a stack
+/// of its own: a chain of operators is as deep as it is long.
+fn expr_calls(expr: &Expr) -> Vec<(Span, bool)> {
+    let mut calls = Vec::new();
     // (expression, whether it always runs, whether its call is to be
     // recorded now, its children having been walked)
     let mut stack: Vec<(&Expr, bool, bool)> = vec![(expr, true, false)];
     while let Some((expr, runs, done)) = stack.pop() {
-        let into = |span: Span, always: &mut Vec<Span>, maybe: &mut Vec<Span>| {
-            if runs {
-                always.push(span);
-            } else {
-                maybe.push(span);
-            }
-        };
         if done {
-            into(expr.span(), always, maybe);
+            calls.push((expr.span(), runs));
             continue;
         }
         match expr {
@@ -464,6 +472,7 @@ fn expr_calls(expr: &Expr, always: &mut Vec<Span>, maybe: &mut Vec<Span>) {
             | Expr::Name(_) => {}
         }
     }
+    calls
 }
 
 #[cfg(test)]
@@ -476,6 +485,13 @@ mod tests {
             .into_iter()
             .map(|finding| finding.message)
             .collect()
+    }
+
+    #[test]
+    fn reads_in_between_keep_its_type() {
+        let script = "redis.call('SADD', KEYS[1], 'm') local n = redis.call('SCARD', KEYS[1]) \
+                      local t = tonumber(ARGV[1]) return redis.call('GET', KEYS[1])";
+        assert_eq!(found(script).len(), 1, "{script}");
     }
 
     #[test]
@@ -492,6 +508,16 @@ mod tests {
     #[test]
     fn what_may_change_the_key_in_between_forgets_its_type() {
         for script in [
+            // Another name may be the same key; a keyless command changes all.
+            "redis.call('SADD', KEYS[1], 'm') redis.call('DEL', KEYS[2]) return redis.call('GET', KEYS[1])",
+            "redis.call('SADD', KEYS[1], 'm') redis.call('FLUSHDB') return redis.call('GET', KEYS[1])",
+            // A method, or a callback a library function runs.
+            "local M = {} function M:reset() redis.call('DEL', KEYS[1]) end \
+             redis.call('SADD', KEYS[1], 'm') M:reset() return redis.call('GET', KEYS[1])",
+            "redis.call('SADD', KEYS[1], 'm') string.gsub('x', 'x', function() redis.call('DEL', KEYS[1]) end) \
+             return redis.call('GET', KEYS[1])",
+            // In the order it runs: the DEL under `and` comes first.
+            "redis.call('SADD', KEYS[1], 'm') return {ARGV[1] and redis.call('DEL', KEYS[1]), redis.call('GET', KEYS[1])}",
             "redis.call('SADD', KEYS[1], 'm') redis.call('DEL', KEYS[1]) return redis.call('GET', KEYS[1])",
             "redis.call('SADD', KEYS[1], 'm') redis.call('SREM', KEYS[1], 'm') return redis.call('GET', KEYS[1])",
             "redis.call('SADD', KEYS[1], 'm') if redis.call('TYPE', KEYS[1]).ok == 'string' then return redis.call('GET', KEYS[1]) end",
@@ -512,6 +538,10 @@ mod tests {
             "local ok = ARGV[1] and redis.call('SADD', KEYS[1], 'm') return redis.call('GET', KEYS[1])",
             // pcall: a failed SADD leaves the key as it was.
             "redis.pcall('SADD', KEYS[1], 'm') return redis.call('GET', KEYS[1])",
+            // SETNX and MSETNX leave another type as it was; SETRANGE makes
+            // nothing of an empty value.
+            "redis.call('SETNX', KEYS[1], 'x') return redis.call('SADD', KEYS[1], 'm')",
+            "redis.call('SETRANGE', KEYS[1], 0, ARGV[1]) return redis.call('HSET', KEYS[1], 'f', 'v')",
             // LPUSHX makes nothing of a missing key; ZADD XX neither.
             "redis.call('LPUSHX', KEYS[1], 'm') return redis.call('GET', KEYS[1])",
             "redis.call('ZADD', KEYS[1], 'XX', 1, 'm') return redis.call('GET', KEYS[1])",

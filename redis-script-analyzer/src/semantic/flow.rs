@@ -19,8 +19,9 @@ fn stat_terminates(stat: &Stat) -> bool {
             ..
         } => arms.iter().all(|(_, block)| terminates(block)) && terminates(otherwise),
         Stat::While { cond, block, .. } => is_truthy_constant(cond) && !breaks(block),
+        // A `break` before the body's end leaves the loop.
         Stat::Repeat { block, cond, .. } => {
-            terminates(block) || (matches!(cond, Expr::False(_) | Expr::Nil(_)) && !breaks(block))
+            !breaks(block) && (terminates(block) || matches!(cond, Expr::False(_) | Expr::Nil(_)))
         }
         Stat::Call(Expr::Call { func, args, .. }) => match &**func {
             Expr::Name(name) if name.text == "error" => true,

@@ -572,8 +572,11 @@ impl<'t> Builder<'t> {
     fn close(&mut self) {
         let closed_at = self.model.names.len();
         for (name, declared) in self.scopes.pop().unwrap_or_default() {
-            if let Some(ids) = self.in_scope.get_mut(name) {
-                ids.pop();
+            if let Some(ids) = self.in_scope.get_mut(name)
+                && let Some(id) = ids.pop()
+            {
+                // Out of scope: nothing reads it again.
+                self.reaching.remove(&id);
             }
             if let Some(declared) = declared {
                 self.model.declared_until[declared] = closed_at;
@@ -634,6 +637,18 @@ impl<'t> Builder<'t> {
                 self.exprs(exprs);
                 for (index, target) in targets.iter().enumerate() {
                     self.assign(target, given_at(exprs, index));
+                }
+                // `a, a = 1, 2`: which value stays is Lua's choice.
+                let mut seen = Vec::new();
+                for target in targets {
+                    if let Expr::Name(name) = target
+                        && let Some(id) = self.lookup(&name.text)
+                    {
+                        if seen.contains(&id) {
+                            self.any_values(&[id]);
+                        }
+                        seen.push(id);
+                    }
                 }
             }
             Stat::Call(call) => self.expr(call),
@@ -1134,6 +1149,19 @@ mod tests {
         // In and after a loop that assigns it: any of its values.
         assert_eq!(
             last_argument("local x = 'a' for i = 1, 2 do print(x) x = 'b' end print(x)"),
+            r#"OneOf([Text([97]), Text([98])])"#
+        );
+        // Assigned twice in one statement: either.
+        assert_eq!(
+            last_argument("local t t, t = 60, 'x' print(t)"),
+            r#"OneOf([Nil, Number(Some(60.0)), Text([120])])"#
+        );
+        // A `break` may leave the loop before its `return`.
+        assert_eq!(
+            last_argument(
+                "local x = 'a' if ARGV[1] then repeat x = 'b' if ARGV[2] then break end \
+                 return 0 until true end print(x)"
+            ),
             r#"OneOf([Text([97]), Text([98])])"#
         );
         // Assigned by a function, which may run anywhere: any of them.

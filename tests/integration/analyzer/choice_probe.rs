@@ -1,16 +1,19 @@
 //! Which choices of a command's `oneof` arguments the running server
 //! refuses together, for the specifications file (`"exclusive"` of a
-//! command: the names of those `oneof`s). The documentation groups `NX`
+//! command: for each such `oneof`, by its name, the pairs of its choices
+//! refused together). The documentation groups `NX`
 //! and `XX` of SET in one `oneof`, and SET refuses both; it groups `ASC`
 //! and `DESC` of SORT too, and SORT takes both (the last wins). The
 //! analyzer reports two choices of a `oneof` only where the binary
 //! refused them.
 //!
 //! For each `oneof` of a command's top-level arguments with two choices or
-//! more: its smallest call with the first choice, with the second, and
-//! with both (the `oneof`'s token before each, if it has one), each on an
-//! empty database. A `oneof` is exclusive when both calls with one choice
-//! succeed and the call with both fails.
+//! more, and each pair of its choices: its smallest call with the one,
+//! with the other, and with both (the `oneof`'s token before each, if it
+//! has one), each on an empty database. The pair excludes itself when both
+//! calls with one choice succeed and the call with both fails (EXPIRE
+//! refuses `NX` with `XX` and `GT` with `LT`, and takes `XX` with `GT`).
+//! A choice is named by its token, else its name.
 
 use std::collections::BTreeMap;
 
@@ -41,7 +44,7 @@ pub(super) fn probe_choices(
             continue;
         };
         let args = arguments(doc);
-        let mut exclusive = Vec::new();
+        let mut exclusive = serde_json::Map::new();
         for (index, arg) in args.iter().enumerate() {
             let choices = arguments(arg);
             if arg.get("type").and_then(Value::as_str) != Some("oneof") || choices.len() < 2 {
@@ -70,23 +73,46 @@ pub(super) fn probe_choices(
                 }
                 command.query::<redis::Value>(connection).is_ok()
             };
-            let (first, second) = (&choices[0], &choices[1]);
-            if runs(&mut connection, &call(&[first]))
-                && runs(&mut connection, &call(&[second]))
-                && !runs(&mut connection, &call(&[first, second]))
-                && let Some(name) = arg.get("name").and_then(Value::as_str)
+            let alone: Vec<bool> = choices
+                .iter()
+                .map(|choice| runs(&mut connection, &call(&[choice])))
+                .collect();
+            let mut pairs = Vec::new();
+            for first in 0..choices.len() {
+                for second in first + 1..choices.len() {
+                    if alone[first]
+                        && alone[second]
+                        && !runs(&mut connection, &call(&[&choices[first], &choices[second]]))
+                    {
+                        pairs.push(json!([
+                            choice_name(&choices[first]),
+                            choice_name(&choices[second])
+                        ]));
+                    }
+                }
+            }
+            if let (false, Some(name)) = (pairs.is_empty(), arg.get("name").and_then(Value::as_str))
             {
-                exclusive.push(name.to_owned());
+                exclusive.insert(name.to_owned(), Value::Array(pairs));
             }
         }
         if !exclusive.is_empty() {
-            facts.insert(row.name.clone(), json!(exclusive));
+            facts.insert(row.name.clone(), Value::Object(exclusive));
         }
     }
     redis::cmd("FLUSHALL")
         .query::<()>(&mut connection)
         .expect("FLUSHALL");
     facts
+}
+
+/// A choice as the facts name it: its token, else its name.
+pub(super) fn choice_name(choice: &Value) -> &str {
+    choice
+        .get("token")
+        .or_else(|| choice.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
 }
 
 /// The words of one choice given, optional or not.

@@ -1,8 +1,11 @@
 //! What each command does to the type of its first key, asked of the
 //! running server, for the specifications file (`"types"` of a command):
-//! the type its smallest call leaves on a missing key (`creates`), and the
+//! the type its smallest call leaves on a missing key (`creates`), the
 //! types of an existing key on which that call fails with WRONGTYPE
-//! (`wrongtype_on`). A HyperLogLog counts as a type of its own: `TYPE`
+//! (`wrongtype_on`), the type it leaves on an existing key of each other
+//! type (`leaves`: SET makes any a string, SETNX leaves it as it was), and
+//! whether it makes nothing of a missing key when its values are empty
+//! (`needs_values`: `SETRANGE k 0 ''`). A HyperLogLog counts as a type of its own: `TYPE`
 //! calls it a string, but the HyperLogLog commands refuse other strings. The analyzer's key-type rule reads these facts, so
 //! each is what a binary does, not what a command's group suggests.
 //!
@@ -93,29 +96,52 @@ pub(super) fn probe_types(
                     .arg("{p}k0")
                     .query(&mut connection)
                     .expect("TYPE");
-                // TYPE says `string` for a HyperLogLog too.
-                if created == "string" && group == "hyperloglog" {
-                    Some("hyperloglog".to_owned())
-                } else {
-                    Some(created)
-                }
+                Some(kind_of(&created, group))
             }
             Err(_) => None,
         };
         let mut wrongtype_on = Vec::new();
+        let mut leaves = serde_json::Map::new();
         for (name, fill) in TYPES {
             flush(&mut connection);
             let fill: Vec<String> = fill.iter().map(|word| (*word).to_owned()).collect();
             run(&mut connection, &fill).expect("give the key a value");
-            if let Err(error) = run(&mut connection, &words)
-                && error.code() == Some("WRONGTYPE")
-            {
-                wrongtype_on.push(*name);
+            match run(&mut connection, &words) {
+                Err(error) if error.code() == Some("WRONGTYPE") => wrongtype_on.push(*name),
+                Err(_) => {}
+                Ok(_) => {
+                    let left: String = redis::cmd("TYPE")
+                        .arg("{p}k0")
+                        .query(&mut connection)
+                        .expect("TYPE");
+                    leaves.insert((*name).to_owned(), json!(kind_of(&left, group)));
+                }
             }
         }
-        let mut fact = json!({ "wrongtype_on": wrongtype_on });
+        // With empty values (`SETRANGE k 0 ''`), is the key still made?
+        flush(&mut connection);
+        let empty: Vec<String> = words
+            .iter()
+            .map(|word| {
+                if word == "1" || word == "*" {
+                    String::new()
+                } else {
+                    word.clone()
+                }
+            })
+            .collect();
+        let made_empty = run(&mut connection, &empty).is_ok()
+            && redis::cmd("TYPE")
+                .arg("{p}k0")
+                .query::<String>(&mut connection)
+                .expect("TYPE")
+                != "none";
+        let mut fact = json!({ "wrongtype_on": wrongtype_on, "leaves": leaves });
         if let Some(creates) = creates {
             fact["creates"] = json!(creates);
+            if creates != "none" && !made_empty {
+                fact["needs_values"] = json!(true);
+            }
         }
         facts.insert(row.name.clone(), fact);
     }
@@ -123,6 +149,16 @@ pub(super) fn probe_types(
         .query::<()>(&mut connection)
         .expect("FLUSHALL");
     facts
+}
+
+/// What `TYPE` says a command of `group` left: its word, but a
+/// HyperLogLog for a string the HyperLogLog commands made.
+fn kind_of(type_name: &str, group: &str) -> String {
+    if type_name == "string" && group == "hyperloglog" {
+        "hyperloglog".to_owned()
+    } else {
+        type_name.to_owned()
+    }
 }
 
 /// The `arguments` of a `COMMAND DOCS` map (or of an argument).
