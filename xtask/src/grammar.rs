@@ -60,10 +60,18 @@ fn tree(specs: &Specs, table: &Table, name: &str) -> Option<String> {
             (name.clone(), pairs)
         })
         .collect();
+    let fractional: Vec<String> = command
+        .get("fractional")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .filter_map(|name| Some(name.as_str()?.to_owned()))
+        .collect();
     let reading = Reading {
         until,
         history: &history(command),
         exclusive: &exclusive,
+        fractional: &fractional,
     };
     Some(slice(args(command), &reading, true))
 }
@@ -76,6 +84,9 @@ struct Reading<'a> {
     /// For each top-level `oneof` (by name) of which the binary refused
     /// two choices together, those pairs of choices (by token, else name).
     exclusive: &'a BTreeMap<String, Vec<(String, String)>>,
+    /// The top-level arguments documented as integers that the binary
+    /// took with a fraction (`WEIGHTS 1.5`): numbers in the tree.
+    fractional: &'a [String],
 }
 
 /// `&[...]`: the arguments that exist up to the release; `top` for a
@@ -166,6 +177,7 @@ fn argument(arg: &Value, reading: &Reading, top: bool) -> String {
         "pure-token" => return format!("t({flags}, {token:?})"),
         "key" => "Key",
         "pattern" => "Pattern",
+        "integer" | "unix-time" if top && reading.fractional.iter().any(|n| n == name) => "Double",
         "integer" => "Integer",
         "double" => "Double",
         "unix-time" => "UnixTime",
@@ -235,6 +247,7 @@ mod tests {
             until,
             history: &history,
             exclusive: &none,
+            fractional: &[],
         };
         assert_eq!(
             slice(args(&set), &reading(Some((6, 0, u32::MAX))), true),

@@ -337,6 +337,8 @@ mod tests {
         accepted("return redis.call('HINCRBY', KEYS[1], 'f', ARGV[1])");
         accepted("return redis.call('ZRANGEBYSCORE', KEYS[1], '(1', '+inf')");
         accepted("return redis.call('ZADD', KEYS[1], '-inf', 'm', 2.5, 'n')");
+        // Documented as integers, taken with a fraction by the servers.
+        accepted("return redis.call('ZUNIONSTORE', KEYS[1], 2, KEYS[1], KEYS[2], 'WEIGHTS', 1.5, '0.5')");
     }
 
     #[test]

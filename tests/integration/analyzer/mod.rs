@@ -7,6 +7,7 @@ mod choice_probe;
 mod command_arguments;
 mod corpus_calls;
 mod differential;
+mod kind_probe;
 mod load_time;
 mod nil_comparison;
 mod parse_time;

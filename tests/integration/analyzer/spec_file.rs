@@ -130,11 +130,13 @@ fn argument_facts(arg: &Value) -> Value {
 
 /// What the server answered of each command beyond `COMMAND` and
 /// `COMMAND DOCS`, by command name: what it does to its key's type
-/// (`types`), and which of its `oneof`s it refuses two choices of
-/// (`exclusive`).
+/// (`types`), which choices of its `oneof`s it refuses together
+/// (`exclusive`), and which of its integers may have a fraction
+/// (`fractional`).
 pub(super) struct Answers {
     pub(super) types: BTreeMap<String, Value>,
     pub(super) exclusive: BTreeMap<String, Value>,
+    pub(super) fractional: BTreeMap<String, Value>,
 }
 
 /// The file's text: the server, then one command per line (its `COMMAND`
@@ -169,6 +171,9 @@ pub(super) fn render(
             }
             if let Some(exclusive) = answers.exclusive.get(&row.name) {
                 line["exclusive"] = exclusive.clone();
+            }
+            if let Some(fractional) = answers.fractional.get(&row.name) {
+                line["fractional"] = fractional.clone();
             }
             line.to_string()
         })
