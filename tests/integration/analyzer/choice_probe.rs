@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
+use super::probe::{arguments, askable, flush, name_words, runs_on_empty, smallest};
 use super::tables::Row;
-use super::type_probe::{arguments, smallest};
 use crate::server::RedisServer;
 
 /// The `exclusive` facts of every command that has some, by name.
@@ -32,12 +32,7 @@ pub(super) fn probe_choices(
     let mut connection = running.connection();
     let mut facts = BTreeMap::new();
     for row in rows.values() {
-        let refused = ["noscript", "blocking", "admin"];
-        if row
-            .flags
-            .iter()
-            .any(|flag| refused.contains(&flag.as_str()))
-        {
+        if !askable(row) {
             continue;
         }
         let Some(doc) = docs.get(&row.name) else {
@@ -51,7 +46,7 @@ pub(super) fn probe_choices(
                 continue;
             }
             let call = |picked: &[&Value]| {
-                let mut words: Vec<String> = row.name.split('|').map(str::to_uppercase).collect();
+                let mut words = name_words(row);
                 let mut keys = 0;
                 smallest(&args[..index], &mut keys, &mut words);
                 for choice in picked {
@@ -63,26 +58,19 @@ pub(super) fn probe_choices(
                 smallest(&args[index + 1..], &mut keys, &mut words);
                 words
             };
-            let runs = |connection: &mut redis::Connection, words: &[String]| {
-                redis::cmd("FLUSHALL")
-                    .query::<()>(connection)
-                    .expect("FLUSHALL");
-                let mut command = redis::cmd(&words[0]);
-                for word in &words[1..] {
-                    command.arg(word);
-                }
-                command.query::<redis::Value>(connection).is_ok()
-            };
             let alone: Vec<bool> = choices
                 .iter()
-                .map(|choice| runs(&mut connection, &call(&[choice])))
+                .map(|choice| runs_on_empty(&mut connection, &call(&[choice])))
                 .collect();
             let mut pairs = Vec::new();
             for first in 0..choices.len() {
                 for second in first + 1..choices.len() {
                     if alone[first]
                         && alone[second]
-                        && !runs(&mut connection, &call(&[&choices[first], &choices[second]]))
+                        && !runs_on_empty(
+                            &mut connection,
+                            &call(&[&choices[first], &choices[second]]),
+                        )
                     {
                         pairs.push(json!([
                             choice_name(&choices[first]),
@@ -100,9 +88,7 @@ pub(super) fn probe_choices(
             facts.insert(row.name.clone(), Value::Object(exclusive));
         }
     }
-    redis::cmd("FLUSHALL")
-        .query::<()>(&mut connection)
-        .expect("FLUSHALL");
+    flush(&mut connection);
     facts
 }
 

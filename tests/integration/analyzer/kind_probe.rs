@@ -12,8 +12,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
+use super::probe::{arguments, askable, flush, name_words, runs_on_empty, smallest};
 use super::tables::Row;
-use super::type_probe::{arguments, smallest};
 use crate::server::RedisServer;
 
 /// The `fractional` facts of every command that has some, by name.
@@ -25,12 +25,7 @@ pub(super) fn probe_fractions(
     let mut connection = running.connection();
     let mut facts = BTreeMap::new();
     for row in rows.values() {
-        let refused = ["noscript", "blocking", "admin"];
-        if row
-            .flags
-            .iter()
-            .any(|flag| refused.contains(&flag.as_str()))
-        {
+        if !askable(row) {
             continue;
         }
         let Some(doc) = docs.get(&row.name) else {
@@ -44,7 +39,7 @@ pub(super) fn probe_fractions(
                 continue;
             }
             let call = |value: &str| {
-                let mut words: Vec<String> = row.name.split('|').map(str::to_uppercase).collect();
+                let mut words = name_words(row);
                 let mut keys = 0;
                 smallest(&args[..index], &mut keys, &mut words);
                 if let Some(token) = arg.get("token").and_then(Value::as_str) {
@@ -54,18 +49,8 @@ pub(super) fn probe_fractions(
                 smallest(&args[index + 1..], &mut keys, &mut words);
                 words
             };
-            let mut runs = |words: Vec<String>| {
-                redis::cmd("FLUSHALL")
-                    .query::<()>(&mut connection)
-                    .expect("FLUSHALL");
-                let mut command = redis::cmd(&words[0]);
-                for word in &words[1..] {
-                    command.arg(word);
-                }
-                command.query::<redis::Value>(&mut connection).is_ok()
-            };
-            if runs(call("1"))
-                && runs(call("1.5"))
+            if runs_on_empty(&mut connection, &call("1"))
+                && runs_on_empty(&mut connection, &call("1.5"))
                 && let Some(name) = arg.get("name").and_then(Value::as_str)
             {
                 fractional.push(name.to_owned());
@@ -75,8 +60,6 @@ pub(super) fn probe_fractions(
             facts.insert(row.name.clone(), json!(fractional));
         }
     }
-    redis::cmd("FLUSHALL")
-        .query::<()>(&mut connection)
-        .expect("FLUSHALL");
+    flush(&mut connection);
     facts
 }

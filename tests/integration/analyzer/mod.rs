@@ -11,6 +11,7 @@ mod kind_probe;
 mod load_time;
 mod nil_comparison;
 mod parse_time;
+mod probe;
 mod raw;
 mod reply_conformance;
 mod spec_file;

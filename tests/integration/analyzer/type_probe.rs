@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
+use super::probe::{arguments, askable, flush, name_words, run, smallest};
 use super::tables::Row;
 use crate::server::RedisServer;
 
@@ -64,31 +65,12 @@ pub(super) fn probe_types(
             continue;
         };
         let group = doc.get("group").and_then(Value::as_str).unwrap_or_default();
-        let refused = ["noscript", "blocking", "admin"];
-        if !TYPE_GROUPS.contains(&group)
-            || row.first_key <= 0
-            || row
-                .flags
-                .iter()
-                .any(|flag| refused.contains(&flag.as_str()))
-        {
+        if !TYPE_GROUPS.contains(&group) || row.first_key <= 0 || !askable(row) {
             continue;
         }
-        let mut words: Vec<String> = row.name.split('|').map(str::to_uppercase).collect();
+        let mut words = name_words(row);
         let mut keys = 0;
         smallest(arguments(doc), &mut keys, &mut words);
-        let run = |connection: &mut redis::Connection, words: &[String]| {
-            let mut command = redis::cmd(&words[0]);
-            for word in &words[1..] {
-                command.arg(word);
-            }
-            command.query::<redis::Value>(connection)
-        };
-        let flush = |connection: &mut redis::Connection| {
-            redis::cmd("FLUSHALL")
-                .query::<()>(connection)
-                .expect("FLUSHALL");
-        };
         flush(&mut connection);
         let creates = match run(&mut connection, &words) {
             Ok(_) => {
@@ -158,36 +140,5 @@ fn kind_of(type_name: &str, group: &str) -> String {
         "hyperloglog".to_owned()
     } else {
         type_name.to_owned()
-    }
-}
-
-/// The `arguments` of a `COMMAND DOCS` map (or of an argument).
-pub(super) fn arguments(doc: &Value) -> &[Value] {
-    doc.get("arguments")
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice)
-}
-
-/// The words of the smallest call `args` take, onto `words`.
-pub(super) fn smallest(args: &[Value], keys: &mut usize, words: &mut Vec<String>) {
-    for arg in args {
-        let flags = arg.get("flags").and_then(Value::as_array);
-        if flags.is_some_and(|flags| flags.iter().any(|flag| flag == "optional")) {
-            continue;
-        }
-        if let Some(token) = arg.get("token").and_then(Value::as_str) {
-            words.push(token.to_owned());
-        }
-        match arg.get("type").and_then(Value::as_str).unwrap_or_default() {
-            "pure-token" => {}
-            "key" => {
-                words.push(format!("{{p}}k{keys}"));
-                *keys += 1;
-            }
-            "pattern" => words.push("*".to_owned()),
-            "oneof" => smallest(&arguments(arg)[..1.min(arguments(arg).len())], keys, words),
-            "block" => smallest(arguments(arg), keys, words),
-            _ => words.push("1".to_owned()),
-        }
     }
 }
