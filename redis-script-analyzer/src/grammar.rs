@@ -1,6 +1,6 @@
 //! The grammar of each command's arguments, as each server's `COMMAND DOCS`
-//! gives it (the generated [`table`]), and a call's words matched against
-//! it ([`matching`]).
+//! gives it (the generated `table`), and a call's words matched against
+//! it (`matching`).
 //!
 //! Facts, like the command table: the rules and the language server read
 //! them; they read nothing above the servers.
