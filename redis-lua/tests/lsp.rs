@@ -304,6 +304,7 @@ fn an_editing_session() {
             "textDocumentSync": { "openClose": true, "change": 2 },
             "hoverProvider": true,
             "completionProvider": { "triggerCharacters": ["'", "\""] },
+            "signatureHelpProvider": { "triggerCharacters": ["'", "\""] },
             "codeActionProvider": { "codeActionKinds": ["quickfix"] },
         })
     );
@@ -494,6 +495,23 @@ fn an_editing_session() {
     assert_eq!(
         hover["contents"]["value"],
         "**seconds** (`SET`): an integer, after `EX`."
+    );
+    // Signature help there: SET's grammar, the expiration its argument.
+    let help = client.at("textDocument/signatureHelp", &value, 0, cursor);
+    let label = help["signatures"][0]["label"].as_str().unwrap().to_owned();
+    assert!(
+        label.starts_with("SET key value [NX | XX] [GET] [EX seconds"),
+        "{label}"
+    );
+    let active = help["activeParameter"].as_u64().unwrap() as usize;
+    let bounds = &help["signatures"][0]["parameters"][active]["label"];
+    let (start, end) = (
+        bounds[0].as_u64().unwrap() as usize,
+        bounds[1].as_u64().unwrap() as usize,
+    );
+    assert!(
+        label[start..end].starts_with("[EX seconds | PX milliseconds"),
+        "{help}"
     );
     client.diagnostics(&value);
 

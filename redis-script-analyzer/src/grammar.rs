@@ -107,6 +107,98 @@ pub fn value_at(name: &str, before: &[Option<&[u8]>], targets: Servers) -> Optio
     })
 }
 
+/// A command's grammar as one line, and where a call stands in it: what
+/// an editor shows as the call's signature.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signature {
+    /// `SET key value [NX | XX] [GET] [EX seconds | ... | KEEPTTL]`.
+    pub label: String,
+    /// Each top-level argument's bytes in the label.
+    pub parameters: Vec<std::ops::Range<usize>>,
+    /// The argument the next word is for, when the grammar can tell.
+    pub active: Option<usize>,
+}
+
+/// The signature of `name` (as [`next_words`] names commands) on the
+/// first server of `targets` that has a grammar for it, with the argument
+/// that comes after the arguments `before`.
+pub fn signature(name: &str, before: &[Option<&[u8]>], targets: Servers) -> Option<Signature> {
+    let grammar = targets.iter().find_map(|server| grammar(server, name))?;
+    let mut label = name.replace('|', " ").to_ascii_uppercase();
+    let mut parameters = Vec::new();
+    for arg in grammar.args {
+        label.push(' ');
+        let start = label.len();
+        label.push_str(&synopsis(arg));
+        parameters.push(start..label.len());
+    }
+    let active = expected_next(grammar.args, &words_of(before)).and_then(|expected| {
+        expected.iter().find_map(|expected| match expected {
+            Expected::Value(wanted) => grammar.args.iter().position(|arg| holds(arg, wanted)),
+            Expected::Token(token) => grammar.args.iter().position(|arg| has_token(arg, token)),
+            Expected::End => None,
+        })
+    });
+    Some(Signature {
+        label,
+        parameters,
+        active,
+    })
+}
+
+/// `arg` as the documentation writes it: `[EX seconds | PX milliseconds]`,
+/// `key [key ...]`.
+fn synopsis(arg: &Arg) -> String {
+    let body = match arg.kind {
+        Kind::Token => arg.token.to_owned(),
+        Kind::OneOf => {
+            let choices: Vec<String> = arg.args.iter().map(synopsis).collect();
+            let choices = choices.join(" | ");
+            match arg.token {
+                "" if arg.optional() => choices,
+                "" => format!("<{choices}>"),
+                token => format!("{token} <{choices}>"),
+            }
+        }
+        Kind::Block => {
+            let parts: Vec<String> = arg.args.iter().map(synopsis).collect();
+            match arg.token {
+                "" => parts.join(" "),
+                token => format!("{token} {}", parts.join(" ")),
+            }
+        }
+        _ => match arg.token {
+            "" => arg.name.to_owned(),
+            token => format!("{token} {}", arg.name),
+        },
+    };
+    let body = if arg.multiple() {
+        let again = if arg.multiple_token() || arg.token.is_empty() {
+            body.clone()
+        } else {
+            body.trim_start_matches(arg.token).trim_start().to_owned()
+        };
+        format!("{body} [{again} ...]")
+    } else {
+        body
+    };
+    if arg.optional() {
+        format!("[{body}]")
+    } else {
+        body
+    }
+}
+
+/// Whether `arg` is `wanted` or holds it.
+fn holds(arg: &Arg, wanted: &Arg) -> bool {
+    std::ptr::eq(arg, wanted) || arg.args.iter().any(|inner| holds(inner, wanted))
+}
+
+/// Whether `arg` or an argument in it starts with `token`.
+fn has_token(arg: &Arg, token: &str) -> bool {
+    arg.token == token || arg.args.iter().any(|inner| has_token(inner, token))
+}
+
 /// A kind of value in words: `an integer`.
 pub(crate) fn kind_words(kind: Kind) -> &'static str {
     match kind {
@@ -137,6 +229,29 @@ mod tests {
             next_words("scan", &[Some(b"0"), Some(b"MATCHING")], Servers::ALL),
             None
         );
+    }
+
+    #[test]
+    fn a_signature_shows_where_the_call_stands() {
+        let set = signature("set", &[None, None, Some(b"EX")], Servers::ALL).expect("SET");
+        assert!(
+            set.label
+                .starts_with("SET key value [NX | XX] [GET] [EX seconds | PX milliseconds"),
+            "{}",
+            set.label
+        );
+        let active = set.active.expect("an argument");
+        assert!(
+            set.label[set.parameters[active].clone()].starts_with("[EX seconds"),
+            "{set:?}"
+        );
+        let at_key = signature("set", &[], Servers::ALL).expect("SET");
+        assert_eq!(
+            &at_key.label[at_key.parameters[at_key.active.unwrap()].clone()],
+            "key"
+        );
+        let del = signature("del", &[None], Servers::ALL).expect("DEL");
+        assert_eq!(del.label, "DEL key [key ...]");
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Hover on a command's name in a call, on a container's subcommand, on
 //! a word of a command's arguments (`'NX'` in a `SET` call), or on a value
 //! (`'10'` after `'EX'`: the argument its grammar takes it for): what the
-//! analyzer's tables know of it, in Markdown.
+//! analyzer's tables know of it, in Markdown; and the signature of the
+//! call a string is in (the command's grammar, and where the string
+//! stands in it).
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -35,6 +37,23 @@ pub(crate) fn hover(text: &str, offset: usize, targets: Servers) -> Option<(Rang
         },
     };
     Some((site.content, shown))
+}
+
+/// The signature of the call whose string holds byte `offset` of `text`
+/// (an argument after the command's name): the command's grammar as one
+/// line, each top-level argument's bytes in it, and the one the string is
+/// for. `None` in the command's name, a container's subcommand, or a
+/// command without a grammar.
+pub(crate) fn signature(text: &str, offset: usize, targets: Servers) -> Option<grammar::Signature> {
+    let site = call_site::at(text, offset)?;
+    let Argument::AfterCommand { command, before } = site.argument else {
+        return None;
+    };
+    let Slot::Option { command } = slot(command, &before)? else {
+        return None;
+    };
+    let (name, after) = grammar_words(&command, &before);
+    grammar::signature(&name, &after, targets)
 }
 
 /// The argument of `command` that a value after the arguments `before`

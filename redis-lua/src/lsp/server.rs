@@ -32,6 +32,7 @@ mod method {
     pub(super) const DID_CLOSE: &str = "textDocument/didClose";
     pub(super) const HOVER: &str = "textDocument/hover";
     pub(super) const COMPLETION: &str = "textDocument/completion";
+    pub(super) const SIGNATURE_HELP: &str = "textDocument/signatureHelp";
     pub(super) const CODE_ACTION: &str = "textDocument/codeAction";
     pub(super) const PUBLISH_DIAGNOSTICS: &str = "textDocument/publishDiagnostics";
 }
@@ -118,6 +119,9 @@ impl Server<'_> {
             }
             (Phase::Running, method::HOVER) => self.guarded(params, Server::hover),
             (Phase::Running, method::COMPLETION) => self.guarded(params, Server::completion),
+            (Phase::Running, method::SIGNATURE_HELP) => {
+                self.guarded(params, Server::signature_help)
+            }
             (Phase::Running, method::CODE_ACTION) => self.guarded(params, Server::code_action),
             (Phase::Running, other) => Err((
                 ErrorCode::MethodNotFound,
@@ -255,6 +259,31 @@ impl Server<'_> {
         })
     }
 
+    fn signature_help(&mut self, at: AtPosition) -> Result<Value, Failure> {
+        let Some(document) = self.documents.get(&at.text_document.uri) else {
+            return Ok(Value::Null);
+        };
+        let offset = document.lines.offset(&document.text, at.position);
+        let servers = self.servers(&at.text_document.uri);
+        let Some(signature) = hover::signature(&document.text, offset, servers) else {
+            return Ok(Value::Null);
+        };
+        // The label is ASCII: its bytes are its UTF-16 units.
+        let parameters: Vec<Value> = signature
+            .parameters
+            .iter()
+            .map(|range| json!({ "label": [range.start, range.end] }))
+            .collect();
+        let mut help = json!({
+            "signatures": [{ "label": signature.label, "parameters": parameters }],
+            "activeSignature": 0,
+        });
+        if let Some(active) = signature.active {
+            help["activeParameter"] = json!(active);
+        }
+        Ok(help)
+    }
+
     fn completion(&mut self, at: AtPosition) -> Result<Value, Failure> {
         let Some(document) = self.documents.get(&at.text_document.uri) else {
             return Ok(Value::Null);
@@ -363,7 +392,8 @@ impl Server<'_> {
 }
 
 /// What the server does, and no more: full or incremental changes, hover,
-/// completion in a call's strings, quick fixes; positions in UTF-16.
+/// completion and signature help in a call's strings, quick fixes;
+/// positions in UTF-16.
 fn capabilities() -> Value {
     json!({
         "positionEncoding": "utf-16",
@@ -371,6 +401,7 @@ fn capabilities() -> Value {
         "textDocumentSync": { "openClose": true, "change": 2 },
         "hoverProvider": true,
         "completionProvider": { "triggerCharacters": ["'", "\""] },
+        "signatureHelpProvider": { "triggerCharacters": ["'", "\""] },
         "codeActionProvider": { "codeActionKinds": [QUICKFIX] },
     })
 }
