@@ -181,7 +181,7 @@ fn message(command: &str, words: &[Word], refusal: &Refusal) -> (String, Option<
         return (
             format!(
                 "{found} is not {}: `{command}`'s `{}` is one",
-                kind_name(arg.kind),
+                grammar::kind_words(arg.kind),
                 arg.name
             ),
             None,
@@ -211,7 +211,7 @@ fn message(command: &str, words: &[Word], refusal: &Refusal) -> (String, Option<
 fn expected_list(tokens: &[&str], values: &[&Arg], end: bool) -> String {
     let mut items: Vec<String> = tokens.iter().map(|token| format!("`{token}`")).collect();
     for arg in values {
-        let item = format!("`{}` ({})", arg.name, kind_name(arg.kind));
+        let item = format!("`{}` ({})", arg.name, grammar::kind_words(arg.kind));
         if !items.contains(&item) {
             items.push(item);
         }
@@ -251,9 +251,6 @@ fn is_number_kind(kind: Kind) -> bool {
     matches!(kind, Kind::Integer | Kind::Double | Kind::UnixTime)
 }
 
-fn kind_name(kind: Kind) -> &'static str {
-    grammar::kind_words(kind)
-}
 
 #[cfg(test)]
 mod tests {

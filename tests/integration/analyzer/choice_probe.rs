@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::probe::{arguments, askable, flush, name_words, runs_on_empty, smallest};
+use super::probe::{arguments, askable, call_with, flush, runs_on_empty, smallest};
 use super::tables::Row;
 use crate::server::RedisServer;
 
@@ -31,13 +31,7 @@ pub(super) fn probe_choices(
 ) -> BTreeMap<String, Value> {
     let mut connection = running.connection();
     let mut facts = BTreeMap::new();
-    for row in rows.values() {
-        if !askable(row) {
-            continue;
-        }
-        let Some(doc) = docs.get(&row.name) else {
-            continue;
-        };
+    for (row, doc) in askable(rows, docs) {
         let args = arguments(doc);
         let mut exclusive = serde_json::Map::new();
         for (index, arg) in args.iter().enumerate() {
@@ -46,17 +40,14 @@ pub(super) fn probe_choices(
                 continue;
             }
             let call = |picked: &[&Value]| {
-                let mut words = name_words(row);
-                let mut keys = 0;
-                smallest(&args[..index], &mut keys, &mut words);
-                for choice in picked {
-                    if let Some(token) = arg.get("token").and_then(Value::as_str) {
-                        words.push(token.to_owned());
+                call_with(row, args, index, |keys, words| {
+                    for choice in picked {
+                        if let Some(token) = arg.get("token").and_then(Value::as_str) {
+                            words.push(token.to_owned());
+                        }
+                        smallest_of_choice(choice, keys, words);
                     }
-                    smallest_of_choice(choice, &mut keys, &mut words);
-                }
-                smallest(&args[index + 1..], &mut keys, &mut words);
-                words
+                })
             };
             let alone: Vec<bool> = choices
                 .iter()

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::probe::{arguments, askable, flush, name_words, runs_on_empty, smallest};
+use super::probe::{arguments, askable, call_with, flush, runs_on_empty};
 use super::tables::Row;
 use crate::server::RedisServer;
 
@@ -24,13 +24,7 @@ pub(super) fn probe_fractions(
 ) -> BTreeMap<String, Value> {
     let mut connection = running.connection();
     let mut facts = BTreeMap::new();
-    for row in rows.values() {
-        if !askable(row) {
-            continue;
-        }
-        let Some(doc) = docs.get(&row.name) else {
-            continue;
-        };
+    for (row, doc) in askable(rows, docs) {
         let args = arguments(doc);
         let mut fractional = Vec::new();
         for (index, arg) in args.iter().enumerate() {
@@ -39,15 +33,12 @@ pub(super) fn probe_fractions(
                 continue;
             }
             let call = |value: &str| {
-                let mut words = name_words(row);
-                let mut keys = 0;
-                smallest(&args[..index], &mut keys, &mut words);
-                if let Some(token) = arg.get("token").and_then(Value::as_str) {
-                    words.push(token.to_owned());
-                }
-                words.push(value.to_owned());
-                smallest(&args[index + 1..], &mut keys, &mut words);
-                words
+                call_with(row, args, index, |_, words| {
+                    if let Some(token) = arg.get("token").and_then(Value::as_str) {
+                        words.push(token.to_owned());
+                    }
+                    words.push(value.to_owned());
+                })
             };
             if runs_on_empty(&mut connection, &call("1"))
                 && runs_on_empty(&mut connection, &call("1.5"))

@@ -3,22 +3,47 @@
 //! built from its `COMMAND DOCS` arguments, and a call run on an empty
 //! database.
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use super::tables::Row;
 
-/// Whether a command may be asked: one a script may call, that does not
-/// block and is no administration command.
-pub(super) fn askable(row: &Row) -> bool {
+/// The commands that may be asked, with their `COMMAND DOCS`: those a
+/// script may call, that do not block and are no administration commands.
+pub(super) fn askable<'a>(
+    rows: &'a BTreeMap<String, Row>,
+    docs: &'a BTreeMap<String, Value>,
+) -> impl Iterator<Item = (&'a Row, &'a Value)> {
     let refused = ["noscript", "blocking", "admin"];
-    !row.flags
-        .iter()
-        .any(|flag| refused.contains(&flag.as_str()))
+    rows.values()
+        .filter(move |row| {
+            !row.flags
+                .iter()
+                .any(|flag| refused.contains(&flag.as_str()))
+        })
+        .filter_map(|row| Some((row, docs.get(&row.name)?)))
 }
 
 /// The words that name the command (`OBJECT ENCODING` for a subcommand).
 pub(super) fn name_words(row: &Row) -> Vec<String> {
     row.name.split('|').map(str::to_uppercase).collect()
+}
+
+/// The smallest call of `row`'s command, its argument `args[index]` given
+/// as `given` writes it (onto the words, counting the keys).
+pub(super) fn call_with(
+    row: &Row,
+    args: &[Value],
+    index: usize,
+    given: impl FnOnce(&mut usize, &mut Vec<String>),
+) -> Vec<String> {
+    let mut words = name_words(row);
+    let mut keys = 0;
+    smallest(&args[..index], &mut keys, &mut words);
+    given(&mut keys, &mut words);
+    smallest(&args[index + 1..], &mut keys, &mut words);
+    words
 }
 
 /// Empties the database.

@@ -60,12 +60,9 @@ pub(super) fn probe_types(
 ) -> BTreeMap<String, Value> {
     let mut connection = running.connection();
     let mut facts = BTreeMap::new();
-    for row in rows.values() {
-        let Some(doc) = docs.get(&row.name) else {
-            continue;
-        };
+    for (row, doc) in askable(rows, docs) {
         let group = doc.get("group").and_then(Value::as_str).unwrap_or_default();
-        if !TYPE_GROUPS.contains(&group) || row.first_key <= 0 || !askable(row) {
+        if !TYPE_GROUPS.contains(&group) || row.first_key <= 0 {
             continue;
         }
         let mut words = name_words(row);
