@@ -8,8 +8,8 @@
 //! ([`REPLIES`], sorted by name, as the command tables name commands:
 //! lower case, `container|sub` for a subcommand). The generator is
 //! `cargo xtask codegen` (the repository's `xtask/src/replies.rs`), which
-//! reads Valkey 8.0's specification files as `specs/valkey-8.0-files.json`
-//! stores them (`cargo xtask codegen --check` says whether the file is
+//! reads Valkey's specification files of each release as
+//! `specs/valkey-*-files.json` store them (`cargo xtask codegen --check` says whether the file is
 //! current); a test in the repository's
 //! `tests/integration/analyzer/reply_conformance.rs` drives a sample of
 //! commands through `EVAL` on the real server and checks each reply against
@@ -36,7 +36,7 @@
 //! integer or nil; `ZADD` with `INCR`; `XADD` nil only with `NOMKSTREAM`;
 //! `LPOS` with `COUNT`; `PING` with a message; `MGET`, `HMGET`, `ZMSCORE`,
 //! `SMISMEMBER`, `GEOPOS` one element per name), and the few places where
-//! the server says more than its schema (`TYPE`'s statuses, `LMOVE`'s nil).
+//! the server says more than its schema (`TYPE`'s statuses).
 //! Where the arguments would pick and the text does not settle them (a
 //! variable option, `unpack(ARGV)` last), those commands reply anything;
 //! every other command replies its union whatever its arguments.
@@ -176,11 +176,6 @@ pub fn call_replies(name: &str, args: &[Arg]) -> Option<Replies> {
         "type" => Replies {
             statuses: TYPE_NAMES,
             ..Replies::of(STATUS)
-        },
-        // The schema forgets the nil of an empty source list.
-        "lmove" => Replies {
-            kinds: Kinds(union.kinds.0 | NIL),
-            ..union
         },
         _ => union,
     })

@@ -393,7 +393,7 @@ mod tests {
     fn valkey_8_0_derived_agrees_with_the_specification_files() {
         let specs = specs();
         let ours = derived(&specs, "valkey-8.0", "valkey-9.1");
-        let mut files = specs.valkey_files.clone();
+        let mut files = specs.valkey_files["8.0"].clone();
         // Sentinel's commands run in sentinel mode only.
         files.retain(|_, spec| {
             !spec

@@ -4,7 +4,10 @@
 //!   `redis-script-analyzer/specs/` alone (no server, no file outside the
 //!   repository);
 //! - `cargo xtask codegen --check` writes nothing and fails naming each
-//!   table that is missing or not what the specifications give.
+//!   table that is missing or not what the specifications give;
+//! - `cargo xtask valkey-files <valkey source>` stores the facts of a Valkey
+//!   release's own command specification files in
+//!   `redis-script-analyzer/specs/` (see `valkey_files.rs`).
 
 mod commands;
 mod derive;
@@ -16,6 +19,7 @@ mod options;
 mod replies;
 mod servers;
 mod specs;
+mod valkey_files;
 mod version;
 
 use std::process::ExitCode;
@@ -23,7 +27,8 @@ use std::process::ExitCode;
 use crate::files::repository;
 use crate::specs::Specs;
 
-const USAGE: &str = "usage: cargo xtask codegen [--check]";
+const USAGE: &str =
+    "usage: cargo xtask codegen [--check]\n       cargo xtask valkey-files <valkey source>";
 
 /// Every generated file, by its path from the repository's root, with the
 /// text the specifications give it.
@@ -42,6 +47,11 @@ fn main() -> ExitCode {
     let check = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["codegen"] => false,
         ["codegen", "--check"] => true,
+        ["valkey-files", source] => {
+            let path = valkey_files::store(&repository(), std::path::Path::new(source));
+            eprintln!("wrote {}", path.display());
+            return ExitCode::SUCCESS;
+        }
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

@@ -1,6 +1,7 @@
 //! The analyzer's reply facts (`src/replies/table.rs`): what each command
-//! replies to a script on RESP2, from the `reply_schema` of Valkey 8.0's
-//! command specification files (`specs/valkey-8.0-files.json`).
+//! replies to a script on RESP2, from the `reply_schema` of Valkey's
+//! command specification files (`specs/valkey-*-files.json`): a command's
+//! schemas of every release stored, as alternatives of one.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -201,9 +202,9 @@ pub fn render(specs: &Specs) -> String {
     let mut out = crate::files::HEADER.to_owned();
     out.push_str(
         "//! What each command with a reply schema replies to a script on RESP2,\n\
-         //! from the `reply_schema` of Valkey 8.0's command specification files\n\
-         //! (`specs/valkey-8.0-files.json`, Valkey's, under the BSD 3-Clause\n\
-         //! licence in `specs/LICENSE-valkey`).\n\
+         //! from the `reply_schema` of Valkey's command specification files of\n\
+         //! each release stored (`specs/valkey-*-files.json`, Valkey's, under the\n\
+         //! BSD 3-Clause licence in `specs/LICENSE-valkey`).\n\
          \n\
          use super::kinds::kind::*;\n\
          use super::kinds::{CommandReplies, r};\n\
@@ -213,10 +214,25 @@ pub fn render(specs: &Specs) -> String {
          #[rustfmt::skip]\n\
          pub static REPLIES: &[CommandReplies] = &[\n",
     );
-    let commands: BTreeMap<&str, Facts> = specs
-        .valkey_files
-        .iter()
-        .filter_map(|(name, spec)| Some((name.as_str(), facts_of(spec.get("reply_schema")?)?)))
+    let mut schemas: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    for (name, spec) in specs.valkey_files.values().flatten() {
+        if let Some(schema) = spec.get("reply_schema") {
+            let known = schemas.entry(name).or_default();
+            if !known.contains(schema) {
+                known.push(schema.clone());
+            }
+        }
+    }
+    // A reply that changed between releases may be either.
+    let commands: BTreeMap<&str, Facts> = schemas
+        .into_iter()
+        .filter_map(|(name, mut releases)| {
+            let schema = match releases.len() {
+                1 => releases.pop()?,
+                _ => serde_json::json!({ "anyOf": releases }),
+            };
+            Some((name, facts_of(&schema)?))
+        })
         .collect();
     for (name, facts) in commands {
         let option =

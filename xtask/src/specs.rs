@@ -13,19 +13,20 @@ use crate::version::{Version, version};
 /// The folder, from the repository's root.
 pub const DIR: &str = "redis-script-analyzer/specs";
 
-/// Valkey 8.0's command specification files, one command per line; every
-/// other `.json` file of the folder is a server's (`<key>.json`).
-const VALKEY_FILES: &str = "valkey-8.0-files.json";
+/// How the stores of Valkey's command specification files are named
+/// (`valkey-8.0-files.json`, one command per line); every other `.json`
+/// file of the folder is a server's (`<key>.json`).
+const VALKEY_FILES: (&str, &str) = ("valkey-", "-files");
 
 /// Everything the folder holds.
 pub struct Specs {
     /// Every server, in the analyzer's order, with where its table comes
     /// from.
     pub servers: BTreeMap<Server, Source>,
-    /// Valkey 8.0's specification files: each command (its `arity`,
-    /// `command_flags` and `reply_schema`) by the name the tables give it
-    /// (`config|get`).
-    pub valkey_files: BTreeMap<String, Value>,
+    /// Valkey's specification files by release (`"8.0"`, `"9.1"`): each
+    /// command (its `arity`, `command_flags` and `reply_schema`) by the
+    /// name the tables give it (`config|get`).
+    pub valkey_files: BTreeMap<String, BTreeMap<String, Value>>,
 }
 
 /// Where a server's table comes from.
@@ -50,7 +51,7 @@ impl Specs {
         let dir = root.join(DIR);
         let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
         let mut servers = BTreeMap::new();
-        let mut valkey_files = None;
+        let mut valkey_files = BTreeMap::new();
         for entry in entries {
             let path = entry.expect("a directory entry").path();
             let Some(stem) = path
@@ -63,8 +64,11 @@ impl Specs {
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let value: Value =
                 serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            if path.ends_with(VALKEY_FILES) {
-                valkey_files = Some(by_name(&value));
+            if let Some(release) = stem
+                .strip_prefix(VALKEY_FILES.0)
+                .and_then(|rest| rest.strip_suffix(VALKEY_FILES.1))
+            {
+                valkey_files.insert(release.to_owned(), by_name(&value));
                 continue;
             }
             let server = Server::from_key(stem)
@@ -79,8 +83,7 @@ impl Specs {
         }
         let specs = Specs {
             servers,
-            valkey_files: valkey_files
-                .unwrap_or_else(|| panic!("no {VALKEY_FILES} in {}", dir.display())),
+            valkey_files,
         };
         for (server, source) in &specs.servers {
             if let Source::Derived { from } = source {
