@@ -9,8 +9,11 @@
 //! lower case, `container|sub` for a subcommand). The generator is
 //! `cargo xtask codegen` (the repository's `xtask/src/replies.rs`), which
 //! reads Valkey's specification files of each release as
-//! `specs/valkey-*-files.json` store them (`cargo xtask codegen --check` says whether the file is
-//! current); a test in the repository's
+//! `specs/valkey-*-files.json` store them (`cargo xtask codegen --check`
+//! says whether the file is current). A command none of them gives a
+//! schema (Redis's vector sets, `XDELEX`) takes the kinds of reply its
+//! binary was seen to send in every form its options give, stored beside
+//! the binary's `COMMAND DOCS`. A test in the repository's
 //! `tests/integration/analyzer/reply_conformance.rs` drives a sample of
 //! commands through `EVAL` on the real server and checks each reply against
 //! these facts. A schema maps to RESP2 as a script sees it:
@@ -422,6 +425,31 @@ mod tests {
         // EVAL replies what the script returns: no schema, no facts.
         assert!(command_replies("eval").is_none());
         assert!(command_replies("nosuch").is_none());
+    }
+
+    #[test]
+    fn newer_servers_commands_have_facts() {
+        // Redis 8 and Valkey 9's hash fields with their own expiry, from
+        // Valkey 9.1's schemas: one element per field.
+        let ttl = call("HTTL", &["h", "FIELDS", "1", "f"]);
+        assert_eq!(
+            (ttl.kinds, ttl.elements),
+            (Kinds(ARRAY), Some(Kinds(INTEGER)))
+        );
+        assert_eq!(
+            call("HSETEX", &["h", "FIELDS", "1", "f", "v"]).kinds,
+            Kinds(INTEGER)
+        );
+        let fields = call("HGETDEL", &["h", "FIELDS", "1", "f"]);
+        assert_eq!(fields.elements, Some(Kinds(STRING | NIL)));
+        // Redis's vector sets, as the binary was seen to reply.
+        assert_eq!(call("VCARD", &["v"]).kinds, Kinds(INTEGER));
+        assert_eq!(call("VGETATTR", &["v", "e"]).kinds, Kinds(STRING | NIL));
+        let similar = call("VSIM", &["v", "ELE", "e", "WITHATTRIBS"]);
+        assert_eq!(similar.kinds, Kinds(ARRAY));
+        assert_eq!(similar.length, Length::Unknown);
+        // Valkey 8.0's schema forgot LMOVE's nil; 9.1's has it.
+        assert!(may_reply_nil("lmove", &words(&["a", "b", "LEFT", "RIGHT"])));
     }
 
     #[test]

@@ -1,14 +1,17 @@
 //! The analyzer's reply facts (`src/replies/table.rs`): what each command
 //! replies to a script on RESP2, from the `reply_schema` of Valkey's
 //! command specification files (`specs/valkey-*-files.json`): a command's
-//! schemas of every release stored, as alternatives of one.
+//! schemas of every release stored, as alternatives of one. A command none
+//! of them gives a schema (Redis's vector sets) takes what its binary was
+//! seen to reply (`replies` of a server's specifications, see
+//! [`observed`]).
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use serde_json::Value;
 
-use crate::specs::Specs;
+use crate::specs::{Source, Specs};
 
 /// Where it is written, from the repository's root.
 pub const FILE: &str = "redis-script-analyzer/src/replies/table.rs";
@@ -186,6 +189,62 @@ fn facts_of(schema: &Value) -> Option<Facts> {
     Some(facts)
 }
 
+/// What a binary was seen to reply (`{"kinds": ["array", "nil"],
+/// "elements": ["string"], "statuses": [...]}`): those kinds, an array's
+/// elements where one was seen, and no length (a length seen is no length
+/// promised).
+fn observed(seen: &Value) -> Facts {
+    let bits = |field: &str| -> u8 {
+        let names = seen.get(field).and_then(Value::as_array);
+        names.into_iter().flatten().fold(0, |bits, name| {
+            let bit = KIND_NAMES
+                .iter()
+                .find(|(_, known)| name.as_str() == Some(&known.to_ascii_lowercase()))
+                .unwrap_or_else(|| panic!("`{name}`: no kind of reply"));
+            bits | bit.0
+        })
+    };
+    let kinds = bits("kinds");
+    let statuses = seen.get("statuses").and_then(Value::as_array);
+    let is_array = kinds & kind::ARRAY != 0;
+    Facts {
+        kinds,
+        statuses: statuses
+            .into_iter()
+            .flatten()
+            .filter_map(|text| Some(text.as_str()?.to_owned()))
+            .collect(),
+        pattern: (kinds & kind::STRING != 0).then_some(None),
+        length: is_array.then_some(None),
+        elements: is_array.then(|| Some(bits("elements")).filter(|bits| *bits != 0)),
+    }
+}
+
+impl Facts {
+    /// What another binary saw too: the kinds of either.
+    fn add(&mut self, more: &Facts) {
+        self.kinds |= more.kinds;
+        for status in &more.statuses {
+            if !self.statuses.contains(status) {
+                self.statuses.push(status.clone());
+            }
+        }
+        if more.kinds & kind::STRING != 0 {
+            merge(&mut self.pattern, None);
+        }
+        if let Some(length) = more.length {
+            merge(&mut self.length, length);
+        }
+        if let Some(elements) = more.elements {
+            self.elements = match (self.elements, elements) {
+                (None, elements) => Some(elements),
+                (Some(Some(seen)), Some(more)) => Some(Some(seen | more)),
+                (Some(_), _) => Some(None),
+            };
+        }
+    }
+}
+
 /// The names of the bits of `kinds`, as the generated file writes them.
 fn kind_names(kinds: u8) -> String {
     let names: Vec<&str> = KIND_NAMES
@@ -204,7 +263,9 @@ pub fn render(specs: &Specs) -> String {
         "//! What each command with a reply schema replies to a script on RESP2,\n\
          //! from the `reply_schema` of Valkey's command specification files of\n\
          //! each release stored (`specs/valkey-*-files.json`, Valkey's, under the\n\
-         //! BSD 3-Clause licence in `specs/LICENSE-valkey`).\n\
+         //! BSD 3-Clause licence in `specs/LICENSE-valkey`); for a command none of\n\
+         //! them gives a schema, what its binary was seen to reply (`replies` of\n\
+         //! `specs/<server>.json`).\n\
          \n\
          use super::kinds::kind::*;\n\
          use super::kinds::{CommandReplies, r};\n\
@@ -224,7 +285,7 @@ pub fn render(specs: &Specs) -> String {
         }
     }
     // A reply that changed between releases may be either.
-    let commands: BTreeMap<&str, Facts> = schemas
+    let mut commands: BTreeMap<&str, Facts> = schemas
         .into_iter()
         .filter_map(|(name, mut releases)| {
             let schema = match releases.len() {
@@ -234,6 +295,25 @@ pub fn render(specs: &Specs) -> String {
             Some((name, facts_of(&schema)?))
         })
         .collect();
+    for source in specs.servers.values() {
+        let Source::Binary(spec) = source else {
+            continue;
+        };
+        for (name, command) in &spec.commands {
+            if let Some(seen) = command.get("replies")
+                && !specs
+                    .valkey_files
+                    .values()
+                    .any(|files| files.contains_key(name))
+            {
+                let facts = observed(seen);
+                commands
+                    .entry(name)
+                    .and_modify(|known| known.add(&facts))
+                    .or_insert(facts);
+            }
+        }
+    }
     for (name, facts) in commands {
         let option =
             |value: Option<String>| value.map_or("None".to_owned(), |v| format!("Some({v})"));
@@ -299,6 +379,15 @@ mod tests {
         .unwrap();
         assert_eq!(either.elements, Some(Some(kind::INTEGER | kind::NIL)));
         assert_eq!(schema(r#"{"description": "anything"}"#), None);
+        // What a binary was seen to reply: no length promised.
+        let seen = observed(&serde_json::json!({
+            "kinds": ["array", "nil"], "elements": ["nil", "string"]
+        }));
+        assert_eq!(seen.kinds, kind::ARRAY | kind::NIL);
+        assert_eq!(seen.length, Some(None));
+        assert_eq!(seen.elements, Some(Some(kind::NIL | kind::STRING)));
+        let counted = observed(&serde_json::json!({ "kinds": ["integer"] }));
+        assert_eq!((counted.kinds, counted.elements), (kind::INTEGER, None));
         assert_eq!(kind_names(kind::STRING | kind::NIL), "STRING | NIL");
     }
 }

@@ -4,7 +4,9 @@
 //! What each command with a reply schema replies to a script on RESP2,
 //! from the `reply_schema` of Valkey's command specification files of
 //! each release stored (`specs/valkey-*-files.json`, Valkey's, under the
-//! BSD 3-Clause licence in `specs/LICENSE-valkey`).
+//! BSD 3-Clause licence in `specs/LICENSE-valkey`); for a command none of
+//! them gives a schema, what its binary was seen to reply (`replies` of
+//! `specs/<server>.json`).
 
 use super::kinds::kind::*;
 use super::kinds::{CommandReplies, r};
@@ -345,14 +347,28 @@ pub static REPLIES: &[CommandReplies] = &[
     r("type", STRING | NIL, &[], None, None, None),
     r("unlink", INTEGER, &[], None, None, None),
     r("unwatch", STATUS, &["OK"], None, None, None),
+    r("vadd", INTEGER, &[], None, None, None),
+    r("vcard", INTEGER, &[], None, None, None),
+    r("vdim", INTEGER, &[], None, None, None),
+    r("vemb", ARRAY | NIL, &[], None, None, Some(STRING)),
+    r("vgetattr", STRING | NIL, &[], None, None, None),
+    r("vinfo", ARRAY | NIL, &[], None, None, Some(INTEGER | STRING)),
+    r("vismember", INTEGER, &[], None, None, None),
+    r("vlinks", ARRAY | NIL, &[], None, None, Some(ARRAY)),
+    r("vrandmember", STRING | ARRAY | NIL, &[], None, None, Some(STRING)),
+    r("vrem", INTEGER, &[], None, None, None),
+    r("vsetattr", INTEGER, &[], None, None, None),
+    r("vsim", ARRAY, &[], None, None, Some(STRING | NIL)),
     r("wait", INTEGER, &[], None, None, None),
     r("waitaof", ARRAY, &[], None, Some(2), Some(INTEGER | STRING)),
     r("watch", STATUS, &["OK"], None, None, None),
     r("xack", INTEGER, &[], None, None, None),
+    r("xackdel", ARRAY, &[], None, None, Some(INTEGER)),
     r("xadd", STRING | NIL, &[], Some("[0-9]+-[0-9]+"), None, None),
     r("xautoclaim", ARRAY, &[], None, Some(3), Some(STRING | ARRAY)),
     r("xclaim", ARRAY, &[], None, None, Some(STRING | ARRAY)),
     r("xdel", INTEGER, &[], None, None, None),
+    r("xdelex", ARRAY, &[], None, None, Some(INTEGER)),
     r("xgroup|create", STATUS, &["OK"], None, None, None),
     r("xgroup|createconsumer", INTEGER, &[], None, None, None),
     r("xgroup|delconsumer", INTEGER, &[], None, None, None),

@@ -14,6 +14,7 @@ mod parse_time;
 mod probe;
 mod raw;
 mod reply_conformance;
+mod reply_probe;
 mod spec_file;
 mod tables;
 mod type_probe;

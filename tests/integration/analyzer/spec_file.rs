@@ -131,12 +131,14 @@ fn argument_facts(arg: &Value) -> Value {
 /// What the server answered of each command beyond `COMMAND` and
 /// `COMMAND DOCS`, by command name: what it does to its key's type
 /// (`types`), which choices of its `oneof`s it refuses together
-/// (`exclusive`), and which of its integers may have a fraction
-/// (`fractional`).
+/// (`exclusive`), which of its integers may have a fraction
+/// (`fractional`), and, for a command with no reply schema in Valkey's
+/// specification files, what it was seen to reply (`replies`).
 pub(super) struct Answers {
     pub(super) types: BTreeMap<String, Value>,
     pub(super) exclusive: BTreeMap<String, Value>,
     pub(super) fractional: BTreeMap<String, Value>,
+    pub(super) replies: BTreeMap<String, Value>,
 }
 
 /// The file's text: the server, then one command per line (its `COMMAND`
@@ -174,6 +176,9 @@ pub(super) fn render(
             }
             if let Some(fractional) = answers.fractional.get(&row.name) {
                 line["fractional"] = fractional.clone();
+            }
+            if let Some(replies) = answers.replies.get(&row.name) {
+                line["replies"] = replies.clone();
             }
             line.to_string()
         })

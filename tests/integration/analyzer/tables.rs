@@ -23,7 +23,7 @@ use redis_script_analyzer::commands::{self, Flags};
 use redis_script_analyzer::sandbox;
 use redis_script_analyzer::servers::{Product, Server};
 
-use super::{choice_probe, kind_probe, spec_file, type_probe};
+use super::{choice_probe, kind_probe, reply_probe, spec_file, type_probe};
 use crate::server::{Flavor, RedisServer};
 
 /// What stores the running binary's specifications (with
@@ -167,6 +167,7 @@ fn capture() {
         types: type_probe::probe_types(&running, &rows, &docs),
         exclusive: choice_probe::probe_choices(&running, &rows, &docs),
         fractional: kind_probe::probe_fractions(&running, &rows, &docs),
+        replies: reply_probe::probe_replies(&running, &rows),
     };
     let text = spec_file::render(server, &version, &rows, &docs, &answers);
     let path = spec_file::path(server);
