@@ -95,12 +95,12 @@ pub fn call_replies(name: &str, args: &[Arg]) -> Option<Replies> {
     };
     let union = *command_replies(&name)?;
     let spread = matches!(args.last(), Some(Arg::Spread));
-    let only = |kinds: u8| Replies {
+    let only = |kinds: u16| Replies {
         kinds: Kinds(kinds),
         ..union
     };
     use kind::*;
-    Some(match name.as_str() {
+    let refined = match name.as_str() {
         // One element per key, field or member named.
         "mget" => one_each(union, args),
         "hmget" | "zmscore" | "smismember" | "geopos" => one_each(union, args.get(1..)?),
@@ -181,6 +181,11 @@ pub fn call_replies(name: &str, args: &[Arg]) -> Option<Replies> {
             ..Replies::of(STATUS)
         },
         _ => union,
+    };
+    // What RESP3 sends of the kinds the arguments leave.
+    Some(Replies {
+        resp3: union.narrowed(refined.kinds.0).resp3,
+        ..refined
     })
 }
 

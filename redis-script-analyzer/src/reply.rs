@@ -7,18 +7,35 @@
 //! becomes an `i64`, `"locked"` does not; the status `OK` is a `bool`, an
 //! integer is never a tuple.
 
-/// One reply a script can send (RESP2 kinds; RESP3 replies are read as
-/// their RESP2 counterparts, with `Double` on its own).
+/// One reply a script can send. The RESP3 kinds (a map, a set, a double,
+/// a big number, a verbatim string, and Lua's `false` after
+/// `redis.setresp(3)`) reach a client as [`Protocol`] makes them
+/// ([`Reply::received`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Reply {
     /// Not settled by the text: any reply.
     Any,
-    /// Nil (a Lua `nil` or `false`).
+    /// Nil (a Lua `nil`, or `false` while the script replies in RESP2).
     Nil,
     /// An integer (`:1`; Lua numbers and `true`).
     Integer,
-    /// A RESP3 double (`{double = n}`).
+    /// A RESP3 double (`{double = n}`; ZSCORE's reply after
+    /// `redis.setresp(3)`): the bulk string of its text on RESP2.
     Double,
+    /// A RESP3 map (`{map = ...}`; HGETALL's reply after
+    /// `redis.setresp(3)`): a flat array of keys and values on RESP2.
+    Map,
+    /// A RESP3 set (`{set = ...}`): an array of its members on RESP2.
+    Set,
+    /// A RESP3 big number (`{big_number = '...'}`), with its digits when
+    /// the text settles them: a bulk string on RESP2.
+    BigNumber(Option<Vec<u8>>),
+    /// A RESP3 verbatim string (`{verbatim_string = ...}`): a bulk string
+    /// on RESP2.
+    Verbatim,
+    /// Lua's `false` after `redis.setresp(3)`: a RESP3 boolean, which the
+    /// bindings read as nil, on RESP3; the integer 0 on RESP2.
+    False,
     /// A bulk string, with its bytes when the text settles them.
     String(Option<Vec<u8>>),
     /// A stream ID (`1700000000000-0`): a bulk string that no number nor
@@ -48,7 +65,55 @@ impl Elements {
     };
 }
 
+/// The protocol a client speaks to the server: what it receives of a
+/// script's reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Protocol {
+    Resp2,
+    Resp3,
+}
+
+impl Protocol {
+    /// Both, in the order findings name them.
+    pub(crate) const BOTH: [Protocol; 2] = [Protocol::Resp2, Protocol::Resp3];
+
+    /// Its name in a message: `RESP2`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Protocol::Resp2 => "RESP2",
+            Protocol::Resp3 => "RESP3",
+        }
+    }
+}
+
 impl Reply {
+    /// What a client on `protocol` receives of this reply, through a
+    /// binding (which reads a RESP3 boolean `false` as nil): on RESP2 a
+    /// RESP3 kind as the server sends it there; on RESP3 as it is.
+    pub(crate) fn received(&self, protocol: Protocol) -> Reply {
+        match (self, protocol) {
+            (Reply::False, Protocol::Resp2) => Reply::Integer,
+            (Reply::False, Protocol::Resp3) => Reply::Nil,
+            (Reply::Map | Reply::Set, Protocol::Resp2) => Reply::ARRAY,
+            (Reply::Double | Reply::Verbatim, Protocol::Resp2) => Reply::STRING,
+            (Reply::BigNumber(digits), Protocol::Resp2) => Reply::String(digits.clone()),
+            (Reply::Array(elements), _) => Reply::Array(Elements {
+                leading: elements
+                    .leading
+                    .iter()
+                    .map(|element| {
+                        element
+                            .iter()
+                            .map(|reply| reply.received(protocol))
+                            .collect()
+                    })
+                    .collect(),
+                exact: elements.exact,
+            }),
+            (other, _) => other.clone(),
+        }
+    }
+
     /// A bulk string of unknown text.
     pub const STRING: Reply = Reply::String(None);
     /// An array of unknown elements.
@@ -61,7 +126,7 @@ impl Reply {
 
     /// Whether the reply may be nil (the end of a Lua array).
     pub fn may_be_nil(&self) -> bool {
-        matches!(self, Reply::Any | Reply::Nil)
+        matches!(self, Reply::Any | Reply::Nil | Reply::False)
     }
 
     /// The reply in words: "an integer", `the string "locked"`.
@@ -72,6 +137,11 @@ impl Reply {
             Reply::Nil => "nil".to_owned(),
             Reply::Integer => "an integer".to_owned(),
             Reply::Double => "a double".to_owned(),
+            Reply::Map => "a map".to_owned(),
+            Reply::Set => "a set".to_owned(),
+            Reply::BigNumber(_) => "a big number".to_owned(),
+            Reply::Verbatim => "a verbatim string".to_owned(),
+            Reply::False => "false".to_owned(),
             Reply::String(None) => "a string".to_owned(),
             Reply::String(Some(bytes)) => format!("the string {}", text(bytes)),
             Reply::StreamId => "a stream ID".to_owned(),
@@ -89,16 +159,20 @@ impl Reply {
     }
 
     /// The order replies are named in: integers, strings, statuses, arrays,
-    /// doubles, nil.
+    /// maps, sets, doubles, RESP3's strings, false, nil.
     fn rank(&self) -> u8 {
         match self {
             Reply::Integer => 0,
             Reply::String(_) | Reply::StreamId => 1,
             Reply::Status(_) => 2,
             Reply::Array(_) => 3,
-            Reply::Double => 4,
-            Reply::Nil => 5,
-            Reply::Any => 6,
+            Reply::Map => 4,
+            Reply::Set => 5,
+            Reply::Double => 6,
+            Reply::BigNumber(_) | Reply::Verbatim => 7,
+            Reply::False => 8,
+            Reply::Nil => 9,
+            Reply::Any => 10,
         }
     }
 }

@@ -80,17 +80,59 @@ pub(crate) fn fits(reply: &Reply, ty: &RustType) -> bool {
     if *reply == Reply::StreamId {
         return fits(&Reply::String(Some(b"0-1".to_vec())), ty);
     }
-    // A double reaches a RESP2 connection as the bulk string of its text.
-    if *reply == Reply::Double && fits(&Reply::STRING, ty) {
-        return true;
+    // Received, a `false` is nil or an integer ([`Reply::received`]).
+    if *reply == Reply::False {
+        return fits(&Reply::Nil, ty) || fits(&Reply::Integer, ty);
     }
     let RustType::Named(name, inner) = ty else {
         return match ty {
+            // redis-rs reads a tuple from a map's pairs or a set's members
+            // too: not judged.
+            RustType::Tuple(_) if matches!(reply, Reply::Map | Reply::Set) => true,
             RustType::Tuple(elements) => tuple_fits(reply, elements),
             _ => true,
         };
     };
     let inner = inner.as_deref();
+    // RESP3's own kinds, which a RESP2 client never receives: as redis-rs
+    // 1.x and 2.0 convert them (a map into pairs or a map, a set into a
+    // sequence, a verbatim string into a string, a big number into none of
+    // the types named here).
+    let resp3 = match reply {
+        Reply::Map => Some(match name.as_str() {
+            "Vec" => inner.is_none_or(|inner| matches!(inner, RustType::Tuple(_))),
+            "HashMap" | "BTreeMap" => true,
+            _ => false,
+        }),
+        Reply::Set => Some(match name.as_str() {
+            "Vec" => inner.is_none_or(|inner| !matches!(inner, RustType::Tuple(_))),
+            "HashSet" | "BTreeSet" => true,
+            _ => false,
+        }),
+        Reply::Verbatim => Some(matches!(name.as_str(), "String" | "Json")),
+        Reply::BigNumber(_) => Some(false),
+        _ => None,
+    };
+    if let Some(holds) = resp3 {
+        let known = matches!(
+            name.as_str(),
+            "Option"
+                | "String"
+                | "Vec"
+                | "HashSet"
+                | "BTreeSet"
+                | "HashMap"
+                | "BTreeMap"
+                | "Json"
+                | "bool"
+                | "f32"
+                | "f64"
+        ) || INTEGERS.contains(&name.as_str());
+        return match name.as_str() {
+            "Option" => inner.is_none_or(|inner| fits(reply, inner)),
+            _ => holds || !known,
+        };
+    }
     match name.as_str() {
         "Option" => *reply == Reply::Nil || inner.is_none_or(|inner| fits(reply, inner)),
         "String" => matches!(
@@ -180,9 +222,14 @@ const SUGGESTIONS: &[(&str, &str)] = &[
     ("i64", "integer"),
     ("String", "string"),
     ("Vec<redis::Value>", "any[]"),
+    ("HashMap<String, redis::Value>", "table<string,any>"),
     ("Option<i64>", "integer?"),
     ("Option<String>", "string?"),
     ("Option<Vec<redis::Value>>", "any[]?"),
+    (
+        "Option<HashMap<String, redis::Value>>",
+        "table<string,any>?",
+    ),
     ("redis::Value", "any"),
 ];
 
@@ -207,6 +254,7 @@ fn suggested_type(text: &str) -> RustType {
         Some(inner) => RustType::of("Option", suggested_type(inner)),
         None => match text {
             "Vec<redis::Value>" => RustType::of("Vec", RustType::named("Value")),
+            "HashMap<String, redis::Value>" => RustType::named("HashMap"),
             "redis::Value" => RustType::named("Value"),
             name => RustType::named(name),
         },

@@ -19,21 +19,29 @@ pub const FILE: &str = "redis-script-analyzer/src/replies/table.rs";
 /// The kinds of a reply, one bit each: the analyzer's `kind` constants,
 /// which the generated file names ([`KIND_NAMES`]).
 mod kind {
-    pub const INTEGER: u8 = 1 << 0;
-    pub const STRING: u8 = 1 << 1;
-    pub const STATUS: u8 = 1 << 2;
-    pub const ARRAY: u8 = 1 << 3;
-    pub const NIL: u8 = 1 << 4;
+    pub const INTEGER: u16 = 1 << 0;
+    pub const STRING: u16 = 1 << 1;
+    pub const STATUS: u16 = 1 << 2;
+    pub const ARRAY: u16 = 1 << 3;
+    pub const NIL: u16 = 1 << 4;
+    pub const MAP: u16 = 1 << 5;
+    pub const SET: u16 = 1 << 6;
+    pub const DOUBLE: u16 = 1 << 7;
+    pub const BOOLEAN: u16 = 1 << 8;
 }
 
 /// Each kind with its constant's name, in the order the generated file
 /// joins them.
-const KIND_NAMES: &[(u8, &str)] = &[
+const KIND_NAMES: &[(u16, &str)] = &[
     (kind::INTEGER, "INTEGER"),
     (kind::STRING, "STRING"),
     (kind::STATUS, "STATUS"),
     (kind::ARRAY, "ARRAY"),
     (kind::NIL, "NIL"),
+    (kind::MAP, "MAP"),
+    (kind::SET, "SET"),
+    (kind::DOUBLE, "DOUBLE"),
+    (kind::BOOLEAN, "BOOLEAN"),
 ];
 
 /// The one string pattern worth keeping: a stream ID (the analyzer's
@@ -43,7 +51,10 @@ const STREAM_ID: &str = "[0-9]+-[0-9]+";
 /// What one schema (or one part of it) says, RESP2 as Lua sees it.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 struct Facts {
-    kinds: u8,
+    kinds: u16,
+    /// The kinds after `redis.setresp(3)`; `None` where nothing says
+    /// (a reply seen on RESP2 only).
+    resp3: Option<u16>,
     statuses: Vec<String>,
     /// `None` until a string alternative is seen; then `Some(None)` once
     /// one has no pattern worth keeping.
@@ -53,7 +64,7 @@ struct Facts {
     length: Option<Option<u64>>,
     /// The kinds of the elements of every array alternative, as `length`
     /// unsettled once one does not say them.
-    elements: Option<Option<u8>>,
+    elements: Option<Option<u16>>,
 }
 
 /// The top-level alternatives of a schema (`oneOf`/`anyOf` flattened).
@@ -70,7 +81,7 @@ fn alternatives(schema: &Value) -> Vec<&Value> {
 
 /// The kinds a value of `schema` can be, inside an array: a `const` text
 /// there is a bulk string. `None` when the schema does not say.
-fn element_kinds(schema: &Value) -> Option<u8> {
+fn element_kinds(schema: &Value) -> Option<u16> {
     let mut kinds = 0;
     for alternative in alternatives(schema) {
         kinds |= match alternative.get("const") {
@@ -83,8 +94,9 @@ fn element_kinds(schema: &Value) -> Option<u8> {
     Some(kinds)
 }
 
-/// The kinds a schema's `type` (a name or a list of names) gives.
-fn type_kinds(schema: &Value) -> Option<u8> {
+/// The kinds a schema's `type` (a name or a list of names) gives on
+/// RESP2.
+fn type_kinds(schema: &Value) -> Option<u16> {
     let names: Vec<&str> = match schema.get("type")? {
         Value::String(name) => vec![name],
         Value::Array(names) => names.iter().filter_map(Value::as_str).collect(),
@@ -106,8 +118,36 @@ fn type_kinds(schema: &Value) -> Option<u8> {
     Some(kinds)
 }
 
+/// The kinds a schema's `type` gives after `redis.setresp(3)`: a boolean,
+/// a double (`number`) and a map (`object`) as such; an array of unique
+/// items may be a set (SMEMBERS) or an array (ZRANGE), which the schemas
+/// do not tell apart.
+fn resp3_type_kinds(schema: &Value) -> Option<u16> {
+    let names: Vec<&str> = match schema.get("type")? {
+        Value::String(name) => vec![name],
+        Value::Array(names) => names.iter().filter_map(Value::as_str).collect(),
+        _ => return None,
+    };
+    let unique = schema.get("uniqueItems") == Some(&Value::Bool(true));
+    let mut kinds = 0;
+    for name in names {
+        kinds |= match name {
+            "integer" => kind::INTEGER,
+            "boolean" => kind::BOOLEAN,
+            "string" => kind::STRING,
+            "number" => kind::DOUBLE,
+            "array" if unique => kind::ARRAY | kind::SET,
+            "array" => kind::ARRAY,
+            "object" => kind::MAP,
+            "null" => kind::NIL,
+            _ => return None,
+        };
+    }
+    Some(kinds)
+}
+
 /// The kinds of every element of an array schema, when it says them.
-fn array_elements(schema: &Value) -> Option<u8> {
+fn array_elements(schema: &Value) -> Option<u16> {
     match schema.get("items")? {
         Value::Array(tuple) => {
             let mut kinds = 0;
@@ -140,11 +180,15 @@ fn merge<T: PartialEq>(seen: &mut Option<Option<T>>, value: Option<T>) {
 /// What a command's `reply_schema` says; `None` where some alternative
 /// has no type (EVAL: whatever the script returns).
 fn facts_of(schema: &Value) -> Option<Facts> {
-    let mut facts = Facts::default();
+    let mut facts = Facts {
+        resp3: Some(0),
+        ..Facts::default()
+    };
     for alternative in alternatives(schema) {
         match alternative.get("const") {
             Some(Value::String(text)) => {
                 facts.kinds |= kind::STATUS;
+                facts.resp3 = facts.resp3.map(|kinds| kinds | kind::STATUS);
                 if !facts.statuses.contains(text) {
                     facts.statuses.push(text.clone());
                 }
@@ -152,6 +196,7 @@ fn facts_of(schema: &Value) -> Option<Facts> {
             }
             Some(Value::Number(_)) => {
                 facts.kinds |= kind::INTEGER;
+                facts.resp3 = facts.resp3.map(|kinds| kinds | kind::INTEGER);
                 continue;
             }
             Some(_) => return None,
@@ -159,6 +204,9 @@ fn facts_of(schema: &Value) -> Option<Facts> {
         }
         let kinds = type_kinds(alternative)?;
         facts.kinds |= kinds;
+        facts.resp3 = facts
+            .resp3
+            .map(|known| known | resp3_type_kinds(alternative).unwrap_or(kinds));
         if kinds & kind::STRING != 0 {
             let pattern = alternative.get("pattern").and_then(Value::as_str);
             merge(
@@ -194,7 +242,7 @@ fn facts_of(schema: &Value) -> Option<Facts> {
 /// elements where one was seen, and no length (a length seen is no length
 /// promised).
 fn observed(seen: &Value) -> Facts {
-    let bits = |field: &str| -> u8 {
+    let bits = |field: &str| -> u16 {
         let names = seen.get(field).and_then(Value::as_array);
         names.into_iter().flatten().fold(0, |bits, name| {
             let bit = KIND_NAMES
@@ -209,6 +257,7 @@ fn observed(seen: &Value) -> Facts {
     let is_array = kinds & kind::ARRAY != 0;
     Facts {
         kinds,
+        resp3: None,
         statuses: statuses
             .into_iter()
             .flatten()
@@ -224,6 +273,7 @@ impl Facts {
     /// What another binary saw too: the kinds of either.
     fn add(&mut self, more: &Facts) {
         self.kinds |= more.kinds;
+        self.resp3 = self.resp3.zip(more.resp3).map(|(known, more)| known | more);
         for status in &more.statuses {
             if !self.statuses.contains(status) {
                 self.statuses.push(status.clone());
@@ -246,7 +296,7 @@ impl Facts {
 }
 
 /// The names of the bits of `kinds`, as the generated file writes them.
-fn kind_names(kinds: u8) -> String {
+fn kind_names(kinds: u16) -> String {
     let names: Vec<&str> = KIND_NAMES
         .iter()
         .filter(|(bit, _)| kinds & bit != 0)
@@ -271,7 +321,8 @@ pub fn render(specs: &Specs) -> String {
          use super::kinds::{CommandReplies, r};\n\
          \n\
          /// Every command the specifications give a reply schema, sorted by name:\n\
-         /// `r(name, kinds, statuses, string pattern, fixed array length, element kinds)`.\n\
+         /// `r(name, kinds, statuses, string pattern, fixed array length, element kinds,\n\
+         /// kinds after `redis.setresp(3)`)`.\n\
          #[rustfmt::skip]\n\
          pub static REPLIES: &[CommandReplies] = &[\n",
     );
@@ -319,12 +370,13 @@ pub fn render(specs: &Specs) -> String {
             |value: Option<String>| value.map_or("None".to_owned(), |v| format!("Some({v})"));
         let _ = writeln!(
             out,
-            "    r({name:?}, {}, &{:?}, {}, {}, {}),",
+            "    r({name:?}, {}, &{:?}, {}, {}, {}, {}),",
             kind_names(facts.kinds),
             facts.statuses,
             option(facts.pattern.flatten().map(|p| format!("{p:?}"))),
             option(facts.length.flatten().map(|n| n.to_string())),
             option(facts.elements.flatten().map(kind_names)),
+            option(facts.resp3.map(kind_names)),
         );
     }
     out.push_str("];\n");

@@ -1,23 +1,25 @@
 //! `reply_shape`: a reply whose shape the declared type cannot hold.
 //!
-//! The replies a script can send ([`Reply`]: an
-//! integer, a string or status with its text, an array with its elements,
-//! nil, a double), from what it returns, against what the declared return
-//! type can take ([`reply_type::fits`]).
+//! The replies a script can send ([`Reply`]: an integer, a string or status
+//! with its text, an array with its elements, nil; RESP3's map, set,
+//! double, big number and verbatim string), from what it returns, against
+//! what the declared return type can take ([`reply_type::fits`]), as a
+//! client on RESP2 and one on RESP3 receive them ([`Reply::received`]).
 //!
 //! A script's replies are known only where every `return` of its main
 //! function settles them: a literal (`1`, `'x'` with its text, `nil`,
 //! `true` replies 1, `false` nil), a table (`{ok = ...}` a status, `{err =
-//! ...}` an error, `{double = ...}` a double, `{map = ...}` and `{set =
-//! ...}` an array, `{big_number = ...}` and `{verbatim_string = ...}` a
-//! string (as a RESP2 connection gets them), any other an array, its
-//! leading elements up to the first that may be nil), a Redis command
-//! returned directly, with the replies its reply schema gives and its
-//! arguments pick ([`replies::call_replies`]: `redis.call('INCR', ...)` an
-//! integer, `HGETALL` an array, `GET` a string or nil, `SET` without
-//! options the status `OK`, `XADD` a stream ID, `TIME` an array of 2
-//! elements; a command without a schema any reply), `redis.status_reply`, `tonumber` (an
-//! integer or nil), `tostring`, `cjson.encode`, `string.*` and `..`
+//! ...}` an error, `{double = ...}`, `{map = ...}`, `{set = ...}`,
+//! `{big_number = ...}` and `{verbatim_string = ...}` RESP3's double, map,
+//! set, big number and verbatim string, which a RESP2 connection receives
+//! as a string or an array; any other an array, its leading elements up to
+//! the first that may be nil), a Redis command returned directly, with the
+//! replies its reply schema gives and its arguments pick
+//! ([`replies::call_replies`]: `redis.call('INCR', ...)` an integer,
+//! `HGETALL` an array, `GET` a string or nil, `SET` without options the
+//! status `OK`, `XADD` a stream ID, `TIME` an array of 2 elements; a
+//! command without a schema any reply), `redis.status_reply`, `tonumber`
+//! (an integer or nil), `tostring`, `cjson.encode`, `string.*` and `..`
 //! (strings), `#t` and arithmetic (integers), comparisons and `not` (1 or
 //! nil), or a local whose one declaration settles it and that is never
 //! assigned again (a table's elements are not taken from its declaration:
@@ -26,12 +28,19 @@
 //! Errors (`error()`, `redis.error_reply`, `{err = ...}`) are not replies a
 //! type must hold.
 //!
-//! The check refuses a type that takes none of the replies, e.g.
-//! `Vec<String>` for a script that always returns `redis.call('INCR',
-//! ...)`, or `i64` for one that returns `"locked"` or `"free"`.
+//! After `redis.setresp(3)` ([`Mode`]), a command's reply comes to the
+//! script as RESP3 has it (HGETALL a map, ZSCORE a double; a reply only
+//! seen on RESP2 is anything), and `false` is a boolean: a binding reads it
+//! as nil on RESP3, and RESP2 sends it as the integer 0. A script that may
+//! switch, but not before every `return`, replies either way.
+//!
+//! The check refuses a type that takes none of the replies on a protocol,
+//! e.g. `Vec<String>` for a script that always returns `redis.call('INCR',
+//! ...)`, or `i64` for one that returns `"locked"` or `"free"`; and, on
+//! RESP3 alone, `Vec<String>` for `{map = ...}` (redis-rs reads a map into
+//! pairs or a map, never into a sequence of strings).
 
-
-use crate::reply::{self, Elements, Reply};
+use crate::reply::{self, Elements, Protocol, Reply};
 use super::{Context, Judges, Meta};
 use crate::reply_type::ReplyKind;
 use crate::diagnostic::{Diagnostic, Target};
@@ -49,14 +58,17 @@ pub(super) const RULE: Meta = Meta {
 };
 
 /// Refuses the declared reply type if it takes none of the replies the
-/// script (in a library, the callback checked) can send.
+/// script (in a library, the callback checked) can send, as a client on
+/// RESP2 or on RESP3 receives them.
 fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
     let (model, declared) = (context.model, context.declared);
-    let body = &model.functions[context.callback.unwrap_or(0)];
+    let function = context.callback.unwrap_or(0);
+    let body = &model.functions[function];
+    let mode = Mode::of(model, function);
     let mut replies = Vec::new();
     for exprs in &body.returns {
         match exprs.first() {
-            Some(expr) => replies.extend(replies_of(expr, model, 0)),
+            Some(expr) => replies.extend(replies_of(expr, model, mode, 0)),
             None => replies.push(Reply::Nil),
         }
     }
@@ -66,75 +78,138 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
     // Nil alone into a type that cannot be nil is the nil-reply check's to
     // report.
     let nil_reply_reports = declared.reply == ReplyKind::NonNull;
-    // A script that only raises errors replies nothing to hold.
-    if replies.is_empty()
-        || (nil_reply_reports && replies.iter().all(|reply| *reply == Reply::Nil))
-        || replies
-            .iter()
-            .any(|reply| reply_type::fits(reply, &declared.reply_type))
-    {
-        return;
-    }
+    let received = Protocol::BOTH.map(|protocol| {
+        let received: Vec<Reply> = replies.iter().map(|reply| reply.received(protocol)).collect();
+        (protocol, received)
+    });
+    let refused: Vec<&(Protocol, Vec<Reply>)> = received
+        .iter()
+        .filter(|(_, received)| {
+            // A script that only raises errors replies nothing to hold.
+            !(received.is_empty()
+                || (nil_reply_reports && received.iter().all(|reply| *reply == Reply::Nil))
+                || received
+                    .iter()
+                    .any(|reply| reply_type::fits(reply, &declared.reply_type)))
+        })
+        .collect();
+    let message = match refused.as_slice() {
+        [] => return,
+        [(protocol, on_one), ..] if refused.len() == 1 => format!(
+            "on a {} connection the script replies {}, which the declared return type cannot hold",
+            protocol.name(),
+            reply::describe(on_one)
+        ),
+        _ => format!(
+            "the script replies {}, which the declared return type cannot hold",
+            reply::describe(&replies)
+        ),
+    };
     let span = body
         .return_spans
         .first()
         .copied()
         .unwrap_or_else(|| fall_through_span(body.block));
-    let (rust, header) = reply_type::suggestion(&replies);
+    let both = if refused.len() == 1 { " on RESP2 and RESP3" } else { "" };
+    let on_both: Vec<Reply> = received.into_iter().flat_map(|(_, received)| received).collect();
+    let (rust, header) = reply_type::suggestion(&on_both);
     diagnostics.push(
-        Diagnostic::error(
-            Rule::ReplyShape,
-            Target::Reply,
-            span,
-            format!(
-                "the script replies {}, which the declared return type cannot hold",
-                reply::describe(&replies)
-            ),
-        )
-        .with_note(match declared.checker {
-            Checker::Attribute => format!("declare a type that holds it, e.g. `{rust}`"),
-            Checker::CommandLine => format!(
-                "declare a reply type in the header that holds it, e.g. `---@return {header}`"
-            ),
-        }),
+        Diagnostic::error(Rule::ReplyShape, Target::Reply, span, message).with_note(
+            match declared.checker {
+                Checker::Attribute => format!("declare a type that holds it{both}, e.g. `{rust}`"),
+                Checker::CommandLine => format!(
+                    "declare a reply type in the header that holds it{both}, e.g. `---@return {header}`"
+                ),
+            },
+        ),
     );
+}
+
+/// What a script's replies are made of as it runs: whether Redis gives its
+/// commands' replies to it in RESP2 (the default) or in RESP3 (after
+/// `redis.setresp(3)`), where a map, a set, a double and a boolean come as
+/// such, and `false` is a boolean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Resp2,
+    Resp3,
+    /// Either: the script may switch, not before every `return`.
+    Either,
+}
+
+impl Mode {
+    /// The mode of `function`'s replies: RESP3 where its body switches
+    /// first thing, before any `return` (`redis.setresp(3)` as a statement
+    /// of its own block); RESP2 where nothing in the file may switch.
+    fn of(model: &Model, function: FunctionId) -> Mode {
+        if !model.may_use_resp3() {
+            Mode::Resp2
+        } else if model.switches_to_resp3_first(function) {
+            Mode::Resp3
+        } else {
+            Mode::Either
+        }
+    }
+
+    /// The protocols the script's replies may be made in.
+    fn resp2(self) -> bool {
+        self != Mode::Resp3
+    }
+
+    fn resp3(self) -> bool {
+        self != Mode::Resp2
+    }
+
+    /// What a Lua boolean that may be `false` replies: nil in RESP2, a
+    /// boolean ([`Reply::False`]) in RESP3.
+    fn falsy(self) -> Vec<Reply> {
+        let mut replies = Vec::new();
+        if self.resp2() {
+            replies.push(Reply::Nil);
+        }
+        if self.resp3() {
+            replies.push(Reply::False);
+        }
+        replies
+    }
 }
 
 /// The replies `expr` can send ([`Reply::Any`] where its text does not
 /// settle them).
-fn replies_of(expr: &Expr, locals: &Model, depth: usize) -> Vec<Reply> {
+fn replies_of(expr: &Expr, locals: &Model, mode: Mode, depth: usize) -> Vec<Reply> {
     // Locals that refer to locals: a few steps are plenty.
     if depth > 8 {
         return vec![Reply::Any];
     }
     match expr {
-        Expr::Nil(_) | Expr::False(_) => vec![Reply::Nil],
+        Expr::Nil(_) => vec![Reply::Nil],
+        Expr::False(_) => mode.falsy(),
         Expr::True(_) | Expr::Number(..) => vec![Reply::Integer],
         Expr::String(text, _) => vec![Reply::String(Some(text.clone()))],
-        Expr::Table(fields, _) => table_replies(fields, locals, depth),
-        Expr::Paren(inner, _) => replies_of(inner, locals, depth + 1),
+        Expr::Table(fields, _) => table_replies(fields, locals, mode, depth),
+        Expr::Paren(inner, _) => replies_of(inner, locals, mode, depth + 1),
         Expr::Name(name) => match locals.binding_of(name) {
-            Some(binding) => binding_replies(binding, locals, depth),
+            Some(binding) => binding_replies(binding, locals, mode, depth),
             None => vec![Reply::Any],
         },
         Expr::Unary {
             op: UnOp::Len | UnOp::Neg,
             ..
         } => vec![Reply::Integer],
-        Expr::Unary { op: UnOp::Not, .. } => vec![Reply::Integer, Reply::Nil],
+        Expr::Unary { op: UnOp::Not, .. } => [vec![Reply::Integer], mode.falsy()].concat(),
         Expr::Binary { op, .. } => match op {
             BinOp::Concat => vec![Reply::String(literal_text(expr))],
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Pow => {
                 vec![Reply::Integer]
             }
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                vec![Reply::Integer, Reply::Nil]
+                [vec![Reply::Integer], mode.falsy()].concat()
             }
             BinOp::And | BinOp::Or => vec![Reply::Any],
         },
         Expr::Call { func, args, .. } => match local_function(func, locals) {
-            Some(function) => function_replies(function, locals, depth),
-            None => call_replies(func, args).unwrap_or(vec![Reply::Any]),
+            Some(function) => function_replies(function, locals, mode, depth),
+            None => call_replies(func, args, mode).unwrap_or(vec![Reply::Any]),
         },
         _ => vec![Reply::Any],
     }
@@ -144,7 +219,7 @@ fn replies_of(expr: &Expr, locals: &Model, depth: usize) -> Vec<Reply> {
 /// declaration and each assignment); a table's elements are not taken from
 /// its constructor, which the script may fill, and a table given a field
 /// that may make it a status, an error or a double is not settled.
-fn binding_replies(binding: BindingId, model: &Model, depth: usize) -> Vec<Reply> {
+fn binding_replies(binding: BindingId, model: &Model, mode: Mode, depth: usize) -> Vec<Reply> {
     let held = &model.bindings[binding];
     let settles_kind = held.fields.iter().all(|(key, _)| match key {
         FieldKey::Position => true,
@@ -162,7 +237,7 @@ fn binding_replies(binding: BindingId, model: &Model, depth: usize) -> Vec<Reply
     for given in &held.given {
         match given {
             Given::Expr(expr) | Given::Nth(expr, 0) => {
-                replies.extend(replies_of(expr, model, depth + 1).into_iter().map(|reply| {
+                replies.extend(replies_of(expr, model, mode, depth + 1).into_iter().map(|reply| {
                     match reply {
                         Reply::Array(_) => Reply::ARRAY,
                         other => other,
@@ -190,12 +265,12 @@ fn local_function(func: &Expr, model: &Model) -> Option<FunctionId> {
 
 /// What a call of a local function replies: the first value of each of
 /// its `return`s, nil where it may end without one.
-fn function_replies(function: FunctionId, model: &Model, depth: usize) -> Vec<Reply> {
+fn function_replies(function: FunctionId, model: &Model, mode: Mode, depth: usize) -> Vec<Reply> {
     let body = &model.functions[function];
     let mut replies = Vec::new();
     for exprs in &body.returns {
         match exprs.first() {
-            Some(expr) => replies.extend(replies_of(expr, model, depth + 1)),
+            Some(expr) => replies.extend(replies_of(expr, model, mode, depth + 1)),
             None => replies.push(Reply::Nil),
         }
     }
@@ -238,7 +313,7 @@ const SPECIAL_FIELDS: &[&str] = &[
 /// field as an error, with `ok` as a status, with `double` as a double, with
 /// another of [`SPECIAL_FIELDS`] as what the text does not settle here, and
 /// any other as the array of its elements up to the first nil.
-fn table_replies(fields: &[Field], locals: &Model, depth: usize) -> Vec<Reply> {
+fn table_replies(fields: &[Field], locals: &Model, mode: Mode, depth: usize) -> Vec<Reply> {
     let special = |field: &Field| matches!(field, Field::Named(name, _) if SPECIAL_FIELDS.contains(&name.text.as_str()));
     match fields {
         [Field::Named(name, value)] if name.text == "ok" => vec![Reply::Status(match value {
@@ -247,21 +322,17 @@ fn table_replies(fields: &[Field], locals: &Model, depth: usize) -> Vec<Reply> {
         })],
         [Field::Named(name, _)] if name.text == "err" => Vec::new(),
         [Field::Named(name, _)] if name.text == "double" => vec![Reply::Double],
-        // RESP3's own replies, as a RESP2 connection gets them (a RESP3
-        // one gets a map, a set, a big number, a verbatim string, which
-        // redis-rs converts to no fewer types): a big number or a verbatim
-        // string is a bulk string, a map a flat array of its keys and
-        // values, a set an array of its members.
+        // RESP3's own replies, which a RESP2 connection receives as strings
+        // and arrays ([`Reply::received`]).
         [Field::Named(name, value)] if name.text == "big_number" => {
-            vec![Reply::String(match value {
+            vec![Reply::BigNumber(match value {
                 Expr::String(text, _) => Some(text.clone()),
                 _ => None,
             })]
         }
-        [Field::Named(name, _)] if name.text == "verbatim_string" => vec![Reply::STRING],
-        [Field::Named(name, _)] if matches!(name.text.as_str(), "map" | "set") => {
-            vec![Reply::ARRAY]
-        }
+        [Field::Named(name, _)] if name.text == "verbatim_string" => vec![Reply::Verbatim],
+        [Field::Named(name, _)] if name.text == "map" => vec![Reply::Map],
+        [Field::Named(name, _)] if name.text == "set" => vec![Reply::Set],
         // Which field wins, or what a computed key is, is not settled here.
         _ if fields
             .iter()
@@ -277,18 +348,18 @@ fn table_replies(fields: &[Field], locals: &Model, depth: usize) -> Vec<Reply> {
                     _ => None,
                 })
                 .collect();
-            vec![Reply::Array(array_elements(&positional, locals, depth))]
+            vec![Reply::Array(array_elements(&positional, locals, mode, depth))]
         }
     }
 }
 
 /// The elements a table's positional values make: they end at the first
 /// that may be nil, and a last call or `...` adds any number of values.
-fn array_elements(values: &[&Expr], locals: &Model, depth: usize) -> Elements {
+fn array_elements(values: &[&Expr], locals: &Model, mode: Mode, depth: usize) -> Elements {
     let mut leading = Vec::new();
     for (index, value) in values.iter().enumerate() {
         let open_ended = index + 1 == values.len() && is_multi(value);
-        let replies = replies_of(value, locals, depth + 1);
+        let replies = replies_of(value, locals, mode, depth + 1);
         if open_ended || replies.iter().any(Reply::may_be_nil) {
             return Elements {
                 leading,
@@ -305,7 +376,7 @@ fn array_elements(values: &[&Expr], locals: &Model, depth: usize) -> Elements {
 
 /// The replies of a call's result: a Redis command or a library function
 /// whose result is settled.
-fn call_replies(func: &Expr, args: &[Expr]) -> Option<Vec<Reply>> {
+fn call_replies(func: &Expr, args: &[Expr], mode: Mode) -> Option<Vec<Reply>> {
     let path = match func {
         Expr::Name(name) => name.text.clone(),
         Expr::Index { obj, key, .. } => match (&**obj, &**key) {
@@ -321,7 +392,7 @@ fn call_replies(func: &Expr, args: &[Expr]) -> Option<Vec<Reply>> {
             let Some(Expr::String(name, _)) = args.first() else {
                 return None;
             };
-            command_replies(&String::from_utf8_lossy(name), &args[1..])
+            command_replies(&String::from_utf8_lossy(name), &args[1..], mode)
         }
         "redis.status_reply" | "server.status_reply" => Some(vec![Reply::Status(match args {
             [Expr::String(text, _)] => Some(text.clone()),
@@ -346,29 +417,59 @@ fn call_replies(func: &Expr, args: &[Expr]) -> Option<Vec<Reply>> {
 }
 
 /// The replies of `redis.call(name, args...)` as [`replies::call_replies`]
-/// gives them; `None` where it knows nothing.
-fn command_replies(name: &str, args: &[Expr]) -> Option<Vec<Reply>> {
+/// gives them, in the protocols `mode` allows; `None` where it knows
+/// nothing.
+fn command_replies(name: &str, args: &[Expr], mode: Mode) -> Option<Vec<Reply>> {
     let known = replies::call_replies(name, &replies::args_of(args))?;
     let mut out = Vec::new();
-    if known.kinds.contains(kind::INTEGER) {
+    if mode.resp2() {
+        out.extend(kinds_replies(&known, known.kinds, array_of(&known)));
+    }
+    if mode.resp3() {
+        match known.resp3 {
+            // A nil element is a hole in a Lua table: no element settled.
+            Some(kinds) => out.extend(kinds_replies(&known, kinds, Elements::UNKNOWN)),
+            None => out.push(Reply::Any),
+        }
+    }
+    Some(out)
+}
+
+/// The replies of `kinds` of a command's reply facts, an array's being
+/// `array`.
+fn kinds_replies(known: &replies::Replies, kinds: replies::Kinds, array: Elements) -> Vec<Reply> {
+    let mut out = Vec::new();
+    if kinds.contains(kind::INTEGER) {
         out.push(Reply::Integer);
     }
-    if known.kinds.contains(kind::STRING) {
+    if kinds.contains(kind::STRING) {
         out.push(match known.pattern {
             Some(replies::STREAM_ID) => Reply::StreamId,
             _ => Reply::STRING,
         });
     }
-    if known.kinds.contains(kind::STATUS) {
+    if kinds.contains(kind::STATUS) {
         out.extend(known.statuses.iter().copied().map(Reply::status));
     }
-    if known.kinds.contains(kind::ARRAY) {
-        out.push(Reply::Array(array_of(&known)));
+    if kinds.contains(kind::ARRAY) {
+        out.push(Reply::Array(array));
     }
-    if known.kinds.contains(kind::NIL) {
+    if kinds.contains(kind::MAP) {
+        out.push(Reply::Map);
+    }
+    if kinds.contains(kind::SET) {
+        out.push(Reply::Set);
+    }
+    if kinds.contains(kind::DOUBLE) {
+        out.push(Reply::Double);
+    }
+    if kinds.contains(kind::BOOLEAN) {
+        out.extend([Reply::Integer, Reply::False]);
+    }
+    if kinds.contains(kind::NIL) {
         out.push(Reply::Nil);
     }
-    Some(out)
+    out
 }
 
 /// What an array reply's facts settle about its elements: as many leading
@@ -499,19 +600,89 @@ mod tests {
         // no scalar holds it.
         assert_eq!(refused("return {map = {a = '1'}}", named("i64")).len(), 1);
         assert_eq!(refused("return {set = {a = true}}", named("String")).len(), 1);
-        assert!(refused("return {map = {a = '1'}}", vec_of("String")).is_empty());
-        // A big number or a verbatim string is a string: not an array, and
-        // a number only where its text is one.
+        // A big number or a verbatim string is a string on RESP2: not an
+        // array, and a number only where its text is one.
         assert_eq!(refused("return {big_number = '12345'}", named("bool")).len(), 1);
         let verbatim = "return {verbatim_string = {format = 'txt', string = 'hi'}}";
         assert_eq!(refused(verbatim, tuple(&["String", "String"])).len(), 1);
+        // What RESP2 folds and RESP3 does not: a map is no sequence of
+        // strings, a big number no string nor integer, a double no bool
+        // nor bytes, on a RESP3 connection.
+        let on_resp3 = |reply: &str| {
+            vec![format!(
+                "on a RESP3 connection the script replies {reply}, which the declared return \
+                 type cannot hold"
+            )]
+        };
+        assert_eq!(refused("return {map = {a = '1'}}", vec_of("String")), on_resp3("a map"));
+        assert_eq!(refused("return {big_number = '123'}", named("i64")), on_resp3("a big number"));
+        assert_eq!(refused("return {big_number = '123'}", named("String")), on_resp3("a big number"));
+        assert_eq!(refused("return {double = 3.5}", vec_of("u8")), on_resp3("a double"));
+        assert_eq!(refused("return {double = 1}", named("bool")), on_resp3("a double"));
+        assert_eq!(refused("return {set = {a = true}}", named("HashMap")), on_resp3("a set"));
+        // What holds both.
+        for (source, ty) in [
+            ("return {map = {a = '1'}}", named("HashMap")),
+            ("return {map = {a = '1'}}", RustType::of("Vec", tuple(&["String", "String"]))),
+            ("return {set = {a = true}}", vec_of("String")),
+            ("return {set = {a = true}}", named("HashSet")),
+            ("return {double = 3.5}", named("f64")),
+            ("return {double = 3.5}", named("String")),
+            ("return {big_number = '123'}", named("Value")),
+        ] {
+            assert!(refused(source, ty.clone()).is_empty(), "{source} into {ty:?}");
+        }
+    }
+
+    #[test]
+    fn after_setresp_3_replies_are_judged_on_both_protocols() {
+        // HGETALL replies a map once the script switched: RESP3 sends it as
+        // one, which a sequence of strings cannot hold.
+        let hgetall = "redis.setresp(3) return redis.call('HGETALL', KEYS[1])";
+        assert_eq!(
+            refused(hgetall, vec_of("String")),
+            ["on a RESP3 connection the script replies a map, which the declared return type \
+              cannot hold"]
+        );
+        assert!(refused(hgetall, named("HashMap")).is_empty());
+        // Without the switch, RESP2 replies reach both protocols alike.
+        let plain = "return redis.call('HGETALL', KEYS[1])";
+        assert!(refused(plain, vec_of("String")).is_empty());
+        // A switch that may come after a return: either form.
+        let late = "if ARGV[1] then return redis.call('HGETALL', KEYS[1]) end \
+                    redis.setresp(3) return redis.call('HGETALL', KEYS[1])";
+        assert!(refused(late, vec_of("String")).is_empty());
+        let conditional = "if ARGV[1] then redis.setresp(3) end return redis.call('HGETALL', KEYS[1])";
+        assert!(refused(conditional, vec_of("String")).is_empty());
+        // A double (ZINCRBY's) is no bool on RESP3; a set (SMEMBERS) may
+        // be an array.
+        let zincrby = "redis.setresp(3) return redis.call('ZINCRBY', KEYS[1], 1, 'm')";
+        assert_eq!(
+            refused(zincrby, named("bool")),
+            ["on a RESP3 connection the script replies a double, which the declared return \
+              type cannot hold"]
+        );
+        assert!(refused(zincrby, named("f64")).is_empty());
+        let smembers = "redis.setresp(3) return redis.call('SMEMBERS', KEYS[1])";
+        assert!(refused(smembers, vec_of("String")).is_empty());
+        // `false` after the switch: nil to a binding on RESP3, 0 on RESP2;
+        // an integer type takes only the latter.
+        let falsy = "redis.setresp(3) return false";
+        assert_eq!(
+            refused(falsy, tuple(&["i64", "i64"])),
+            ["the script replies false, which the declared return type cannot hold"]
+        );
+        assert!(refused(falsy, RustType::of("Option", named("i64"))).is_empty());
+        assert!(refused(falsy, named("bool")).is_empty());
+        // A reply only seen on RESP2 (a vector set's) is anything on RESP3.
+        let vsim = "redis.setresp(3) return redis.call('VSIM', KEYS[1], 'ELE', 'a')";
+        assert!(refused(vsim, named("i64")).is_empty());
+        assert_eq!(refused("return redis.call('VSIM', KEYS[1], 'ELE', 'a')", named("i64")).len(), 1);
     }
 
     #[test]
     fn what_the_text_does_not_settle_is_not_refused() {
-        // RESP3's reply tables, sent on RESP2 as strings and arrays.
-        assert!(refused("return {big_number = '123'}", named("i64")).is_empty());
-        assert!(refused("return {big_number = '123'}", named("String")).is_empty());
+        // RESP3's reply tables, into types both protocols hold them in.
         let verbatim = "return {verbatim_string = {format = 'txt', string = 'hi'}}";
         assert!(refused(verbatim, named("String")).is_empty());
         assert!(refused("return {map = {a = '1'}}", tuple(&["String", "String"])).is_empty());
@@ -526,9 +697,6 @@ mod tests {
             )
             .is_empty()
         );
-        // A double on RESP2 is the bulk string of its text.
-        assert!(refused("return {double = 3.5}", vec_of("u8")).is_empty());
-        assert!(refused("return {double = 1}", named("bool")).is_empty());
         // Options (`GET`, `NX`, `INCR`, a count) may come from ARGV.
         assert!(
             refused(

@@ -1,9 +1,9 @@
 //! The command calls of a script: `redis.call('GET', k)`, through an alias
 //! (`local rcall = redis.call`), or under `pcall(redis.call, ...)`.
 
-use super::Model;
 use super::value::{Builtin, Value};
-use crate::syntax::tree::{Expr, Span};
+use super::{FunctionId, Model};
+use crate::syntax::tree::{Expr, Span, Stat};
 
 /// A call of `redis.call` or `redis.pcall` with a literal command name.
 #[derive(Debug, Clone)]
@@ -54,6 +54,22 @@ impl<'t> Model<'t> {
     /// literal 2, directly, through an alias or under `pcall`.
     pub(crate) fn may_use_resp3(&self) -> bool {
         *self.memo.resp3.get_or_init(|| self.sets_resp3())
+    }
+
+    /// Whether `function` switches its replies to RESP3 before it can
+    /// return: `redis.setresp(3)` is a statement of its own block (not
+    /// under a condition or a loop) that comes before every `return`.
+    pub(crate) fn switches_to_resp3_first(&self, function: FunctionId) -> bool {
+        let body = &self.functions[function];
+        let first_return = body.return_spans.iter().map(|span| span.start).min();
+        body.block.stats.iter().any(|stat| {
+            let Stat::Call(Expr::Call { func, args, span }) = stat else {
+                return false;
+            };
+            self.value(func) == Value::Builtin(Builtin::SetResp)
+                && matches!(args.as_slice(), [Expr::Number(version, _)] if *version == 3.0)
+                && first_return.is_none_or(|start| span.end <= start)
+        })
     }
 
     fn sets_resp3(&self) -> bool {

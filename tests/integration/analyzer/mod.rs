@@ -15,6 +15,7 @@ mod probe;
 mod raw;
 mod reply_conformance;
 mod reply_probe;
+mod resp3_replies;
 mod spec_file;
 mod tables;
 mod type_probe;

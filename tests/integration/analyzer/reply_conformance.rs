@@ -18,11 +18,11 @@ use crate::server::RedisServer;
 /// take it (Redis 7.0 has no `ZRANK ... WITHSCORE`).
 struct Sample {
     words: &'static [&'static str],
-    kind: u8,
+    kind: u16,
     newer: bool,
 }
 
-const fn s(words: &'static [&'static str], kind: u8) -> Sample {
+const fn s(words: &'static [&'static str], kind: u16) -> Sample {
     Sample {
         words,
         kind,
@@ -31,7 +31,7 @@ const fn s(words: &'static [&'static str], kind: u8) -> Sample {
 }
 
 /// A call only newer servers take: skipped where the server refuses it.
-const fn newer(words: &'static [&'static str], kind: u8) -> Sample {
+const fn newer(words: &'static [&'static str], kind: u16) -> Sample {
     Sample {
         words,
         kind,
@@ -180,7 +180,7 @@ const SAMPLES: &[Sample] = &[
 const CORRECTED: &[&str] = &["type"];
 
 /// The kind of a reply, and the text of a string or status.
-fn kind_of(value: &redis::Value) -> (u8, Option<String>) {
+fn kind_of(value: &redis::Value) -> (u16, Option<String>) {
     match value {
         redis::Value::Int(_) => (INTEGER, None),
         redis::Value::BulkString(bytes) => (STRING, Some(String::from_utf8_lossy(bytes).into())),
