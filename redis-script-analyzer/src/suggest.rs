@@ -99,6 +99,64 @@ fn osa_distance(a: &[char], b: &[char]) -> usize {
     rows[(a.len() % 3) * width + b.len()]
 }
 
+/// Whether respelling the name written `written` as `right` (a global, a
+/// library's member, a command) is certain to be what the script means,
+/// apart from the misspelling it repairs. Two rules, both needed:
+///
+/// - The two differ as a slip of the keyboard does: in letter case only,
+///   or by one letter dropped, added or doubled, or by two adjacent
+///   letters swapped (`tonumbr`, `redis.cal`, `string.fromat`, `INCRR`).
+///   One letter changed into another may be another word (`rcall`, the
+///   usual alias of `redis.call`, is not `pcall`): a suggestion only.
+/// - The respelling does not change whether an error stops the script:
+///   `pcall`, `xpcall` and a library's `pcall` catch errors, and a name
+///   that does not begin as they do (`call`, `rcall`) may mean one that
+///   lets them through, so a fix into them would turn a failing script
+///   into one that quietly goes on.
+pub(crate) fn certain_respelling(written: &str, right: &str) -> bool {
+    is_slip(written, right) && catches_errors(right) == looks_like_catching(written)
+}
+
+/// The names that call a function and catch its errors.
+fn catches_errors(name: &str) -> bool {
+    matches!(name, "pcall" | "xpcall")
+}
+
+/// A written name that begins as an error-catching call does.
+fn looks_like_catching(written: &str) -> bool {
+    let lower = written.to_ascii_lowercase();
+    lower.starts_with("pc") || lower.starts_with("xp")
+}
+
+/// Whether `a` and `b` differ in case only, or by one character inserted,
+/// deleted, or swapped with its neighbour: not by one replaced.
+fn is_slip(a: &str, b: &str) -> bool {
+    let a: Vec<char> = a.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let b: Vec<char> = b.chars().map(|c| c.to_ascii_lowercase()).collect();
+    if a == b {
+        return true;
+    }
+    let (short, long) = if a.len() < b.len() {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
+    if long.len() == short.len() + 1 {
+        // One character more: the rest equal around it.
+        let prefix = short
+            .iter()
+            .zip(long.iter())
+            .take_while(|(x, y)| x == y)
+            .count();
+        return short[prefix..] == long[prefix + 1..];
+    }
+    if a.len() != b.len() {
+        return false;
+    }
+    let differ: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+    matches!(differ.as_slice(), [i, j] if *j == i + 1 && a[*i] == b[*j] && a[*j] == b[*i])
+}
+
 /// The note that offers `suggestion` (a name, as the script would write it).
 pub fn did_you_mean(suggestion: &str) -> String {
     format!("did you mean `{suggestion}`?")
@@ -107,6 +165,35 @@ pub fn did_you_mean(suggestion: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_respelling_is_certain_only_for_a_slip_that_keeps_errors_as_they_were() {
+        for (written, right) in [
+            ("tonumbr", "tonumber"),
+            ("cal", "call"),
+            ("calll", "call"),
+            ("fromat", "format"),
+            ("INCRR", "incr"),
+            ("keys", "KEYS"),
+            ("pcal", "pcall"),
+            ("xpcal", "xpcall"),
+        ] {
+            assert!(certain_respelling(written, right), "{written} -> {right}");
+        }
+        for (written, right) in [
+            // One letter for another: another word.
+            ("rcall", "pcall"),
+            ("spop", "lpop"),
+            ("tostrong", "tostring"),
+            // Into a call that catches errors, from one that may not.
+            ("call", "pcall"),
+            ("pcall", "call"),
+            // Two slips.
+            ("tonmbr", "tonumber"),
+        ] {
+            assert!(!certain_respelling(written, right), "{written} -> {right}");
+        }
+    }
 
     #[test]
     fn osa() {

@@ -8,7 +8,8 @@ use crate::syntax::tree::Span;
 pub enum Applicability {
     /// The script means exactly this: a tool may apply it unasked.
     Certain,
-    /// One way out among others (allowing the rule): offered, never applied unasked.
+    /// One way out among others (allowing the rule, a name that may be
+    /// meant): offered, never applied unasked.
     Suggested,
 }
 
@@ -58,13 +59,39 @@ pub struct Fix {
 
 impl Fix {
     /// A certain fix (see [`Applicability::Certain`]).
-    pub(crate) fn certain(title: impl Into<String>, mut edits: Vec<Edit>) -> Fix {
+    pub(crate) fn certain(title: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        Fix::new(title, Applicability::Certain, edits)
+    }
+
+    /// A fix of `applicability`, its edits in the order of the text.
+    pub(crate) fn new(
+        title: impl Into<String>,
+        applicability: Applicability,
+        mut edits: Vec<Edit>,
+    ) -> Fix {
         edits.sort_by_key(|edit| (edit.span.start, edit.span.end));
         Fix {
             title: title.into(),
-            applicability: Applicability::Certain,
+            applicability,
             edits,
         }
+    }
+
+    /// A name written `written` respelt `right` by `edits`: certain where
+    /// [`certain_respelling`](crate::suggest::certain_respelling) says so,
+    /// else a suggestion.
+    pub(crate) fn respelling(
+        title: impl Into<String>,
+        written: &str,
+        right: &str,
+        edits: Vec<Edit>,
+    ) -> Fix {
+        let applicability = if crate::suggest::certain_respelling(written, right) {
+            Applicability::Certain
+        } else {
+            Applicability::Suggested
+        };
+        Fix::new(title, applicability, edits)
     }
 }
 

@@ -16,7 +16,7 @@ use crate::fix::edit::{Edit, Fix};
 use crate::sandbox::{self, KEYWORD_VALUES};
 use crate::semantic::{Access, Environment};
 use crate::servers::Servers;
-use crate::suggest::did_you_mean;
+use crate::suggest::{certain_respelling, did_you_mean};
 use crate::syntax::tree::Name;
 
 pub(super) const RULE: Meta = Meta {
@@ -52,6 +52,18 @@ fn undefined(context: &Context, index: usize, name: &Name) -> Diagnostic {
     };
     let note = match (local, global) {
         (Some(local), _) => format!("did you mean the local `{}`?", local.name),
+        // `rcall`, `call`: the name of an alias of `redis.call` that the
+        // script including this file declares.
+        (None, global)
+            if is_call_alias(&name.text)
+                && !global.is_some_and(|g| certain_respelling(&name.text, g.name)) =>
+        {
+            format!(
+                "`{0}` reads like an alias of `redis.call`: declare it, `local {0} = redis.call`, \
+                 or check this file through the script that includes it",
+                name.text
+            )
+        }
         (None, Some(global)) => did_you_mean(global.name),
         (None, None) => sandbox::absent_note(&name.text).map_or_else(
             || format!("declare it first: `local {} = ...`", name.text),
@@ -84,10 +96,12 @@ fn undefined(context: &Context, index: usize, name: &Name) -> Diagnostic {
 /// Every read of the global `name` renamed `right`: a local of that name
 /// (`local`) or a global. The finding is the name's first read, and the
 /// mistake is the name: each read is renamed, so that none is left behind.
-/// Only when certain: the name is only read (a write is another mistake,
-/// whose note offers a choice), and at each read `right` means what it
-/// should: that local in scope there, or for a global, no local of that
-/// name in scope.
+/// Only where the name is only read (a write is another mistake, whose
+/// note offers a choice), and at each read `right` means what it should:
+/// that local in scope there, or for a global, no local of that name in
+/// scope. Certain only for a slip that keeps errors as they were
+/// ([`Fix::respelling`]): `rcall` (an alias a fragment's includer
+/// declares) into `pcall` is a suggestion.
 fn rename(context: &Context, name: &Name, right: &str, local: bool) -> Option<Fix> {
     let model = context.model;
     let scopes = model.local_scopes(right);
@@ -106,10 +120,18 @@ fn rename(context: &Context, name: &Name, right: &str, local: bool) -> Option<Fi
     edits.sort_by_key(|edit| edit.span.start);
     edits.dedup_by_key(|edit| edit.span.start);
     let whose = if local { "the local " } else { "" };
-    Some(Fix::certain(
+    Some(Fix::respelling(
         format!("replace `{}` with {whose}`{right}`", name.text),
+        &name.text,
+        right,
         edits,
     ))
+}
+
+/// Whether `name` reads like an alias of `redis.call` (`rcall`, `call`,
+/// `redisCall`): a name ending in `call` that no server has.
+fn is_call_alias(name: &str) -> bool {
+    name.to_ascii_lowercase().ends_with("call") && sandbox::servers_with(name, Servers::ALL).is_empty()
 }
 
 /// `KEYS` or `ARGV` in a library, where functions get them as parameters.
@@ -234,6 +256,34 @@ mod tests {
                 "local total = 0 local function add(n) total = total + n end add(1) return total"
                     .to_owned()
             )]
+        );
+    }
+
+    #[test]
+    fn a_name_that_may_mean_another_is_renamed_only_when_asked() {
+        use crate::fix::edit::Applicability;
+        // `rcall` is the usual alias of `redis.call` (a fragment without
+        // its includer's `local rcall = redis.call`): `pcall` would turn
+        // the script's errors into a quiet `false`. `call` alike.
+        for (source, title) in [
+            ("local v = rcall('GET', KEYS[1]) return v", "replace `rcall` with `pcall`"),
+            ("return call('GET', KEYS[1])", "replace `call` with `pcall`"),
+            ("return tostrong(1)", "replace `tostrong` with `tostring`"),
+        ] {
+            let found = crate::rules::test_support::run_rule(source, &ONE_KEY_TWO_ARGS, super::check);
+            let fix = found[0].fix.as_ref().expect("a suggestion");
+            assert_eq!((fix.title.as_str(), fix.applicability), (title, Applicability::Suggested), "{source}");
+        }
+        let note = crate::rules::test_support::notes("return rcall('GET', KEYS[1])", ONE_KEY_TWO_ARGS);
+        assert_eq!(
+            note,
+            ["`rcall` reads like an alias of `redis.call`: declare it, `local rcall = \
+              redis.call`, or check this file through the script that includes it"]
+        );
+        // A slip of `pcall` is one.
+        assert_eq!(
+            fixed("return pcalll(redis.call, 'GET', KEYS[1])"),
+            [Some("return pcall(redis.call, 'GET', KEYS[1])".to_owned())]
         );
     }
 

@@ -65,9 +65,11 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
 }
 
 /// The command name of `call` replaced by `found`, in the case it is
-/// written in (`'GTE'` -> `'GET'`, `"hsett"` -> `"hset"`), when that is
-/// certain: the only suggestion that close, a command of every target,
-/// and a name written plainly in quotes, which stay as they are.
+/// written in (`'GTE'` -> `'GET'`, `"hsett"` -> `"hset"`): the only
+/// suggestion that close, a command of every target, and a name written
+/// plainly in quotes, which stay as they are. Certain for a slip
+/// ([`Fix::respelling`]: `HSETT`, `GTE`); one letter for another (`SPOP`
+/// for `LPOP`) is another command, and a suggestion.
 fn respell(context: &Context, call: &CommandCall, found: Suggestion) -> Option<Fix> {
     let known_everywhere = context
         .declared
@@ -84,9 +86,11 @@ fn respell(context: &Context, call: &CommandCall, found: Suggestion) -> Option<F
     } else {
         found.name.to_ascii_lowercase()
     };
-    Some(Fix::certain(
+    Some(Fix::respelling(
         format!("replace `{written}` with `{replacement}`"),
-        vec![Edit::replace(text, replacement)],
+        &written,
+        &replacement,
+        vec![Edit::replace(text, replacement.clone())],
     ))
 }
 

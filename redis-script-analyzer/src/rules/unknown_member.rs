@@ -77,7 +77,9 @@ fn unknown_member(
 }
 
 /// The member written at `span` (a name after a dot, or a plainly quoted
-/// string in brackets) replaced by `right`.
+/// string in brackets) replaced by `right`: certain for a slip that keeps
+/// errors as they were ([`Fix::respelling`]; `redis.cal` is `redis.call`,
+/// `redis.calll` too, but `redis.xcall` is no certain `redis.pcall`).
 fn respell(context: &Context, library: &str, member: &str, span: Span, right: &str) -> Option<Fix> {
     let written = context.source.get(span.start..span.end)?;
     let text = if written == member.as_bytes() {
@@ -85,8 +87,10 @@ fn respell(context: &Context, library: &str, member: &str, span: Span, right: &s
     } else {
         edit::quoted_text(context.source, span)?
     };
-    Some(Fix::certain(
+    Some(Fix::respelling(
         format!("replace `{library}.{member}` with `{library}.{right}`"),
+        member,
+        right,
         vec![Edit::replace(text, right)],
     ))
 }
