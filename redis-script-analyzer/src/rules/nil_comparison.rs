@@ -282,6 +282,9 @@ mod tests {
             // ... also when setresp is not called directly.
             "pcall(redis.setresp, 3) local v = redis.call('GET', KEYS[1]) if v == nil then return 0 end return v",
             "local resp = redis.setresp resp(3) local v = redis.call('GET', KEYS[1]) if v == nil then return 0 end return v",
+            // ... nor when it is misspelt (another finding's fix must not
+            // assume RESP2).
+            "reddis.setresp(3) local v = redis.call('GET', KEYS[1]) if v == nil then return 0 end return v",
             // A name compared before the declaration is another variable.
             "if x == nil then return 0 end local x = redis.call('GET', KEYS[1]) return x",
             // Declared nil, then assigned on one way only: the

@@ -18,6 +18,16 @@ pub(crate) struct CommandCall<'t> {
     pub(crate) args: &'t [Expr],
 }
 
+/// Whether `func` is written as a function named `setresp`
+/// (`x.setresp`, `x['setresp']`, `setresp`).
+fn names_setresp(func: &Expr) -> bool {
+    match func {
+        Expr::Name(name) => name.text == "setresp",
+        Expr::Index { key, .. } => matches!(&**key, Expr::String(text, _) if text == b"setresp"),
+        _ => false,
+    }
+}
+
 impl<'t> Model<'t> {
     /// The command call `self.calls[call]` makes, if it calls one by a literal name.
     pub(crate) fn command(&self, call: usize) -> Option<CommandCall<'t>> {
@@ -51,7 +61,9 @@ impl<'t> Model<'t> {
 
     /// Whether the script may switch its replies to RESP3, where a null
     /// reaches Lua as `nil`: `redis.setresp` called with anything but a
-    /// literal 2, directly, through an alias or under `pcall`.
+    /// literal 2, directly, through an alias or under `pcall`; or anything
+    /// called `setresp` (`reddis.setresp(3)`, misspelt, still says what the
+    /// script means, and a fix of another finding must not assume RESP2).
     pub(crate) fn may_use_resp3(&self) -> bool {
         *self.memo.resp3.get_or_init(|| self.sets_resp3())
     }
@@ -81,7 +93,7 @@ impl<'t> Model<'t> {
                 },
                 callee => (callee, site.args),
             };
-            callee == Value::Builtin(Builtin::SetResp)
+            (callee == Value::Builtin(Builtin::SetResp) || names_setresp(site.func))
                 && !matches!(args.first(), Some(Expr::Number(version, _)) if *version == 2.0)
         })
     }

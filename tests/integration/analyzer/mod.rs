@@ -3,6 +3,7 @@
 //! against the server the harness starts, and its speed on the shipped
 //! scripts.
 
+mod certain_fixes;
 mod choice_probe;
 mod command_arguments;
 mod corpus_calls;
