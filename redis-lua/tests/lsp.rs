@@ -594,6 +594,46 @@ fn labels(items: &Value) -> Vec<String> {
 }
 
 #[test]
+fn aliases_and_the_case_typed() {
+    let dir = project("lsp-aliases");
+    let text = "local rcall = redis.call\nreturn rcall('set', KEYS[1], ARGV[1], 'ke')\n";
+    let script = write(&dir, "alias.lua", text);
+    let mut client = Client::start();
+    client.initialize(&dir);
+    client.open(&script, text);
+    client.diagnostics(&script);
+
+    // Completion in `rcall(...)`, as in `redis.call(...)`: the option
+    // words in the case typed, with that text to filter by.
+    let cursor = text.lines().nth(1).unwrap().find("ke'").unwrap() as u32 + 2;
+    let items = client.at("textDocument/completion", &script, 1, cursor);
+    assert_eq!(labels(&items), ["keepttl"]);
+    assert_eq!(items[0]["filterText"], "keepttl");
+    assert_eq!(items[0]["textEdit"]["newText"], "keepttl");
+
+    // Hover on the command's name in `rcall(...)` says what it says in
+    // `redis.call(...)`.
+    let plain = write(
+        &dir,
+        "plain.lua",
+        "return redis.call('set', KEYS[1], ARGV[1])\n",
+    );
+    client.open(&plain, "return redis.call('set', KEYS[1], ARGV[1])\n");
+    client.diagnostics(&plain);
+    let through_alias = client.at("textDocument/hover", &script, 1, 15);
+    let direct = client.at("textDocument/hover", &plain, 0, 20);
+    assert!(
+        through_alias["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .starts_with("**SET**"),
+        "{through_alias}"
+    );
+    assert_eq!(through_alias["contents"], direct["contents"]);
+    client.stop();
+}
+
+#[test]
 fn includes_and_config() {
     let dir = project("lsp-includes");
     write(

@@ -175,9 +175,48 @@ fn is_call_function(text: &str, paren: usize) -> bool {
     let bytes = text.as_bytes();
     let first = bytes[..=last]
         .iter()
-        .rposition(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'.'))
+        .rposition(|&b| !is_path_byte(b))
         .map_or(0, |at| at + 1);
-    CALLS.contains(&&text[first..=last])
+    let callee = &text[first..=last];
+    CALLS.contains(&callee) || aliases(text).contains(&callee)
+}
+
+/// A byte of a name or a dotted path (`redis.call`, `M.rcall`).
+fn is_path_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'.'
+}
+
+/// The names the text gives one of [`CALLS`], as the checks follow them:
+/// `local rcall = redis.call`, `rcall = redis.pcall`, `M.call =
+/// server.call`. Read from the text, as the rest of this module.
+pub(crate) fn aliases(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    for call in CALLS {
+        let mut from = 0;
+        while let Some(at) = text[from..].find(call).map(|at| from + at) {
+            from = at + call.len();
+            let whole = bytes.get(from).is_none_or(|&b| !is_path_byte(b))
+                && (at == 0 || !is_path_byte(bytes[at - 1]));
+            let Some(equals) = previous_token(text, at).filter(|_| whole) else {
+                continue;
+            };
+            // `=`, not `==`, `~=`, `<=` or `>=`.
+            let assigns = bytes[equals] == b'='
+                && (equals == 0 || !matches!(bytes[equals - 1], b'=' | b'~' | b'<' | b'>'));
+            let Some(last) = previous_token(text, equals).filter(|_| assigns) else {
+                continue;
+            };
+            let first = bytes[..=last]
+                .iter()
+                .rposition(|&b| !is_path_byte(b))
+                .map_or(0, |at| at + 1);
+            if first <= last && !found.contains(&&text[first..=last]) {
+                found.push(&text[first..=last]);
+            }
+        }
+    }
+    found
 }
 
 /// The last byte before `at` that is not blank (line endings included).
@@ -285,6 +324,35 @@ mod tests {
         let text: &'static str = Box::leak(marked.replacen('|', "", 1).into_boxed_str());
         let found = at(text, offset)?;
         Some((text[found.content].to_owned(), found.argument))
+    }
+
+    #[test]
+    fn aliases_are_call_functions() {
+        for marked in [
+            "local rcall = redis.call\nreturn rcall('GE|T', KEYS[1])",
+            "local M = {}\nM.call = server.pcall\nM.call('GET|')",
+            "rcall = redis.call rcall('GET|')",
+        ] {
+            let (text, argument) = at_mark(marked).unwrap();
+            assert_eq!(
+                (text.as_str(), argument),
+                ("GET", Argument::Command),
+                "{marked}"
+            );
+        }
+        // A comparison is no alias; nor a longer name that holds one.
+        for marked in [
+            "if f == redis.call then end f('GET|')",
+            "local f = redis.callback f('GET|')",
+            "local f = myredis.call f('GET|')",
+            "f('GET|')",
+        ] {
+            assert_eq!(at_mark(marked), None, "{marked}");
+        }
+        assert_eq!(
+            aliases("local rcall = redis.call\nlocal pc = redis.pcall"),
+            ["rcall", "pc"]
+        );
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! targeted server takes where the string stands: those the command's
 //! grammar takes after the arguments before it (none after `EX`, whose
 //! value comes next). Only names that start with what the string holds
-//! before the cursor, in any case, are offered.
+//! before the cursor, in any case, are offered, each in the case typed
+//! (`keepttl` after `'ke`), with that text to filter by.
 
 use std::ops::Range;
 
@@ -33,9 +34,9 @@ pub(crate) enum Kind {
 /// A name to offer, with the bytes of the document it replaces.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Candidate {
-    /// The name, in the case the user types (`GET`, or `get` when what is
-    /// typed so far is in lower case); a word of a command's arguments in
-    /// upper case, as the documentation writes it.
+    /// The name, in the case the user types: upper case as the
+    /// documentation writes it (`GET`, `NX`), or lower case when what is
+    /// typed so far is (`get`, `nx`).
     pub(crate) name: String,
     /// What it is.
     pub(crate) kind: Kind,
@@ -84,7 +85,7 @@ pub(crate) fn candidates(text: &str, offset: usize, targets: Servers) -> Vec<Can
                 return commands::options(&command, targets)
                     .filter(|word| next.as_ref().is_none_or(|next| next.contains(&word.token)))
                     .filter(|word| starts_with(word.token, typed))
-                    .map(|word| option_candidate(word, targets, replaces.clone()))
+                    .map(|word| option_candidate(word, targets, lower, replaces.clone()))
                     .collect();
             }
             None => return Vec::new(),
@@ -121,9 +122,18 @@ fn starts_with(name: &str, typed: &str) -> bool {
 }
 
 /// A word of a command's arguments as a candidate.
-fn option_candidate(word: OptionWord, targets: Servers, replaces: Range<usize>) -> Candidate {
+fn option_candidate(
+    word: OptionWord,
+    targets: Servers,
+    lower: bool,
+    replaces: Range<usize>,
+) -> Candidate {
     Candidate {
-        name: word.token.to_owned(),
+        name: if lower {
+            word.token.to_ascii_lowercase()
+        } else {
+            word.token.to_owned()
+        },
         kind: Kind::Option,
         summary: hover::option_summary(&word),
         documentation: hover::describe_option(&word, targets),
@@ -147,6 +157,7 @@ pub(crate) fn item(candidate: Candidate, range: protocol::Range) -> CompletionIt
             Kind::Subcommand => protocol::ENUM_MEMBER,
             Kind::Option => protocol::KEYWORD,
         },
+        filter_text: candidate.name.clone(),
         detail: candidate.summary,
         documentation: Markdown::new(candidate.documentation),
         text_edit: TextEdit {
@@ -211,10 +222,22 @@ mod tests {
             Servers::only(Server::Valkey9_1),
         );
         assert!(valkey.contains(&"IFEQ".to_owned()), "{valkey:?}");
-        // What is typed picks, in any case; the word stays in upper case.
+        // What is typed picks, in any case, and the words come in its case.
         assert_eq!(
             names("redis.call('set', KEYS[1], 'v', 'ex", Servers::ALL),
+            ["ex", "exat"]
+        );
+        assert_eq!(
+            names("redis.call('set', KEYS[1], 'v', 'EX", Servers::ALL),
             ["EX", "EXAT"]
+        );
+        // Through an alias, as in `redis.call`.
+        assert_eq!(
+            names(
+                "local rcall = redis.call\nrcall('set', KEYS[1], 'v', 'ke",
+                Servers::ALL
+            ),
+            ["keepttl"]
         );
         let candidate = &candidates("redis.call('SET', k, v, 'K", 26, Servers::ALL)[0];
         assert_eq!(candidate.name, "KEEPTTL");

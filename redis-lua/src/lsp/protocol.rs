@@ -197,6 +197,9 @@ pub(crate) const ENUM_MEMBER: u8 = 20;
 pub(crate) struct CompletionItem {
     pub(crate) label: String,
     pub(crate) kind: u8,
+    /// What the client matches the typed text against: the label, in the
+    /// case typed, so that a client that filters by case keeps it.
+    pub(crate) filter_text: String,
     pub(crate) detail: String,
     pub(crate) documentation: Markdown,
     pub(crate) text_edit: TextEdit,
