@@ -68,13 +68,18 @@ impl Client {
     /// `initialize` with `folder` as the workspace, then `initialized`;
     /// returns the server's answer.
     fn initialize(&mut self, folder: &Path) -> Value {
+        self.initialize_with(folder, json!({}))
+    }
+
+    /// [`Client::initialize`], the client saying it has `capabilities`.
+    fn initialize_with(&mut self, folder: &Path, capabilities: Value) -> Value {
         let result = self.request(
             "initialize",
             json!({
                 "processId": null,
                 "rootUri": uri(folder),
                 "workspaceFolders": [{ "uri": uri(folder), "name": "project" }],
-                "capabilities": {},
+                "capabilities": capabilities,
             }),
         );
         self.notify("initialized", json!({}));
@@ -591,6 +596,55 @@ fn labels(items: &Value) -> Vec<String> {
         .iter()
         .map(|item| item["label"].as_str().unwrap().to_owned())
         .collect()
+}
+
+#[test]
+fn a_config_change_checks_the_open_files_again() {
+    let dir = project("lsp-watch");
+    let call = "return redis.call('HEXPIRE', KEYS[1], 10, 'FIELDS', 1, 'f')\n";
+    let script = write(&dir, "expire.lua", call);
+    let mut client = Client::start();
+    client.initialize_with(
+        &dir,
+        json!({ "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } }),
+    );
+    // The server asks to be told of the config files' changes.
+    let register = loop {
+        let message = client.receive();
+        if message["method"] == "client/registerCapability" {
+            break message;
+        }
+        client.pending.push(message);
+    };
+    let registration = &register["params"]["registrations"][0];
+    assert_eq!(registration["method"], "workspace/didChangeWatchedFiles");
+    assert_eq!(
+        registration["registerOptions"]["watchers"][0]["globPattern"],
+        "**/redis-lua.toml"
+    );
+    client.send(json!({ "jsonrpc": "2.0", "id": register["id"], "result": null }));
+
+    // Every server by default: Redis 7.0 has no HEXPIRE.
+    client.open(&script, call);
+    let before = client.diagnostics(&script);
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert_eq!(before[0]["code"], "unknown_commands");
+    // The config now targets Redis 8.2: the script, untouched, is checked
+    // again.
+    let config = write(&dir, "redis-lua.toml", "servers = [\"redis-8.2\"]\n");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": uri(&config), "type": 1 }] }),
+    );
+    assert_eq!(client.diagnostics(&script), Vec::<Value>::new());
+    // And back.
+    std::fs::remove_file(&config).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": uri(&config), "type": 3 }] }),
+    );
+    assert_eq!(client.diagnostics(&script).len(), 1);
+    client.stop();
 }
 
 #[test]

@@ -83,6 +83,11 @@ impl Documents {
         self.open.get(uri)
     }
 
+    /// Every open document's URI.
+    pub(crate) fn uris(&self) -> impl Iterator<Item = &Uri> {
+        self.open.keys()
+    }
+
     /// The open document `uri`, to change it.
     pub(crate) fn get_mut(&mut self, uri: &Uri) -> Option<&mut Document> {
         self.open.get_mut(uri)

@@ -35,7 +35,14 @@ mod method {
     pub(super) const SIGNATURE_HELP: &str = "textDocument/signatureHelp";
     pub(super) const CODE_ACTION: &str = "textDocument/codeAction";
     pub(super) const PUBLISH_DIAGNOSTICS: &str = "textDocument/publishDiagnostics";
+    pub(super) const INITIALIZED: &str = "initialized";
+    pub(super) const DID_CHANGE_WATCHED_FILES: &str = "workspace/didChangeWatchedFiles";
+    pub(super) const REGISTER_CAPABILITY: &str = "client/registerCapability";
 }
+
+/// The files whose change changes every check: the config file, by its
+/// name (`redis-lua.toml`), wherever it is.
+const CONFIG_GLOB: &str = "**/redis-lua.toml";
 
 /// Where the server is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +68,7 @@ pub(crate) fn serve(connection: &Connection) -> i32 {
         checked: HashMap::new(),
         stale: HashSet::new(),
         roots: Vec::new(),
+        watch_config: false,
         phase: Phase::Starting,
     };
     for message in &connection.receiver {
@@ -93,6 +101,9 @@ struct Server<'c> {
     stale: HashSet<Uri>,
     /// The workspace's folders, for the paths that messages show.
     roots: Vec<PathBuf>,
+    /// Whether the client registers file watchers when asked: then, once
+    /// it is initialized, it is asked to watch the config files.
+    watch_config: bool,
     phase: Phase,
 }
 
@@ -161,7 +172,14 @@ impl Server<'_> {
             method::DID_OPEN => self.notified(params, Server::did_open),
             method::DID_CHANGE => self.notified(params, Server::did_change),
             method::DID_CLOSE => self.notified(params, Server::did_close),
-            // `initialized`, `$/cancelRequest`, `didSave`...: nothing to do.
+            method::INITIALIZED => {
+                self.watch_configs();
+                Ok(())
+            }
+            method::DID_CHANGE_WATCHED_FILES => {
+                self.notified(params, Server::did_change_watched_files)
+            }
+            // `$/cancelRequest`, `didSave`...: nothing to do.
             _ => Ok(()),
         };
         if let Err(why) = outcome {
@@ -182,11 +200,51 @@ impl Server<'_> {
 
     fn initialize(&mut self, params: &Value) -> Result<Value, Failure> {
         self.roots = workspace_roots(params);
+        self.watch_config = params["capabilities"]["workspace"]["didChangeWatchedFiles"]["dynamicRegistration"]
+            == true;
         self.phase = Phase::Running;
         Ok(json!({
             "capabilities": capabilities(),
             "serverInfo": { "name": "redis-lua", "version": env!("CARGO_PKG_VERSION") },
         }))
+    }
+
+    /// Asks the client to tell of every change of a config file, where it
+    /// can: the one request the server sends (its answer is not needed).
+    fn watch_configs(&self) {
+        if !self.watch_config {
+            return;
+        }
+        let params = json!({ "registrations": [{
+            "id": "redis-lua.toml",
+            "method": method::DID_CHANGE_WATCHED_FILES,
+            "registerOptions": { "watchers": [{ "globPattern": CONFIG_GLOB }] },
+        }]});
+        self.send(
+            Request::new(
+                "redis-lua/watch-config".to_owned().into(),
+                method::REGISTER_CAPABILITY.to_owned(),
+                params,
+            )
+            .into(),
+        );
+    }
+
+    /// A file the client watches changed: when it is a config file, every
+    /// open document is checked again (each reads its nearest config).
+    fn did_change_watched_files(&mut self, params: Value) -> Result<(), String> {
+        let changes = params["changes"]
+            .as_array()
+            .ok_or("no `changes` in the notification")?;
+        let config_changed = changes.iter().any(|change| {
+            change["uri"]
+                .as_str()
+                .is_some_and(|uri| uri.ends_with("/redis-lua.toml"))
+        });
+        if config_changed {
+            self.stale.extend(self.documents.uris().cloned());
+        }
+        Ok(())
     }
 
     fn did_open(&mut self, params: DidOpen) -> Result<(), String> {
