@@ -117,7 +117,7 @@ pub(super) static USES: &[TypeUse] = &[
     u("pfadd", S0, HYPERLOGLOG, HASH | LIST | SET | STREAM | STRING | ZSET, false),
     u("pfcount", S0, 0, HASH | LIST | SET | STREAM | STRING | ZSET, false),
     u("pfmerge", S0, HYPERLOGLOG, HASH | LIST | SET | STREAM | STRING | ZSET, false),
-    u("psetex", S0, STRING, 0, true),
+    u("psetex", S0, STRING, 0, false),
     u("rpop", S0, 0, HASH | HYPERLOGLOG | SET | STREAM | STRING | ZSET, false),
     u("rpoplpush", S0, 0, HASH | HYPERLOGLOG | SET | STREAM | STRING | ZSET, false),
     u("rpush", S0, LIST, HASH | HYPERLOGLOG | SET | STREAM | STRING | ZSET, false),

@@ -78,7 +78,10 @@ pub(super) fn arguments(doc: &Value) -> &[Value] {
         .map_or(&[][..], Vec::as_slice)
 }
 
-/// The words of the smallest call `args` take, onto `words`.
+/// The words of the smallest call `args` take, onto `words`: each required
+/// argument once, a `oneof`'s first choice, `1` for a value (a time to
+/// live in milliseconds `100000`), `*` for a pattern, a fresh key of one
+/// slot for a key.
 pub(super) fn smallest(args: &[Value], keys: &mut usize, words: &mut Vec<String>) {
     for arg in args {
         let flags = arg.get("flags").and_then(Value::as_array);
@@ -97,6 +100,11 @@ pub(super) fn smallest(args: &[Value], keys: &mut usize, words: &mut Vec<String>
             "pattern" => words.push("*".to_owned()),
             "oneof" => smallest(&arguments(arg)[..1.min(arguments(arg).len())], keys, words),
             "block" => smallest(arguments(arg), keys, words),
+            // A time to live of 1 ms may run out before the next call
+            // looks (PSETEX's key, HPEXPIRE's field) on a busy machine.
+            _ if arg.get("name").and_then(Value::as_str) == Some("milliseconds") => {
+                words.push("100000".to_owned());
+            }
             _ => words.push("1".to_owned()),
         }
     }

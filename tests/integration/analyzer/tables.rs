@@ -195,11 +195,19 @@ fn capture() {
         );
         return;
     };
+    let differ: Vec<String> = text
+        .lines()
+        .zip(stored.lines())
+        .filter(|(now, then)| now != then)
+        .take(3)
+        .map(|(now, then)| format!("reported: {now}\nstored:   {then}"))
+        .collect();
     assert!(
         text == stored,
-        "{} is not what {server} {stored_version} reports; store it again with: {}",
+        "{} is not what {server} {stored_version} reports; store it again with: {}\n{}",
         path.display(),
-        refresh_hint()
+        refresh_hint(),
+        differ.join("\n")
     );
 }
 

@@ -11,7 +11,8 @@
 //!
 //! The smallest call is built from the command's `COMMAND DOCS` arguments:
 //! every required argument once, its first choice for a `oneof`, `1` for a
-//! value, `*` for a pattern, a fresh key of one slot for a key. Only the
+//! value (`100000` for milliseconds, which must not run out before `TYPE`
+//! looks), `*` for a pattern, a fresh key of one slot for a key. Only the
 //! commands of a type's group that a script may call and that do not block
 //! are asked; a call that fails on a missing key for another reason than
 //! its type creates nothing known.
