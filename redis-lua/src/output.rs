@@ -111,6 +111,11 @@ pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
                     "title": fix.title,
                     "edits": fix.edits.iter().map(json_edit).collect::<Vec<_>>(),
                 })),
+                "included_from": report
+                    .included_from(finding)
+                    .into_iter()
+                    .map(|(file, line)| json!({ "file": file, "line": line }))
+                    .collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -214,6 +219,26 @@ pub fn sarif(run: &Run, out: &mut dyn Write) -> io::Result<()> {
             });
             if let Some(fix) = certain_fix(finding) {
                 result["fixes"] = json!([sarif_fix(fix, file, &root)]);
+            }
+            // A finding in an included file: where the script that runs it
+            // includes it, nearest first, so that code scanning leads from
+            // the fragment to its includers.
+            let chain = report.included_from(finding);
+            if !chain.is_empty() {
+                result["relatedLocations"] = chain
+                    .iter()
+                    .enumerate()
+                    .map(|(id, (includer, line))| {
+                        json!({
+                            "id": id,
+                            "message": { "text": format!("included from {includer}:{line}") },
+                            "physicalLocation": {
+                                "artifactLocation": artifact_location(includer, &root),
+                                "region": { "startLine": line },
+                            },
+                        })
+                    })
+                    .collect();
             }
             result
         })

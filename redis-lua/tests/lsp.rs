@@ -648,6 +648,60 @@ fn a_config_change_checks_the_open_files_again() {
 }
 
 #[test]
+fn a_fragment_opened_alone_is_checked_where_it_is_included() {
+    // BullMQ's layout: a helper that uses its includer's `rcall`.
+    let dir = project("lsp-fragment");
+    let helper_text = "local function bump(key)\n  return rcall('INCRR', key)\nend\n";
+    let helper = write(&dir, "includes/bump.lua", helper_text);
+    for name in ["addJob-1.lua", "moveJob-1.lua"] {
+        write(
+            &dir,
+            name,
+            "local rcall = redis.call\n--- @include \"includes/bump\"\nreturn bump(KEYS[1])\n",
+        );
+    }
+    let mut client = Client::start();
+    client.initialize(&dir);
+    client.open(&helper, helper_text);
+    // The includers' finding in the fragment, once, on its own line, with
+    // the line that includes it.
+    let diagnostics = client.diagnostics(&helper);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let finding = &diagnostics[0];
+    assert_eq!(finding["code"], "unknown_commands");
+    assert_eq!(finding["range"], range((1, 15), (1, 22)));
+    let related = &finding["relatedInformation"][0];
+    assert_eq!(related["location"]["uri"], uri(&dir.join("addJob-1.lua")));
+    assert_eq!(related["location"]["range"]["start"]["line"], 1);
+    assert_eq!(related["message"], "included from addJob-1.lua");
+    // And its fix, in the fragment.
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": { "uri": uri(&helper) },
+                "range": range((1, 17), (1, 17)),
+                "context": { "diagnostics": [finding] },
+            }),
+        )
+        .expect("code actions");
+    assert_eq!(actions[0]["title"], "replace `INCRR` with `INCR`");
+    assert_eq!(actions[0]["isPreferred"], true);
+    assert_eq!(
+        actions[0]["edit"]["changes"][uri(&helper)],
+        json!([{ "range": range((1, 16), (1, 21)), "newText": "INCR" }])
+    );
+    // Fixed in the editor, it is clean where it is included.
+    client.change(
+        &helper,
+        2,
+        json!([{ "text": helper_text.replace("INCRR", "INCR") }]),
+    );
+    assert_eq!(client.diagnostics(&helper), Vec::<Value>::new());
+    client.stop();
+}
+
+#[test]
 fn aliases_and_the_case_typed() {
     let dir = project("lsp-aliases");
     let text = "local rcall = redis.call\nreturn rcall('set', KEYS[1], ARGV[1], 'ke')\n";

@@ -10,7 +10,16 @@
 //! of diagnostics per URI, which the included file's own check (when it is
 //! open) publishes, and the same fragment may be included by several
 //! scripts with different findings in each.
+//!
+//! A document that scripts of the workspace include (a fragment, such as
+//! BullMQ's `includes/*.lua`, which uses its includer's `local rcall =
+//! redis.call`) is checked where it is included, as `redis-lua check`
+//! checks it: each script that includes it (up to [`MOST_INCLUDERS`]) is
+//! checked, and the findings in the document's text, merged, are its
+//! diagnostics, with their fixes and the include line as related
+//! information.
 
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -52,47 +61,205 @@ pub(crate) struct Checked {
     pub(crate) servers: Servers,
 }
 
+/// How many of a fragment's includers are checked for it: a helper that
+/// every script of a project includes is checked in that many of them.
+pub(crate) const MOST_INCLUDERS: usize = 16;
+
 /// Checks `document` (at `uri`), reading included files through
 /// `documents`; paths are relative to the first of `roots` (the
-/// workspace's folders) the file is in.
+/// workspace's folders) the file is in. A fragment is checked where it is
+/// included (see the module's documentation).
 pub(crate) fn check(
     document: &Document,
     uri: &Uri,
     documents: &Documents,
     roots: &[PathBuf],
 ) -> Checked {
-    let path = document.path.clone().unwrap_or_else(|| unsaved_path(uri));
+    if let Some(path) = &document.path {
+        let scripts = includers(path, roots, documents);
+        if !scripts.is_empty() {
+            return check_where_included(document, path, &scripts, documents, roots);
+        }
+    }
+    check_alone(document, uri, documents, roots)
+}
+
+/// The scripts of the workspace whose includes reach the file at `path`,
+/// directly or through other fragments (at most [`MOST_INCLUDERS`]), read
+/// as the open documents have them.
+fn includers(path: &Path, roots: &[PathBuf], documents: &Documents) -> Vec<PathBuf> {
+    let path = compose::normalize(path);
+    if !roots.iter().any(|root| path.starts_with(root)) {
+        return Vec::new();
+    }
+    let (files, _) = crate::walk::find_files(roots);
+    let mut included_by: HashMap<PathBuf, Vec<PathBuf>> = HashMap::new();
+    for (_, file) in &files {
+        let Ok(source) = documents.read(file) else {
+            continue;
+        };
+        for target in compose::direct_includes(file, &source) {
+            included_by
+                .entry(compose::normalize(&target))
+                .or_default()
+                .push(compose::normalize(file));
+        }
+    }
+    // Up the includes, to the files nothing includes: the scripts.
+    let mut scripts = Vec::new();
+    let mut seen = HashSet::from([path.clone()]);
+    let mut next = vec![path];
+    while let Some(file) = next.pop() {
+        for includer in included_by.get(&file).into_iter().flatten() {
+            if !seen.insert(includer.clone()) {
+                continue;
+            }
+            if included_by.contains_key(includer) {
+                next.push(includer.clone());
+            } else if scripts.len() < MOST_INCLUDERS {
+                scripts.push(includer.clone());
+            }
+        }
+    }
+    scripts.sort();
+    scripts
+}
+
+/// The fragment `document` (at `path`) checked in each of `scripts`: the
+/// findings in its text, once each, with the line that includes it as
+/// related information.
+fn check_where_included(
+    document: &Document,
+    path: &Path,
+    scripts: &[PathBuf],
+    documents: &Documents,
+    roots: &[PathBuf],
+) -> Checked {
+    let path = compose::normalize(path);
+    let mut published: Vec<Published> = Vec::new();
+    let mut servers = Servers::ALL;
+    for script in scripts {
+        let Ok(source) = documents.read(script) else {
+            continue;
+        };
+        let Ok(run) = run_check(script, source, documents, roots) else {
+            continue;
+        };
+        let Some(report) = run.report else {
+            continue;
+        };
+        servers = run.servers;
+        for finding in &report.findings {
+            let file = report.file(finding);
+            if compose::normalize(&run.base.join(&file.path)) != path {
+                continue;
+            }
+            let span = finding.span.start..finding.span.end.max(finding.span.start);
+            if published.iter().any(|known| {
+                known.span == span
+                    && known.finding.as_ref().is_some_and(|known| {
+                        known.rule == finding.rule && known.message == finding.message
+                    })
+            }) {
+                continue;
+            }
+            let range = document.lines.range(&document.text, span.start, span.end);
+            let includer = &report.files[0];
+            let related = report
+                .files
+                .include_chain(finding.file)
+                .last()
+                .map(|(_, directive)| {
+                    let text = String::from_utf8_lossy(&includer.source);
+                    let range = LineIndex::new(&text).range(&text, directive.start, directive.end);
+                    RelatedInformation {
+                        location: Location {
+                            uri: match documents.at_path(script) {
+                                Some((uri, _)) => uri.clone(),
+                                None => uri_of(script),
+                            },
+                            range,
+                        },
+                        message: format!("included from {}", includer.display),
+                    }
+                });
+            published.push(Published {
+                diagnostic: diagnostic(finding, range, message(finding), related),
+                finding: Some(finding.clone()),
+                span,
+                in_document: true,
+            });
+        }
+    }
+    Checked {
+        published,
+        included: Vec::new(),
+        servers,
+    }
+}
+
+/// A file checked as `redis-lua check` checks it: its config's settings,
+/// the folder of the workspace it is in.
+struct Run {
+    /// `None` for a file the config excludes.
+    report: Option<lint::FileReport>,
+    servers: Servers,
+    /// The folder its paths are relative to.
+    base: PathBuf,
+}
+
+/// Checks the file at `path`, whose text is `source`; the config's
+/// error when it cannot be read.
+fn run_check(
+    path: &Path,
+    source: impl Into<Vec<u8>>,
+    documents: &Documents,
+    roots: &[PathBuf],
+) -> Result<Run, String> {
     let folder = path
         .parent()
         .filter(|parent| !parent.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let settings = match Settings::from_nearest_config(folder) {
-        Ok(settings) => settings,
+    let settings = Settings::from_nearest_config(folder)?;
+    let servers = settings.servers_for(path);
+    // In a workspace folder, the file is checked by its path from there, as
+    // `redis-lua check` run there names it (in messages, and in the paths of
+    // includes); the folder is where relative paths are read from.
+    let (base, relative) = match roots.iter().find(|root| path.starts_with(root)) {
+        Some(root) => (root.as_path(), path.strip_prefix(root).unwrap_or(path)),
+        None => (Path::new("/"), path),
+    };
+    let report = settings.file_options(path).map(|options| {
+        let display = relative.to_string_lossy().into_owned();
+        let mut read = |file: &Path| documents.read(&base.join(file));
+        lint::check_file(&display, relative, source, &mut read, &options)
+    });
+    Ok(Run {
+        report,
+        servers,
+        base: base.to_path_buf(),
+    })
+}
+
+/// Checks `document` on its own.
+fn check_alone(
+    document: &Document,
+    uri: &Uri,
+    documents: &Documents,
+    roots: &[PathBuf],
+) -> Checked {
+    let path = document.path.clone().unwrap_or_else(|| unsaved_path(uri));
+    let run = match run_check(&path, document.text.clone(), documents, roots) {
+        Ok(run) => run,
         Err(message) => return config_error(message),
     };
-    let servers = settings.servers_for(&path);
-    let Some(options) = settings.file_options(&path) else {
+    let (servers, base) = (run.servers, run.base);
+    let Some(report) = run.report else {
         return Checked {
             servers,
             ..Checked::default()
         };
     };
-    // In a workspace folder, the file is checked by its path from there, as
-    // `redis-lua check` run there names it (in messages, and in the paths of
-    // includes); the folder is where relative paths are read from.
-    let (base, relative) = match roots.iter().find(|root| path.starts_with(root)) {
-        Some(root) => (root.as_path(), path.strip_prefix(root).unwrap_or(&path)),
-        None => (Path::new("/"), path.as_path()),
-    };
-    let display = relative.to_string_lossy().into_owned();
-    let mut read = |file: &Path| documents.read(&base.join(file));
-    let report = lint::check_file(
-        &display,
-        relative,
-        document.text.clone(),
-        &mut read,
-        &options,
-    );
     let published = report
         .findings
         .iter()
