@@ -1,7 +1,7 @@
 //! The engine: [`check_files`] checks the files found, each script with
 //! what it includes, and gives a [`Run`].
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use redis_script_analyzer::Severity;
@@ -22,6 +22,25 @@ pub struct Checked {
     pub path: PathBuf,
     /// The findings.
     pub report: FileReport,
+    /// For each finding of `report` in a file it includes, the other
+    /// scripts checked that include that file and have the same finding
+    /// there, each with the line of its `--- @include` (the finding is
+    /// shown once, in the first).
+    pub also_included_from: Vec<Vec<(String, usize)>>,
+}
+
+impl Checked {
+    /// The finding at `index` of the report, and every script that
+    /// includes its file with it, each with the line of its include:
+    /// this one's chain first, then the others'.
+    pub fn included_from(&self, index: usize) -> Vec<(&str, usize)> {
+        let finding = &self.report.findings[index];
+        let mut chain = self.report.included_from(finding);
+        if let Some(others) = self.also_included_from.get(index) {
+            chain.extend(others.iter().map(|(file, line)| (file.as_str(), *line)));
+        }
+        chain
+    }
 }
 
 /// What a run found.
@@ -149,6 +168,7 @@ fn check_files_from(files: &[Found], settings: &Settings, disk: &mut Disk) -> Ru
                 display: display.clone(),
                 path: path.clone(),
                 report,
+                also_included_from: Vec::new(),
             },
         ));
     }
@@ -163,20 +183,46 @@ fn check_files_from(files: &[Found], settings: &Settings, disk: &mut Disk) -> Ru
         .map(|(_, checked)| checked)
         .collect();
     run.included = skipped + before - run.checked.len();
-    // A mistake in a file several scripts include is shown once.
-    let mut seen = HashSet::new();
-    for checked in &mut run.checked {
-        let report = &mut checked.report;
-        let files = &report.files;
-        report.findings.retain(|finding| {
+    // A mistake in a file several scripts include is shown once, naming
+    // every script that includes it.
+    let mut first = HashMap::new();
+    let mut also: Vec<Vec<Vec<(String, usize)>>> = vec![Vec::new(); run.checked.len()];
+    for (at, checked) in run.checked.iter_mut().enumerate() {
+        let findings = std::mem::take(&mut checked.report.findings);
+        let files = &checked.report.files;
+        let mut kept = Vec::new();
+        for finding in findings {
             let file = &files[finding.file.min(files.len() - 1)];
-            seen.insert((
+            let key = (
                 file.display.clone(),
                 finding.span,
                 finding.rule,
                 finding.message.clone(),
-            ))
-        });
+            );
+            match first.get(&key) {
+                None => {
+                    first.insert(key, (at, kept.len()));
+                    kept.push(finding);
+                }
+                Some(&(shown_in, index)) => {
+                    // This script's own include that brings the file in.
+                    let line = files
+                        .included_from(finding.file)
+                        .last()
+                        .map_or(0, |(_, line)| *line);
+                    let includer = (checked.display.clone(), line);
+                    let others = &mut also[shown_in];
+                    others.resize_with(others.len().max(index + 1), Vec::new);
+                    if shown_in != at && !others[index].contains(&includer) {
+                        others[index].push(includer);
+                    }
+                }
+            }
+        }
+        checked.report.findings = kept;
+    }
+    for (checked, also) in run.checked.iter_mut().zip(also) {
+        checked.also_included_from = also;
     }
     run
 }
@@ -257,6 +303,22 @@ mod tests {
             shown[0].contains("2 | local function get(k) return redis.call('GETT', k) end"),
             "{}",
             shown[0]
+        );
+        // It names both scripts that include the file.
+        let (at, checked) = run
+            .checked
+            .iter()
+            .flat_map(|checked| (0..checked.report.findings.len()).map(move |at| (at, checked)))
+            .next()
+            .expect("the finding");
+        let includers: Vec<(String, usize)> = checked
+            .included_from(at)
+            .into_iter()
+            .map(|(file, line)| (file.rsplit('/').next().unwrap_or(file).to_owned(), line))
+            .collect();
+        assert_eq!(
+            includers,
+            [("a.lua".to_owned(), 1), ("b.lua".to_owned(), 1)]
         );
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -15,11 +15,17 @@ use crate::check::Run;
 /// Where the rules are documented, for SARIF's `helpUri`.
 const DOCS: &str = "https://github.com/redis-script/redis-script#the-command-line-tool-redis-lua";
 
-/// Each finding of the run, with the report that holds its file's text.
-fn findings(run: &Run) -> impl Iterator<Item = (&FileReport, &Finding)> {
+/// Each finding of the run, with the report that holds its file's text,
+/// and every script that includes its file with it (for a finding in the
+/// file checked, none).
+fn findings(run: &Run) -> impl Iterator<Item = (&FileReport, &Finding, Vec<(&str, usize)>)> {
     run.checked.iter().flat_map(|checked| {
         let report = &checked.report;
-        report.findings.iter().map(move |finding| (report, finding))
+        report
+            .findings
+            .iter()
+            .enumerate()
+            .map(move |(index, finding)| (report, finding, checked.included_from(index)))
     })
 }
 
@@ -45,8 +51,13 @@ fn applied(file: &str, count: usize) -> String {
 /// when `colored`), with the fix `--fix` would apply; then, after `--fix`,
 /// what it applied to each file; then a summary.
 pub fn human(run: &Run, out: &mut dyn Write, colored: bool) -> io::Result<()> {
-    for (report, finding) in findings(run) {
+    for (report, finding, includers) in findings(run) {
         let mut snippet = report.snippet(finding);
+        // Every script that includes the finding's file with it (a
+        // composition's error says how the file was reached itself).
+        if report.kind != FileKind::Uncomposed {
+            snippet = snippet.included_from(includers);
+        }
         if let Some(fix) = certain_fix(finding) {
             snippet = snippet.aside(format!("fix: {} (`--fix` applies it)", fix.title));
         }
@@ -95,7 +106,7 @@ pub const JSON_SCHEMA: u32 = 1;
 /// read), and every finding with its place.
 pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
     let findings: Vec<Value> = findings(run)
-        .map(|(report, finding)| {
+        .map(|(report, finding, includers)| {
             let ((line, column), (end_line, end_column)) = report.line_column(finding);
             json!({
                 "file": report.file(finding).display,
@@ -111,8 +122,7 @@ pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
                     "title": fix.title,
                     "edits": fix.edits.iter().map(json_edit).collect::<Vec<_>>(),
                 })),
-                "included_from": report
-                    .included_from(finding)
+                "included_from": includers
                     .into_iter()
                     .map(|(file, line)| json!({ "file": file, "line": line }))
                     .collect::<Vec<_>>(),
@@ -198,7 +208,7 @@ pub fn sarif(run: &Run, out: &mut dyn Write) -> io::Result<()> {
         })
         .collect();
     let results: Vec<Value> = findings(run)
-        .map(|(report, finding)| {
+        .map(|(report, finding, includers)| {
             let file = &report.file(finding).display;
             let (start, end) = report.line_column(finding);
             let text = match &finding.note {
@@ -223,9 +233,8 @@ pub fn sarif(run: &Run, out: &mut dyn Write) -> io::Result<()> {
             // A finding in an included file: where the script that runs it
             // includes it, nearest first, so that code scanning leads from
             // the fragment to its includers.
-            let chain = report.included_from(finding);
-            if !chain.is_empty() {
-                result["relatedLocations"] = chain
+            if !includers.is_empty() {
+                result["relatedLocations"] = includers
                     .iter()
                     .enumerate()
                     .map(|(id, (includer, line))| {

@@ -868,8 +868,10 @@ fn the_human_output_shows_each_finding_as_the_macro_does() {
     let mut shown = 0;
     for checked in &run.checked {
         for finding in &checked.report.findings {
+            // The command line may name more scripts that include the
+            // file, after the macro's lines.
             let block = format!(
-                "{}[{}]: {}\n\n",
+                "{}[{}]: {}\n",
                 finding.severity.name(),
                 finding.rule,
                 checked.report.rendered(finding)
