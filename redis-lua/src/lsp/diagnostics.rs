@@ -14,12 +14,12 @@
 //! A document that scripts of the workspace include (a fragment, such as
 //! BullMQ's `includes/*.lua`, which uses its includer's `local rcall =
 //! redis.call`) is checked where it is included, as `redis-lua check`
-//! checks it: each script that includes it (up to [`MOST_INCLUDERS`]) is
+//! checks it: each script that includes it (up to [`MOST_INCLUDERS`](super::includers::MOST_INCLUDERS), from
+//! the workspace's [`IncludeIndex`]) is
 //! checked, and the findings in the document's text, merged, are its
 //! diagnostics, with their fixes and the include line as related
 //! information.
 
-use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -28,6 +28,7 @@ use redis_script_analyzer::servers::Servers;
 use redis_script_analyzer::{Severity, compose};
 
 use super::documents::{Document, Documents, uri_of};
+use super::includers::IncludeIndex;
 use super::position::LineIndex;
 use super::protocol::{self, Diagnostic, Location, Position, RelatedInformation, Uri};
 use crate::settings::Settings;
@@ -61,10 +62,6 @@ pub(crate) struct Checked {
     pub(crate) servers: Servers,
 }
 
-/// How many of a fragment's includers are checked for it: a helper that
-/// every script of a project includes is checked in that many of them.
-pub(crate) const MOST_INCLUDERS: usize = 16;
-
 /// Checks `document` (at `uri`), reading included files through
 /// `documents`; paths are relative to the first of `roots` (the
 /// workspace's folders) the file is in. A fragment is checked where it is
@@ -74,55 +71,15 @@ pub(crate) fn check(
     uri: &Uri,
     documents: &Documents,
     roots: &[PathBuf],
+    includes: &IncludeIndex,
 ) -> Checked {
     if let Some(path) = &document.path {
-        let scripts = includers(path, roots, documents);
+        let scripts = includes.scripts_including(path);
         if !scripts.is_empty() {
             return check_where_included(document, path, &scripts, documents, roots);
         }
     }
     check_alone(document, uri, documents, roots)
-}
-
-/// The scripts of the workspace whose includes reach the file at `path`,
-/// directly or through other fragments (at most [`MOST_INCLUDERS`]), read
-/// as the open documents have them.
-fn includers(path: &Path, roots: &[PathBuf], documents: &Documents) -> Vec<PathBuf> {
-    let path = compose::normalize(path);
-    if !roots.iter().any(|root| path.starts_with(root)) {
-        return Vec::new();
-    }
-    let (files, _) = crate::walk::find_files(roots);
-    let mut included_by: HashMap<PathBuf, Vec<PathBuf>> = HashMap::new();
-    for (_, file) in &files {
-        let Ok(source) = documents.read(file) else {
-            continue;
-        };
-        for target in compose::direct_includes(file, &source) {
-            included_by
-                .entry(compose::normalize(&target))
-                .or_default()
-                .push(compose::normalize(file));
-        }
-    }
-    // Up the includes, to the files nothing includes: the scripts.
-    let mut scripts = Vec::new();
-    let mut seen = HashSet::from([path.clone()]);
-    let mut next = vec![path];
-    while let Some(file) = next.pop() {
-        for includer in included_by.get(&file).into_iter().flatten() {
-            if !seen.insert(includer.clone()) {
-                continue;
-            }
-            if included_by.contains_key(includer) {
-                next.push(includer.clone());
-            } else if scripts.len() < MOST_INCLUDERS {
-                scripts.push(includer.clone());
-            }
-        }
-    }
-    scripts.sort();
-    scripts
 }
 
 /// The fragment `document` (at `path`) checked in each of `scripts`: the

@@ -14,6 +14,7 @@ mod completion;
 mod diagnostics;
 mod documents;
 mod hover;
+mod includers;
 mod position;
 mod protocol;
 mod server;

@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 
 use super::diagnostics::Checked;
 use super::documents::{Documents, path_of};
+use super::includers::IncludeIndex;
 use super::protocol::{
     AtPosition, CodeActionParams, DidChange, DidClose, DidOpen, Hover, Markdown,
     PublishDiagnostics, QUICKFIX, Uri,
@@ -68,6 +69,7 @@ pub(crate) fn serve(connection: &Connection) -> i32 {
         checked: HashMap::new(),
         stale: HashSet::new(),
         roots: Vec::new(),
+        includes: None,
         watch_config: false,
         phase: Phase::Starting,
     };
@@ -101,6 +103,10 @@ struct Server<'c> {
     stale: HashSet<Uri>,
     /// The workspace's folders, for the paths that messages show.
     roots: Vec<PathBuf>,
+    /// Which of the workspace's files include which, built at the first
+    /// check and kept up to date as documents change; built again when the
+    /// client says files changed.
+    includes: Option<IncludeIndex>,
     /// Whether the client registers file watchers when asked: then, once
     /// it is initialized, it is asked to watch the config files.
     watch_config: bool,
@@ -244,6 +250,8 @@ impl Server<'_> {
         if config_changed {
             self.stale.extend(self.documents.uris().cloned());
         }
+        // Files came, went or changed on disk: their includes too.
+        self.includes = None;
         Ok(())
     }
 
@@ -281,12 +289,18 @@ impl Server<'_> {
     }
 
     /// Marks for a new check the document `uri`, and the documents that
-    /// include its file, whose text (or, once closed, the file's) they read.
+    /// include its file, whose text (or, once closed, the file's) they read;
+    /// and reads its includes again for the index.
     fn touch(&mut self, uri: &Uri) {
         self.stale.insert(uri.clone());
         let Some(path) = path_of(uri).map(|path| compose::normalize(&path)) else {
             return;
         };
+        if let Some(includes) = &mut self.includes
+            && let Ok(source) = self.documents.read(&path)
+        {
+            includes.update(&path, &source);
+        }
         let includers = self
             .checked
             .iter()
@@ -409,8 +423,11 @@ impl Server<'_> {
             return;
         };
         let version = document.version;
+        let includes = self
+            .includes
+            .get_or_insert_with(|| IncludeIndex::build(&self.roots, &self.documents));
         let checked = panic::catch_unwind(AssertUnwindSafe(|| {
-            diagnostics::check(document, uri, &self.documents, &self.roots)
+            diagnostics::check(document, uri, &self.documents, &self.roots, includes)
         }))
         .unwrap_or_else(|_| {
             eprintln!("redis-lua lsp: the check of {} failed", uri.as_str());
