@@ -24,6 +24,7 @@ mod allocations;
 mod bindings;
 mod build_cost;
 mod concurrent;
+mod editor;
 mod lint;
 mod lock;
 mod markdown;
@@ -129,10 +130,17 @@ fn main() -> ExitCode {
     if let Some(lint) = lint {
         parts.push(Box::new(lint));
     }
-    let needs_server = options
-        .sections
-        .iter()
-        .any(|s| !matches!(s, Section::Build | Section::Lint | Section::Scale));
+    // Pinned too, with no server: the language server in this process.
+    if options.runs(Section::Editor) {
+        eprintln!("editor");
+        parts.push(Box::new(editor::run(&options)));
+    }
+    let needs_server = options.sections.iter().any(|s| {
+        !matches!(
+            s,
+            Section::Build | Section::Lint | Section::Scale | Section::Editor
+        )
+    });
     let server = needs_server.then(|| Server::start(options.server_cpu));
     let server_cpus = server
         .as_ref()

@@ -11,7 +11,7 @@ use crate::run::Run;
 use crate::section::Section;
 
 /// The order of the targets table's rows, by the section each comes from.
-const TARGETS_ORDER: [Section; 10] = [
+const TARGETS_ORDER: [Section; 11] = [
     Section::Sequential,
     Section::Allocations,
     Section::Pipelines,
@@ -22,6 +22,7 @@ const TARGETS_ORDER: [Section; 10] = [
     Section::Build,
     Section::Lint,
     Section::Scale,
+    Section::Editor,
 ];
 
 /// Writes the report of `run`, whose sections gave `parts`, to `markdown`

@@ -15,10 +15,11 @@ pub enum Section {
     Build,
     Lint,
     Scale,
+    Editor,
 }
 
 impl Section {
-    pub const ALL: [Section; 10] = [
+    pub const ALL: [Section; 11] = [
         Section::Sequential,
         Section::Allocations,
         Section::Noscript,
@@ -29,6 +30,7 @@ impl Section {
         Section::Build,
         Section::Lint,
         Section::Scale,
+        Section::Editor,
     ];
 
     pub fn name(self) -> &'static str {
@@ -43,6 +45,7 @@ impl Section {
             Section::Build => "build",
             Section::Lint => "lint",
             Section::Scale => "scale",
+            Section::Editor => "editor",
         }
     }
 
@@ -60,6 +63,7 @@ impl Section {
             Section::Build => "## What the macro costs at build time\n",
             Section::Lint => "## `redis-lua check` on BullMQ's commands\n",
             Section::Scale => "## Analysis at scale\n",
+            Section::Editor => "## The language server as you type\n",
         }
     }
 }

@@ -122,11 +122,14 @@ fn check_command(
         check_files(&files, &settings)
     };
     run.unreadable.splice(0..0, missing);
+    // Buffered: the documents are written in many small pieces.
+    let mut buffered = std::io::BufWriter::new(out);
     let written = match options.format {
-        options::Format::Human => output::human(&run, out, colored),
-        options::Format::Json => output::json(&run, out),
-        options::Format::Sarif => output::sarif(&run, out),
-    };
+        options::Format::Human => output::human(&run, &mut buffered, colored),
+        options::Format::Json => output::json(&run, &mut buffered),
+        options::Format::Sarif => output::sarif(&run, &mut buffered),
+    }
+    .and_then(|()| buffered.flush());
     for problem in &run.unreadable {
         let _ = writeln!(err, "redis-lua: {problem}");
     }

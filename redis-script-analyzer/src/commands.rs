@@ -85,7 +85,7 @@ mod options;
 mod table;
 
 pub use self::command::{Command, FLAG_NAMES, Flags, flag};
-pub(crate) use self::lookup::suggestion;
+pub(crate) use self::lookup::{Forms, suggestion};
 pub use self::lookup::{command, resolve, subcommands_of, suggest};
 pub use self::option_word::OptionWord;
 pub use self::options::{all_options, option, options};

@@ -12,7 +12,7 @@ use crate::options::Options;
 use crate::run::Machine;
 use crate::scale::Kind;
 use crate::{
-    allocations, build_cost, concurrent, lint, lock, noscript, observe, pipelines, scale,
+    allocations, build_cost, concurrent, editor, lint, lock, noscript, observe, pipelines, scale,
     sequential,
 };
 
@@ -226,6 +226,22 @@ fn lint() -> lint::Results {
     }
 }
 
+fn editor() -> editor::Results {
+    let file = |name, findings, base: f64| editor::File {
+        name,
+        lines: editor::LINES,
+        findings,
+        open_ms: base * 1.5,
+        keystroke_ms: rounds(base, base / 10.0),
+    };
+    editor::Results {
+        files: vec![
+            file("checks clean", 0, 7.0),
+            file("a mistake per function", 333, 21.0),
+        ],
+    }
+}
+
 fn scale(quick: bool, slow: bool) -> scale::Results {
     scale::Results {
         families: Kind::ALL
@@ -298,10 +314,12 @@ fn every_section(options: &Options, smoke: bool) -> Fixture<'_> {
         let lint: Result<lint::Results, String> =
             Err("npm pack bullmq@6.7.0 failed: offline".into());
         let observe: Result<observe::Results, String> = Err("the Spans worker exited".into());
+        let editor: Result<editor::Results, String> = Err("the server stopped".into());
         fixture
             .with(pipelines(&options.sizes, Some("redis-benchmark not found")))
             .with(observe)
             .with(lint)
+            .with(editor)
             .with(scale::Report {
                 results: scale(options.quick, true),
                 real_scripts: None,
@@ -311,6 +329,7 @@ fn every_section(options: &Options, smoke: bool) -> Fixture<'_> {
             .with(pipelines(&options.sizes, None))
             .with(Ok::<_, String>(observe()))
             .with(Ok::<_, String>(lint()))
+            .with(Ok::<_, String>(editor()))
             .with(scale::Report {
                 results: scale(options.quick, false),
                 real_scripts: Some(lint()),

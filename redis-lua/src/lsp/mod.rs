@@ -20,6 +20,15 @@ mod protocol;
 mod server;
 mod slot;
 
+/// Serves the language server over `connection` (a client's messages in,
+/// the server's out) until the client's `exit`; returns the exit status as
+/// [`run`] does. For a harness that drives the server in memory
+/// (`lsp_server::Connection::memory`), as the benchmarks do.
+#[doc(hidden)]
+pub fn serve(connection: &lsp_server::Connection) -> i32 {
+    server::serve(connection)
+}
+
 /// Runs the language server on stdin and stdout until the client's `exit`;
 /// returns the exit status: 0 when `shutdown` came before `exit`, 1
 /// otherwise (or when the client's messages cannot be read).

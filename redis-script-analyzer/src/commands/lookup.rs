@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 
 use super::command::{Command, Entry};
 use super::table::{COMMANDS, source};
-use crate::servers::{Origin, Server};
+use crate::servers::{Origin, Server, Servers};
 
 impl Server {
     /// The exact version its command table was read from (`7.0.15`), or
@@ -54,14 +54,40 @@ fn cmp_lower(table_name: &str, name: &str) -> Ordering {
 /// subcommand), as the table names it. This is a table lookup: what a script
 /// would run is [`resolve`].
 pub fn command(server: Server, name: &str) -> Option<&'static Command> {
-    // The rows of one name are together, one per form: the first of them
-    // by a binary search, then the one whose servers have `server`.
-    let first = COMMANDS.partition_point(|entry| cmp_lower(entry.command.name, name).is_lt());
-    COMMANDS[first..]
-        .iter()
-        .take_while(|entry| cmp_lower(entry.command.name, name).is_eq())
-        .find(|entry| entry.servers.contains(server))
-        .map(|entry| &entry.command)
+    Forms::of(name).on(server)
+}
+
+/// The forms of one command (any case) in the table: one row per form,
+/// each with the servers that give it; found by one binary search, so that
+/// asking every server of a set costs one.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Forms(&'static [Entry]);
+
+impl Forms {
+    /// The forms of `name`: the rows of one name are together.
+    pub(crate) fn of(name: &str) -> Forms {
+        let first = COMMANDS.partition_point(|entry| cmp_lower(entry.command.name, name).is_lt());
+        let len = COMMANDS[first..]
+            .iter()
+            .take_while(|entry| cmp_lower(entry.command.name, name).is_eq())
+            .count();
+        Forms(&COMMANDS[first..first + len])
+    }
+
+    /// The command as `server` has it.
+    pub(crate) fn on(self, server: Server) -> Option<&'static Command> {
+        self.0
+            .iter()
+            .find(|entry| entry.servers.contains(server))
+            .map(|entry| &entry.command)
+    }
+
+    /// The servers that have the command at all.
+    pub(crate) fn servers(self) -> Servers {
+        self.0
+            .iter()
+            .fold(Servers::empty(), |all, entry| all.union(entry.servers))
+    }
 }
 
 /// The subcommands of `container` (any case) on `server`, sorted by name.

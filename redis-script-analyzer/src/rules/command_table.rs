@@ -8,7 +8,7 @@
 //! run: a wrong command is a mistake in any script that includes them.
 
 use super::Context;
-use crate::commands::{self, Command};
+use crate::commands::{self, Command, Forms};
 use crate::semantic::command::CommandCall;
 use crate::semantic::value::is_multi;
 use crate::servers::{Server, Servers};
@@ -61,13 +61,18 @@ pub(super) fn lookup(call: &CommandCall, targets: Servers) -> Lookup {
     if name.contains('.') {
         return Lookup::Unjudged;
     }
-    let known = |server| !name.contains('|') && commands::command(server, name).is_some();
-    let having = Servers::ALL.filter(known);
+    // One search for every server's form of the command.
+    let forms = if name.contains('|') {
+        None
+    } else {
+        Some(Forms::of(name))
+    };
+    let having = forms.map_or(Servers::empty(), Forms::servers);
     if let Some(lacking) = targets.iter().find(|server| !having.contains(*server)) {
         return Lookup::UnknownCommand { having, lacking };
     }
     let first = targets.iter().next().unwrap_or(Server::Redis7_0);
-    let Some(command) = commands::command(first, name) else {
+    let Some(command) = forms.and_then(|forms| forms.on(first)) else {
         return Lookup::Unjudged;
     };
     // A container command (CONFIG, SCRIPT, ...) runs the subcommand its
@@ -80,8 +85,14 @@ pub(super) fn lookup(call: &CommandCall, targets: Servers) -> Lookup {
         _ => None,
     };
     let sub_name = sub.as_ref().map(|(sub, _)| sub.as_str());
-    let resolve = |server| commands::resolve(server, name, sub_name);
-    let having = Servers::ALL.filter(|server| resolve(server).is_some());
+    let resolve = |server| match sub_name {
+        Some(_) => commands::resolve(server, name, sub_name),
+        None => forms.and_then(|forms| forms.on(server)),
+    };
+    let having = match sub_name {
+        Some(_) => Servers::ALL.filter(|server| resolve(server).is_some()),
+        None => having,
+    };
     if let (Some(lacking), Some((sub, span))) = (
         targets.iter().find(|server| !having.contains(*server)),
         &sub,

@@ -5,6 +5,8 @@
 //! has no such command ("Unknown Redis command called from script"). A
 //! command only some targets have names the servers to target instead.
 
+use std::collections::HashMap;
+
 use super::command_table::{self, Lookup};
 use super::{Context, Judges, Meta};
 use crate::commands;
@@ -21,6 +23,9 @@ pub(super) const RULE: Meta = Meta {
 };
 
 fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
+    // A name misspelt once is often misspelt again (a helper copied into
+    // every function): its suggestion is looked for once.
+    let mut suggestions = HashMap::new();
     for call in context.model.commands() {
         let Lookup::UnknownCommand { having, lacking } =
             command_table::lookup(&call, context.declared.servers)
@@ -29,7 +34,9 @@ fn check(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
         };
         let name = &call.name;
         let diagnostic = if having.is_empty() {
-            let suggestion = commands::suggestion(lacking, name);
+            let suggestion = *suggestions
+                .entry((lacking, name.clone()))
+                .or_insert_with(|| commands::suggestion(lacking, name));
             let note = suggestion.map_or_else(
                 || {
                     format!(
