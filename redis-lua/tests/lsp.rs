@@ -698,6 +698,14 @@ fn a_fragment_opened_alone_is_checked_where_it_is_included() {
         json!([{ "text": helper_text.replace("INCRR", "INCR") }]),
     );
     assert_eq!(client.diagnostics(&helper), Vec::<Value>::new());
+    // Its `rcall` is its includers' alias: hover and completion follow it.
+    let hover = client.at("textDocument/hover", &helper, 1, 17);
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .is_some_and(|shown| shown.starts_with("**INCR**")),
+        "{hover}"
+    );
     client.stop();
 }
 

@@ -48,15 +48,43 @@ struct ShortString {
     content: Range<usize>,
 }
 
+/// The names that run a command where a document is read: [`CALLS`], and
+/// the aliases that the document, or the scripts that include it (for a
+/// fragment, whose aliases its includer declares), give them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Callers {
+    aliases: Vec<String>,
+}
+
+impl Callers {
+    /// The callers of the texts given: a document's, then its includers'.
+    pub(crate) fn of<'t>(texts: impl IntoIterator<Item = &'t str>) -> Callers {
+        let mut aliases: Vec<String> = Vec::new();
+        for text in texts {
+            for alias in self::aliases(text) {
+                if !aliases.iter().any(|known| known == alias) {
+                    aliases.push(alias.to_owned());
+                }
+            }
+        }
+        Callers { aliases }
+    }
+
+    /// Whether `callee` (as written: `redis.call`, `rcall`) runs a command.
+    fn run_commands(&self, callee: &str) -> bool {
+        CALLS.contains(&callee) || self.aliases.iter().any(|alias| alias == callee)
+    }
+}
+
 /// The call string whose text holds byte `offset` of `text` (its ends
 /// included: the cursor may be right after the opening quote, or before
-/// the closing one).
-pub(crate) fn at(text: &str, offset: usize) -> Option<CallString<'_>> {
+/// the closing one), in a call of one of `callers`.
+pub(crate) fn at<'t>(text: &'t str, offset: usize, callers: &Callers) -> Option<CallString<'t>> {
     let string = strings(text, line_start(text, offset))
         .into_iter()
         .find(|string| string.content.start <= offset && offset <= string.content.end)?;
     let call = open_call(text, string.quote)?;
-    if !is_call_function(text, call.paren) {
+    if !is_call_function(text, call.paren, callers) {
         return None;
     }
     let mut arguments = call
@@ -168,7 +196,7 @@ fn open_call(text: &str, quote: usize) -> Option<OpenCall> {
 }
 
 /// Whether the parenthesis at `paren` follows one of [`CALLS`].
-fn is_call_function(text: &str, paren: usize) -> bool {
+fn is_call_function(text: &str, paren: usize, callers: &Callers) -> bool {
     let Some(last) = previous_token(text, paren) else {
         return false;
     };
@@ -177,8 +205,7 @@ fn is_call_function(text: &str, paren: usize) -> bool {
         .iter()
         .rposition(|&b| !is_path_byte(b))
         .map_or(0, |at| at + 1);
-    let callee = &text[first..=last];
-    CALLS.contains(&callee) || aliases(text).contains(&callee)
+    callers.run_commands(&text[first..=last])
 }
 
 /// A byte of a name or a dotted path (`redis.call`, `M.rcall`).
@@ -322,7 +349,7 @@ mod tests {
     fn at_mark(marked: &str) -> Option<(String, Argument<'static>)> {
         let offset = marked.find('|').unwrap();
         let text: &'static str = Box::leak(marked.replacen('|', "", 1).into_boxed_str());
-        let found = at(text, offset)?;
+        let found = at(text, offset, &Callers::of([text]))?;
         Some((text[found.content].to_owned(), found.argument))
     }
 

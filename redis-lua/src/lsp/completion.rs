@@ -15,7 +15,7 @@ use redis_script_analyzer::commands::{self, Command, OptionWord};
 use redis_script_analyzer::grammar;
 use redis_script_analyzer::servers::{Server, Servers};
 
-use super::call_site::{self, Argument};
+use super::call_site::{self, Argument, Callers};
 use super::hover;
 use super::protocol::{self, CompletionItem, Markdown, TextEdit};
 use super::slot::{Slot, grammar_words, slot};
@@ -50,8 +50,13 @@ pub(crate) struct Candidate {
 
 /// What to offer at byte `offset` of `text`, for a file checked for
 /// `targets`: nothing outside a call's strings.
-pub(crate) fn candidates(text: &str, offset: usize, targets: Servers) -> Vec<Candidate> {
-    let Some(site) = call_site::at(text, offset) else {
+pub(crate) fn candidates(
+    text: &str,
+    offset: usize,
+    targets: Servers,
+    callers: &Callers,
+) -> Vec<Candidate> {
+    let Some(site) = call_site::at(text, offset, callers) else {
         return Vec::new();
     };
     let typed = &text[site.content.start..offset];
@@ -170,6 +175,11 @@ pub(crate) fn item(candidate: Candidate, range: protocol::Range) -> CompletionIt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The candidates with the callers the text gives.
+    fn candidates(text: &str, offset: usize, targets: Servers) -> Vec<Candidate> {
+        super::candidates(text, offset, targets, &Callers::of([text]))
+    }
 
     fn names(text: &str, targets: Servers) -> Vec<String> {
         let offset = text.len();

@@ -14,14 +14,19 @@ use redis_script_analyzer::grammar;
 use redis_script_analyzer::replies::{self, Length, Replies, kind};
 use redis_script_analyzer::servers::{Product, Server, Servers};
 
-use super::call_site::{self, Argument};
+use super::call_site::{self, Argument, Callers};
 use super::slot::{Slot, grammar_words, slot};
 
 /// The text to show for the call string at byte `offset` of `text`, and
 /// the bytes it is about; `None` where the cursor is on no command a server
 /// knows. `targets` are the servers the file is checked for.
-pub(crate) fn hover(text: &str, offset: usize, targets: Servers) -> Option<(Range<usize>, String)> {
-    let site = call_site::at(text, offset)?;
+pub(crate) fn hover(
+    text: &str,
+    offset: usize,
+    targets: Servers,
+    callers: &Callers,
+) -> Option<(Range<usize>, String)> {
+    let site = call_site::at(text, offset, callers)?;
     let written = &text[site.content.clone()];
     if written.is_empty() || written.contains('|') {
         return None;
@@ -44,8 +49,13 @@ pub(crate) fn hover(text: &str, offset: usize, targets: Servers) -> Option<(Rang
 /// line, each top-level argument's bytes in it, and the one the string is
 /// for. `None` in the command's name, a container's subcommand, or a
 /// command without a grammar.
-pub(crate) fn signature(text: &str, offset: usize, targets: Servers) -> Option<grammar::Signature> {
-    let site = call_site::at(text, offset)?;
+pub(crate) fn signature(
+    text: &str,
+    offset: usize,
+    targets: Servers,
+    callers: &Callers,
+) -> Option<grammar::Signature> {
+    let site = call_site::at(text, offset, callers)?;
     let Argument::AfterCommand { command, before } = site.argument else {
         return None;
     };
@@ -347,6 +357,11 @@ fn versions(servers: &[Server]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Hover with the callers the text gives.
+    fn hover(text: &str, offset: usize, targets: Servers) -> Option<(Range<usize>, String)> {
+        super::hover(text, offset, targets, &Callers::of([text]))
+    }
 
     #[test]
     fn a_command_and_a_subcommand() {

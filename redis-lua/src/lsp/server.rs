@@ -14,8 +14,9 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use super::call_site::Callers;
 use super::diagnostics::Checked;
-use super::documents::{Documents, path_of};
+use super::documents::{Document, Documents, path_of};
 use super::includers::IncludeIndex;
 use super::protocol::{
     AtPosition, CodeActionParams, DidChange, DidClose, DidOpen, Hover, Markdown,
@@ -316,13 +317,32 @@ impl Server<'_> {
             .map_or(Servers::ALL, |checked| checked.servers)
     }
 
+    /// The names that run a command in `document`: `redis.call` and its
+    /// kin, and the aliases of the document and, for a fragment, of the
+    /// scripts that include it (BullMQ's `local rcall = redis.call`).
+    fn callers(&self, document: &Document) -> Callers {
+        let includers: Vec<String> = match (&self.includes, &document.path) {
+            (Some(includes), Some(path)) => includes
+                .scripts_including(path)
+                .iter()
+                .filter_map(|script| self.documents.read(script).ok())
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                .collect(),
+            _ => Vec::new(),
+        };
+        Callers::of(
+            std::iter::once(document.text.as_str()).chain(includers.iter().map(String::as_str)),
+        )
+    }
+
     fn hover(&mut self, at: AtPosition) -> Result<Value, Failure> {
         let Some(document) = self.documents.get(&at.text_document.uri) else {
             return Ok(Value::Null);
         };
         let offset = document.lines.offset(&document.text, at.position);
         let servers = self.servers(&at.text_document.uri);
-        let Some((bytes, text)) = hover::hover(&document.text, offset, servers) else {
+        let callers = self.callers(document);
+        let Some((bytes, text)) = hover::hover(&document.text, offset, servers, &callers) else {
             return Ok(Value::Null);
         };
         json(Hover {
@@ -337,7 +357,8 @@ impl Server<'_> {
         };
         let offset = document.lines.offset(&document.text, at.position);
         let servers = self.servers(&at.text_document.uri);
-        let Some(signature) = hover::signature(&document.text, offset, servers) else {
+        let callers = self.callers(document);
+        let Some(signature) = hover::signature(&document.text, offset, servers, &callers) else {
             return Ok(Value::Null);
         };
         // The label is ASCII: its bytes are its UTF-16 units.
@@ -362,7 +383,8 @@ impl Server<'_> {
         };
         let offset = document.lines.offset(&document.text, at.position);
         let servers = self.servers(&at.text_document.uri);
-        let items: Vec<_> = completion::candidates(&document.text, offset, servers)
+        let callers = self.callers(document);
+        let items: Vec<_> = completion::candidates(&document.text, offset, servers, &callers)
             .into_iter()
             .map(|candidate| {
                 let range = document.lines.range(
