@@ -619,8 +619,8 @@ fn a_config_change_checks_the_open_files_again() {
     let registration = &register["params"]["registrations"][0];
     assert_eq!(registration["method"], "workspace/didChangeWatchedFiles");
     assert_eq!(
-        registration["registerOptions"]["watchers"][0]["globPattern"],
-        "**/redis-lua.toml"
+        registration["registerOptions"]["watchers"],
+        json!([{ "globPattern": "**/redis-lua.toml" }, { "globPattern": "**/*.lua" }])
     );
     client.send(json!({ "jsonrpc": "2.0", "id": register["id"], "result": null }));
 
@@ -697,6 +697,24 @@ fn a_fragment_opened_alone_is_checked_where_it_is_included() {
         2,
         json!([{ "text": helper_text.replace("INCRR", "INCR") }]),
     );
+    assert_eq!(client.diagnostics(&helper), Vec::<Value>::new());
+    // An includer edited in the editor checks the fragment again: without
+    // its `rcall`, the fragment's call reads an undefined global there.
+    let includer = dir.join("addJob-1.lua");
+    let includer_text = "--- @include \"includes/bump\"\nreturn bump(KEYS[1])\n";
+    client.open(&includer, includer_text);
+    client.diagnostics(&includer);
+    let again = client.diagnostics(&helper);
+    assert!(
+        again.iter().any(|d| d["code"] == "undefined_global"),
+        "{again:?}"
+    );
+    client.change(
+        &includer,
+        2,
+        json!([{ "text": format!("local rcall = redis.call\n{includer_text}") }]),
+    );
+    client.diagnostics(&includer);
     assert_eq!(client.diagnostics(&helper), Vec::<Value>::new());
     // Its `rcall` is its includers' alias: hover and completion follow it.
     let hover = client.at("textDocument/hover", &helper, 1, 17);

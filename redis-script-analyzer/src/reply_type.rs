@@ -95,20 +95,20 @@ pub(crate) fn fits(reply: &Reply, ty: &RustType) -> bool {
     };
     let inner = inner.as_deref();
     // RESP3's own kinds, which a RESP2 client never receives: as redis-rs
-    // 1.x and 2.0 convert them (a map into pairs or a map, a set into a
-    // sequence, a verbatim string into a string, a big number into none of
-    // the types named here).
+    // 1.x and 2.0 convert them (a map into a map, or a sequence of pairs,
+    // maps or values; a set into a sequence or a set; a verbatim string into
+    // a string; a big number into none of the types named here).
     let resp3 = match reply {
+        // A `Vec` takes a map's entries each as a map of one (or a pair),
+        // and a set's members (in pairs for a tuple).
         Reply::Map => Some(match name.as_str() {
-            "Vec" => inner.is_none_or(|inner| matches!(inner, RustType::Tuple(_))),
+            "Vec" => inner.is_none_or(|inner| {
+                matches!(inner, RustType::Tuple(_)) || fits(&Reply::Map, inner)
+            }),
             "HashMap" | "BTreeMap" => true,
             _ => false,
         }),
-        Reply::Set => Some(match name.as_str() {
-            "Vec" => inner.is_none_or(|inner| !matches!(inner, RustType::Tuple(_))),
-            "HashSet" | "BTreeSet" => true,
-            _ => false,
-        }),
+        Reply::Set => Some(matches!(name.as_str(), "Vec" | "HashSet" | "BTreeSet")),
         Reply::Verbatim => Some(matches!(name.as_str(), "String" | "Json")),
         Reply::BigNumber(_) => Some(false),
         _ => None,

@@ -122,10 +122,11 @@ fn catches_errors(name: &str) -> bool {
     matches!(name, "pcall" | "xpcall")
 }
 
-/// A written name that begins as an error-catching call does.
+/// A written name that begins as an error-catching call does (`pc`,
+/// `xpc`; not `XPENDIN`).
 fn looks_like_catching(written: &str) -> bool {
     let lower = written.to_ascii_lowercase();
-    lower.starts_with("pc") || lower.starts_with("xp")
+    lower.starts_with("pc") || lower.starts_with("xpc")
 }
 
 /// Whether `a` and `b` differ in case only, or by one character inserted,
@@ -177,6 +178,8 @@ mod tests {
             ("keys", "KEYS"),
             ("pcal", "pcall"),
             ("xpcal", "xpcall"),
+            // A name that begins as `xpcall` does, into one that is not.
+            ("XPENDIN", "xpending"),
         ] {
             assert!(certain_respelling(written, right), "{written} -> {right}");
         }

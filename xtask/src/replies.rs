@@ -94,16 +94,20 @@ fn element_kinds(schema: &Value) -> Option<u16> {
     Some(kinds)
 }
 
+/// The names of a schema's `type`: one, or a list.
+fn type_names(schema: &Value) -> Option<Vec<&str>> {
+    match schema.get("type")? {
+        Value::String(name) => Some(vec![name]),
+        Value::Array(names) => Some(names.iter().filter_map(Value::as_str).collect()),
+        _ => None,
+    }
+}
+
 /// The kinds a schema's `type` (a name or a list of names) gives on
 /// RESP2.
 fn type_kinds(schema: &Value) -> Option<u16> {
-    let names: Vec<&str> = match schema.get("type")? {
-        Value::String(name) => vec![name],
-        Value::Array(names) => names.iter().filter_map(Value::as_str).collect(),
-        _ => return None,
-    };
     let mut kinds = 0;
-    for name in names {
+    for name in type_names(schema)? {
         kinds |= match name {
             // RESP2 sends a boolean as `:1` / `:0`.
             "integer" | "boolean" => kind::INTEGER,
@@ -123,14 +127,9 @@ fn type_kinds(schema: &Value) -> Option<u16> {
 /// items may be a set (SMEMBERS) or an array (ZRANGE), which the schemas
 /// do not tell apart.
 fn resp3_type_kinds(schema: &Value) -> Option<u16> {
-    let names: Vec<&str> = match schema.get("type")? {
-        Value::String(name) => vec![name],
-        Value::Array(names) => names.iter().filter_map(Value::as_str).collect(),
-        _ => return None,
-    };
     let unique = schema.get("uniqueItems") == Some(&Value::Bool(true));
     let mut kinds = 0;
-    for name in names {
+    for name in type_names(schema)? {
         kinds |= match name {
             "integer" => kind::INTEGER,
             "boolean" => kind::BOOLEAN,

@@ -55,7 +55,9 @@ pub(crate) struct Published {
 pub(crate) struct Checked {
     /// Its diagnostics.
     pub(crate) published: Vec<Published>,
-    /// The files its includes read, made plain ([`compose::normalize`]).
+    /// The other files its check read, made plain ([`compose::normalize`]):
+    /// those its includes bring in; for a fragment, the scripts that include
+    /// it and theirs. An edit of one checks the document again.
     pub(crate) included: Vec<PathBuf>,
     /// The servers it is checked for (every server when the config cannot
     /// be read): those hover and completion speak of.
@@ -95,6 +97,9 @@ fn check_where_included(
     let path = compose::normalize(path);
     let mut published: Vec<Published> = Vec::new();
     let mut servers = Servers::ALL;
+    // What the findings depend on: the scripts, and what each includes, so
+    // that an edit of any of them checks the fragment again.
+    let mut read: Vec<PathBuf> = Vec::new();
     for script in scripts {
         let Ok(source) = documents.read(script) else {
             continue;
@@ -106,6 +111,13 @@ fn check_where_included(
             continue;
         };
         servers = run.servers;
+        read.push(compose::normalize(script));
+        read.extend(
+            report
+                .included
+                .iter()
+                .map(|file| compose::normalize(&run.base.join(file))),
+        );
         for finding in &report.findings {
             let file = report.file(finding);
             if compose::normalize(&run.base.join(&file.path)) != path {
@@ -148,9 +160,10 @@ fn check_where_included(
             });
         }
     }
+    read.retain(|file| *file != path);
     Checked {
         published,
-        included: Vec::new(),
+        included: read,
         servers,
     }
 }

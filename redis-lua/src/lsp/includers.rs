@@ -2,7 +2,7 @@
 //! check asks for the scripts that include it. Built once from the
 //! workspace's Lua files (the open documents' text first), kept up to date
 //! as documents change, and built again when the client says files
-//! changed.
+//! changed on disk (it watches the Lua files and the config files).
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

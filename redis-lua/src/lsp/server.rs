@@ -42,9 +42,10 @@ mod method {
     pub(super) const REGISTER_CAPABILITY: &str = "client/registerCapability";
 }
 
-/// The files whose change changes every check: the config file, by its
-/// name (`redis-lua.toml`), wherever it is.
-const CONFIG_GLOB: &str = "**/redis-lua.toml";
+/// The files whose change on disk changes checks: the config file, by its
+/// name (`redis-lua.toml`), wherever it is, and the Lua files (a script
+/// that includes an open fragment, a fragment an open script includes).
+const WATCHED_GLOBS: [&str; 2] = ["**/redis-lua.toml", "**/*.lua"];
 
 /// Where the server is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +86,8 @@ pub(crate) fn serve(connection: &Connection) -> i32 {
                 };
             }
             Message::Notification(notification) => server.notification(notification),
-            // The server sends no requests, so expects no responses.
+            // The answer to the server's one request (the file watchers)
+            // needs nothing done.
             Message::Response(_) => {}
         }
         if server.phase == Phase::Running && connection.receiver.is_empty() {
@@ -216,16 +218,21 @@ impl Server<'_> {
         }))
     }
 
-    /// Asks the client to tell of every change of a config file, where it
-    /// can: the one request the server sends (its answer is not needed).
+    /// Asks the client to tell of every change of a config or Lua file on
+    /// disk, where it can: the one request the server sends (its answer is
+    /// not needed).
     fn watch_configs(&self) {
         if !self.watch_config {
             return;
         }
+        let watchers: Vec<Value> = WATCHED_GLOBS
+            .iter()
+            .map(|glob| json!({ "globPattern": glob }))
+            .collect();
         let params = json!({ "registrations": [{
-            "id": "redis-lua.toml",
+            "id": "redis-lua-files",
             "method": method::DID_CHANGE_WATCHED_FILES,
-            "registerOptions": { "watchers": [{ "globPattern": CONFIG_GLOB }] },
+            "registerOptions": { "watchers": watchers },
         }]});
         self.send(
             Request::new(
@@ -237,22 +244,18 @@ impl Server<'_> {
         );
     }
 
-    /// A file the client watches changed: when it is a config file, every
-    /// open document is checked again (each reads its nearest config).
+    /// Files the client watches changed on disk (a config file, or Lua
+    /// files: a checkout, a file made outside the editor): which files
+    /// include which is read again, and every open document is checked
+    /// again (each reads its nearest config and its includes).
     fn did_change_watched_files(&mut self, params: Value) -> Result<(), String> {
         let changes = params["changes"]
             .as_array()
             .ok_or("no `changes` in the notification")?;
-        let config_changed = changes.iter().any(|change| {
-            change["uri"]
-                .as_str()
-                .is_some_and(|uri| uri.ends_with("/redis-lua.toml"))
-        });
-        if config_changed {
+        if !changes.is_empty() {
+            self.includes = None;
             self.stale.extend(self.documents.uris().cloned());
         }
-        // Files came, went or changed on disk: their includes too.
-        self.includes = None;
         Ok(())
     }
 

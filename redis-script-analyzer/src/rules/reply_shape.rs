@@ -32,13 +32,14 @@
 //! script as RESP3 has it (HGETALL a map, ZSCORE a double; a reply only
 //! seen on RESP2 is anything), and `false` is a boolean: a binding reads it
 //! as nil on RESP3, and RESP2 sends it as the integer 0. A script that may
-//! switch, but not before every `return`, replies either way.
+//! switch, but not first thing (before every `return` and every other
+//! call, and only once), replies either way.
 //!
 //! The check refuses a type that takes none of the replies on a protocol,
 //! e.g. `Vec<String>` for a script that always returns `redis.call('INCR',
 //! ...)`, or `i64` for one that returns `"locked"` or `"free"`; and, on
 //! RESP3 alone, `Vec<String>` for `{map = ...}` (redis-rs reads a map into
-//! pairs or a map, never into a sequence of strings).
+//! a map or a sequence of pairs, maps or values, never of strings).
 
 use crate::reply::{self, Elements, Protocol, Reply};
 use super::{Context, Judges, Meta};
@@ -139,8 +140,8 @@ enum Mode {
 
 impl Mode {
     /// The mode of `function`'s replies: RESP3 where its body switches
-    /// first thing, before any `return` (`redis.setresp(3)` as a statement
-    /// of its own block); RESP2 where nothing in the file may switch.
+    /// first thing ([`Model::switches_to_resp3_first`]); RESP2 where nothing
+    /// in the file may switch.
     fn of(model: &Model, function: FunctionId) -> Mode {
         if !model.may_use_resp3() {
             Mode::Resp2
@@ -626,6 +627,8 @@ mod tests {
             ("return {map = {a = '1'}}", RustType::of("Vec", tuple(&["String", "String"]))),
             ("return {set = {a = true}}", vec_of("String")),
             ("return {set = {a = true}}", named("HashSet")),
+            ("return {set = {a = true, b = true}}", RustType::of("Vec", tuple(&["String", "String"]))),
+            ("return {map = {a = '1'}}", vec_of("Value")),
             ("return {double = 3.5}", named("f64")),
             ("return {double = 3.5}", named("String")),
             ("return {big_number = '123'}", named("Value")),
@@ -645,6 +648,10 @@ mod tests {
               cannot hold"]
         );
         assert!(refused(hgetall, named("HashMap")).is_empty());
+        // redis-rs reads each entry of a map as a map of one: a `Vec` of
+        // values or maps takes it.
+        assert!(refused(hgetall, vec_of("Value")).is_empty());
+        assert!(refused(hgetall, vec_of("HashMap")).is_empty());
         // Without the switch, RESP2 replies reach both protocols alike.
         let plain = "return redis.call('HGETALL', KEYS[1])";
         assert!(refused(plain, vec_of("String")).is_empty());
@@ -652,6 +659,16 @@ mod tests {
         let late = "if ARGV[1] then return redis.call('HGETALL', KEYS[1]) end \
                     redis.setresp(3) return redis.call('HGETALL', KEYS[1])";
         assert!(refused(late, vec_of("String")).is_empty());
+        // A reply fetched before the switch keeps its RESP2 shape; a second
+        // switch may go back.
+        for source in [
+            "local v = redis.call('HGETALL', KEYS[1]) redis.setresp(3) return v",
+            "local function f() return redis.call('HGETALL', KEYS[1]) end \
+             local r = f() redis.setresp(3) return r",
+            "redis.setresp(3) redis.setresp(2) return redis.call('HGETALL', KEYS[1])",
+        ] {
+            assert!(refused(source, vec_of("String")).is_empty(), "{source}");
+        }
         let conditional = "if ARGV[1] then redis.setresp(3) end return redis.call('HGETALL', KEYS[1])";
         assert!(refused(conditional, vec_of("String")).is_empty());
         // A double (ZINCRBY's) is no bool on RESP3; a set (SMEMBERS) may

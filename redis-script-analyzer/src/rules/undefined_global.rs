@@ -59,8 +59,8 @@ fn undefined(context: &Context, index: usize, name: &Name) -> Diagnostic {
                 && !global.is_some_and(|g| certain_respelling(&name.text, g.name)) =>
         {
             format!(
-                "`{0}` reads like an alias of `redis.call`: declare it, `local {0} = redis.call`, \
-                 or check this file through the script that includes it",
+                "`{0}` reads like an alias of `redis.call`: declare it, `local {0} = redis.call` \
+                 (here, or in the script that includes this file)",
                 name.text
             )
         }
@@ -278,7 +278,7 @@ mod tests {
         assert_eq!(
             note,
             ["`rcall` reads like an alias of `redis.call`: declare it, `local rcall = \
-              redis.call`, or check this file through the script that includes it"]
+              redis.call` (here, or in the script that includes this file)"]
         );
         // A slip of `pcall` is one.
         assert_eq!(

@@ -68,20 +68,40 @@ impl<'t> Model<'t> {
         *self.memo.resp3.get_or_init(|| self.sets_resp3())
     }
 
-    /// Whether `function` switches its replies to RESP3 before it can
-    /// return: `redis.setresp(3)` is a statement of its own block (not
-    /// under a condition or a loop) that comes before every `return`.
+    /// Whether `function` switches its replies to RESP3 before anything it
+    /// replies is made: `redis.setresp(3)` is a statement of its own block
+    /// (not under a condition or a loop) that comes before every `return`
+    /// and every other call of the function (a reply fetched before the
+    /// switch keeps its RESP2 shape), and the only switch of the file.
     pub(crate) fn switches_to_resp3_first(&self, function: FunctionId) -> bool {
+        let switches = self
+            .calls
+            .iter()
+            .filter(|site| {
+                self.value(site.func) == Value::Builtin(Builtin::SetResp)
+                    || names_setresp(site.func)
+            })
+            .count();
+        if switches != 1 {
+            return false;
+        }
         let body = &self.functions[function];
-        let first_return = body.return_spans.iter().map(|span| span.start).min();
-        body.block.stats.iter().any(|stat| {
-            let Stat::Call(Expr::Call { func, args, span }) = stat else {
-                return false;
-            };
-            self.value(func) == Value::Builtin(Builtin::SetResp)
-                && matches!(args.as_slice(), [Expr::Number(version, _)] if *version == 3.0)
-                && first_return.is_none_or(|start| span.end <= start)
-        })
+        let Some(switch) = body.block.stats.iter().find_map(|stat| match stat {
+            Stat::Call(Expr::Call { func, args, span })
+                if self.value(func) == Value::Builtin(Builtin::SetResp)
+                    && matches!(args.as_slice(), [Expr::Number(version, _)] if *version == 3.0) =>
+            {
+                Some(*span)
+            }
+            _ => None,
+        }) else {
+            return false;
+        };
+        let before = |start: usize| start < switch.end;
+        !body.return_spans.iter().any(|span| before(span.start))
+            && !self.calls[body.extent.calls.clone()]
+                .iter()
+                .any(|site| site.span != switch && before(site.span.start))
     }
 
     fn sets_resp3(&self) -> bool {

@@ -33,6 +33,23 @@ fn strings() -> Declaration {
     }
 }
 
+fn values() -> Declaration {
+    Declaration {
+        ty: RustType::of("Vec", RustType::named("Value")),
+        reads: reads::<Vec<Value>>,
+    }
+}
+
+fn pairs() -> Declaration {
+    Declaration {
+        ty: RustType::of(
+            "Vec",
+            RustType::Tuple(vec![RustType::named("String"), RustType::named("String")]),
+        ),
+        reads: reads::<Vec<(String, String)>>,
+    }
+}
+
 fn map() -> Declaration {
     Declaration {
         ty: RustType::named("HashMap"),
@@ -83,11 +100,14 @@ fn what_the_check_refuses_on_one_protocol_fails_there_alone() {
         // and strings.
         ("return {map = {a = '1'}}", strings(), Some("RESP3")),
         ("return {map = {a = '1'}}", map(), None),
+        // A map's entries, each a map of one, in a sequence of values.
+        ("return {map = {a = '1'}}", values(), None),
         // A set's members are its table's keys; two of them make a map
         // of one pair on RESP2.
         ("return {set = {a = true, b = true}}", map(), Some("RESP3")),
         ("return {set = {a = true}}", set(), None),
         ("return {set = {a = true}}", strings(), None),
+        ("return {set = {a = true, b = true}}", pairs(), None),
         ("return {double = 1}", named::<bool>("bool"), Some("RESP3")),
         ("return {double = 3.5}", named::<f64>("f64"), None),
         ("return {double = 3.5}", named::<String>("String"), None),

@@ -201,6 +201,13 @@ fn capture() {
         .filter(|(now, then)| now != then)
         .take(3)
         .map(|(now, then)| format!("reported: {now}\nstored:   {then}"))
+        .chain((text.lines().count() != stored.lines().count()).then(|| {
+            format!(
+                "{} lines reported, {} stored",
+                text.lines().count(),
+                stored.lines().count()
+            )
+        }))
         .collect();
     assert!(
         text == stored,
