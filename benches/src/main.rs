@@ -43,6 +43,7 @@ mod server;
 mod stats;
 mod svg;
 mod sys;
+mod test_servers;
 
 use std::process::{Command, ExitCode};
 use std::time::Instant;
@@ -62,6 +63,10 @@ fn main() -> ExitCode {
     // Started by the observe section as one of its workers, not as a run.
     if let Some(port) = observe::worker::worker_port(&args) {
         return observe::worker::serve(port);
+    }
+    // Started by the test-servers section as one test's process.
+    if args.first().map(String::as_str) == Some(test_servers::ONE_TEST) {
+        return test_servers::one_test();
     }
     let options = match Options::parse(&args) {
         Ok(options) => options,
@@ -134,6 +139,11 @@ fn main() -> ExitCode {
     if options.runs(Section::Editor) {
         eprintln!("editor");
         parts.push(Box::new(editor::run(&options)));
+    }
+    // Pinned too: the servers it times are its own.
+    if options.runs(Section::TestServers) {
+        eprintln!("test servers");
+        parts.push(Box::new(test_servers::run(&options)));
     }
     let needs_server = options.sections.iter().any(|s| {
         !matches!(

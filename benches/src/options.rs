@@ -156,12 +156,15 @@ impl Options {
         self.sections.contains(&section)
     }
 
-    /// The section of a run of `--only scale`, `--only build` or `--only
-    /// editor`: it replaces its part of the existing report, which keeps
-    /// every other figure it has.
+    /// The section of a run of `--only scale`, `build`, `editor` or
+    /// `test-servers`: it replaces its part of the existing report, which
+    /// keeps every other figure it has.
     pub fn section_alone(&self) -> Option<Section> {
         match self.sections.as_slice() {
-            [section @ (Section::Scale | Section::Build | Section::Editor)] => Some(*section),
+            [
+                section
+                @ (Section::Scale | Section::Build | Section::Editor | Section::TestServers),
+            ] => Some(*section),
             _ => None,
         }
     }

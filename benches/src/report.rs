@@ -11,7 +11,7 @@ use crate::run::Run;
 use crate::section::Section;
 
 /// The order of the targets table's rows, by the section each comes from.
-const TARGETS_ORDER: [Section; 11] = [
+const TARGETS_ORDER: [Section; 12] = [
     Section::Sequential,
     Section::Allocations,
     Section::Pipelines,
@@ -23,6 +23,7 @@ const TARGETS_ORDER: [Section; 11] = [
     Section::Lint,
     Section::Scale,
     Section::Editor,
+    Section::TestServers,
 ];
 
 /// Writes the report of `run`, whose sections gave `parts`, to `markdown`

@@ -16,10 +16,11 @@ pub enum Section {
     Lint,
     Scale,
     Editor,
+    TestServers,
 }
 
 impl Section {
-    pub const ALL: [Section; 11] = [
+    pub const ALL: [Section; 12] = [
         Section::Sequential,
         Section::Allocations,
         Section::Noscript,
@@ -31,6 +32,7 @@ impl Section {
         Section::Lint,
         Section::Scale,
         Section::Editor,
+        Section::TestServers,
     ];
 
     pub fn name(self) -> &'static str {
@@ -46,6 +48,7 @@ impl Section {
             Section::Lint => "lint",
             Section::Scale => "scale",
             Section::Editor => "editor",
+            Section::TestServers => "test-servers",
         }
     }
 
@@ -64,6 +67,7 @@ impl Section {
             Section::Lint => "## `redis-lua check` on BullMQ's commands\n",
             Section::Scale => "## Analysis at scale\n",
             Section::Editor => "## The language server as you type\n",
+            Section::TestServers => "## What a test pays for a server of its own\n",
         }
     }
 }

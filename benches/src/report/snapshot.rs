@@ -13,7 +13,7 @@ use crate::run::Machine;
 use crate::scale::Kind;
 use crate::{
     allocations, build_cost, concurrent, editor, lint, lock, noscript, observe, pipelines, scale,
-    sequential,
+    sequential, test_servers,
 };
 
 /// `rounds` values from `first`, each `step` more than the one before.
@@ -226,6 +226,34 @@ fn lint() -> lint::Results {
     }
 }
 
+fn test_servers() -> test_servers::Results {
+    let way = |name, isolates, base: f64| test_servers::Way {
+        name,
+        isolates,
+        ms: rounds(base, base / 10.0),
+    };
+    test_servers::Results {
+        binary: "/usr/bin/redis-server".into(),
+        ways: vec![
+            way(
+                "a server per test, in the test's thread",
+                "everything",
+                15.0,
+            ),
+            way(
+                "a server per test, in a process per test",
+                "everything, and its process",
+                20.0,
+            ),
+            way(
+                "one shared server, flushed per test",
+                "keys, scripts, libraries",
+                0.25,
+            ),
+        ],
+    }
+}
+
 fn editor() -> editor::Results {
     let file = |name, findings, base: f64| editor::File {
         name,
@@ -315,7 +343,10 @@ fn every_section(options: &Options, smoke: bool) -> Fixture<'_> {
             Err("npm pack bullmq@6.7.0 failed: offline".into());
         let observe: Result<observe::Results, String> = Err("the Spans worker exited".into());
         let editor: Result<editor::Results, String> = Err("the server stopped".into());
+        let servers: Result<test_servers::Results, String> =
+            Err("redis-server not found on PATH".into());
         fixture
+            .with(servers)
             .with(pipelines(&options.sizes, Some("redis-benchmark not found")))
             .with(observe)
             .with(lint)
@@ -330,6 +361,7 @@ fn every_section(options: &Options, smoke: bool) -> Fixture<'_> {
             .with(Ok::<_, String>(observe()))
             .with(Ok::<_, String>(lint()))
             .with(Ok::<_, String>(editor()))
+            .with(Ok::<_, String>(test_servers()))
             .with(scale::Report {
                 results: scale(options.quick, false),
                 real_scripts: Some(lint()),

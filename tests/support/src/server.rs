@@ -17,7 +17,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 const START_ATTEMPTS: usize = 5;
 /// How long one attempt waits for the server to answer PING.
 const READY_TIMEOUT: Duration = Duration::from_secs(10);
-/// Pause between readiness probes.
+/// Pauses between readiness probes: short at first (a server is up in a
+/// few milliseconds, and every test pays the first pause), doubling to the
+/// longest for one that is slow to start.
+const FIRST_POLL_INTERVAL: Duration = Duration::from_millis(1);
 const POLL_INTERVAL: Duration = Duration::from_millis(20);
 /// Lines of the server's logs quoted in a startup panic.
 const LOG_TAIL_LINES: usize = 30;
@@ -244,6 +247,7 @@ impl RedisServer {
     /// Polls until the server answers PING, it exits, or the timeout passes.
     fn wait_ready(&mut self) -> Result<(), Failure> {
         let deadline = Instant::now() + READY_TIMEOUT;
+        let mut pause = FIRST_POLL_INTERVAL;
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return Err(Failure::Exited(status));
@@ -256,7 +260,8 @@ impl RedisServer {
             if Instant::now() >= deadline {
                 return Err(Failure::TimedOut);
             }
-            thread::sleep(POLL_INTERVAL);
+            thread::sleep(pause);
+            pause = (pause * 2).min(POLL_INTERVAL);
         }
     }
 
