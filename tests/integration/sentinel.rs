@@ -44,8 +44,18 @@ async fn bindings_run_on_connections_sentinel_resolves() {
     // Both ran on the primary the sentinel names, which the replica follows.
     let mut admin = setup.first_primary().connection();
     assert_eq!(counter_value(&mut admin, COUNTER), 2);
-    let replicated: i64 = redis::cmd("WAIT").arg(1).arg(0).query(&mut admin).unwrap();
-    assert_eq!(replicated, 1);
+    // Replication is asynchronous, and on a busy machine slower than a
+    // `WAIT` within a connection's response timeout: the replica is read
+    // until it has both writes (bounded).
+    let mut on_replica = setup.first_replica().connection();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while counter_value(&mut on_replica, COUNTER) != 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the replica did not get the writes within 10 s"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
 
     // A read-only script on the replica the sentinel names, recovering
     // NOSCRIPT there (scripts are not replicated).
