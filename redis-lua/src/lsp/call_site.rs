@@ -200,12 +200,17 @@ fn is_call_function(text: &str, paren: usize, callers: &Callers) -> bool {
     let Some(last) = previous_token(text, paren) else {
         return false;
     };
-    let bytes = text.as_bytes();
-    let first = bytes[..=last]
+    callers.run_commands(path_ending_at(text, last))
+}
+
+/// The name or dotted path whose last byte is `last` (`redis.call` before
+/// a parenthesis); empty when that byte is no byte of one.
+fn path_ending_at(text: &str, last: usize) -> &str {
+    let first = text.as_bytes()[..=last]
         .iter()
         .rposition(|&b| !is_path_byte(b))
         .map_or(0, |at| at + 1);
-    callers.run_commands(&text[first..=last])
+    &text[first..=last]
 }
 
 /// A byte of a name or a dotted path (`redis.call`, `M.rcall`).
@@ -234,12 +239,9 @@ pub(crate) fn aliases(text: &str) -> Vec<&str> {
             let Some(last) = previous_token(text, equals).filter(|_| assigns) else {
                 continue;
             };
-            let first = bytes[..=last]
-                .iter()
-                .rposition(|&b| !is_path_byte(b))
-                .map_or(0, |at| at + 1);
-            if first <= last && !found.contains(&&text[first..=last]) {
-                found.push(&text[first..=last]);
+            let alias = path_ending_at(text, last);
+            if !alias.is_empty() && !found.contains(&alias) {
+                found.push(alias);
             }
         }
     }

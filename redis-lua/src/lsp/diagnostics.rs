@@ -27,7 +27,7 @@ use redis_script_analyzer::lint::{self, Finding};
 use redis_script_analyzer::servers::Servers;
 use redis_script_analyzer::{Severity, compose};
 
-use super::documents::{Document, Documents, uri_of};
+use super::documents::{Document, Documents};
 use super::includers::IncludeIndex;
 use super::position::LineIndex;
 use super::protocol::{self, Diagnostic, Location, Position, RelatedInformation, Uri};
@@ -143,10 +143,7 @@ fn check_where_included(
                     let range = LineIndex::new(&text).range(&text, directive.start, directive.end);
                     RelatedInformation {
                         location: Location {
-                            uri: match documents.at_path(script) {
-                                Some((uri, _)) => uri.clone(),
-                                None => uri_of(script),
-                            },
+                            uri: documents.uri_at(script),
                             range,
                         },
                         message: format!("included from {}", includer.display),
@@ -352,10 +349,7 @@ fn related(
     included: &Path,
     documents: &Documents,
 ) -> Option<RelatedInformation> {
-    let uri = match documents.at_path(included) {
-        Some((uri, _)) => uri.clone(),
-        None => uri_of(included),
-    };
+    let uri = documents.uri_at(included);
     let text = String::from_utf8_lossy(source);
     let (start, end) = (finding.span.start, finding.span.end.max(finding.span.start));
     let range = LineIndex::new(&text).range(&text, start, end);

@@ -99,6 +99,15 @@ impl Documents {
         Some((uri, self.open.get(uri)?))
     }
 
+    /// The URI of the file at `path`: the open document's, or one made of
+    /// the path.
+    pub(crate) fn uri_at(&self, path: &Path) -> Uri {
+        match self.at_path(path) {
+            Some((uri, _)) => uri.clone(),
+            None => uri_of(path),
+        }
+    }
+
     /// The bytes of the file at `path`: the open document's text if it is
     /// open, else the file on disk. Includes are read through this.
     pub(crate) fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
