@@ -4,7 +4,7 @@
 //! Run: `cargo run --example autocomplete` (starts a throwaway redis-server
 //! unless REDIS_URL names one).
 
-use redis_script_test_support::server;
+use redis_script_test::server;
 
 use redis_script::recipes::autocomplete::{
     add_members, autocomplete_on_prefix, find_prefix_range, members_key,

@@ -10,7 +10,7 @@
 
 // redis-rs as this crate is built on it (1.x, or 2.0 with `redis-2`).
 use redis_script::redis;
-use redis_script_test_support::cluster as cluster_server;
+use redis_script_test::cluster as cluster_server;
 
 use std::time::Duration;
 

@@ -8,7 +8,7 @@
 // redis-rs as this crate is built on it (1.x, or 2.0 with `redis-2`).
 use redis_script::redis;
 use redis_script::{LibraryStatus, redis_function};
-use redis_script_test_support::server;
+use redis_script_test::server;
 
 /// Adds free seats to an event; replies how many it has.
 #[redis_function(

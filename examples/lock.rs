@@ -6,7 +6,7 @@
 
 // redis-rs as this crate is built on it (1.x, or 2.0 with `redis-2`).
 use redis_script::redis;
-use redis_script_test_support::server;
+use redis_script_test::server;
 
 use std::thread;
 use std::time::Duration;

@@ -4,7 +4,7 @@
 //! Run: `cargo run --example red_envelope` (starts a throwaway redis-server
 //! unless REDIS_URL names one).
 
-use redis_script_test_support::server;
+use redis_script_test::server;
 
 use redis_script::recipes::red_envelope::{Grab, RedEnvelopes};
 

@@ -11,7 +11,7 @@
 
 // redis-rs as this crate is built on it (1.x, or 2.0 with `redis-2`).
 use redis_script::redis;
-use redis_script_test_support::server;
+use redis_script_test::server;
 
 use redis_script::{ScriptPipeline, redis_function, redis_script};
 use tracing_subscriber::fmt::format::FmtSpan;

@@ -18,7 +18,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use redis_script::redis_script;
-use redis_script_test_support::server::RedisServer;
+use redis_script_test::server::RedisServer;
 
 #[redis_script(file = "tests/lua/incr_counter.lua", keys = 1)]
 fn incr_counter(counter: &str) -> i64;

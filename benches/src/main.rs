@@ -262,7 +262,7 @@ pub fn source_commit() -> String {
 
 /// `redis-server 7.0.15`, from the binary the harness starts.
 fn server_version() -> String {
-    let binary = redis_script_test_support::server::server_binary();
+    let binary = redis_script_test::ServerBinary::find().path().to_path_buf();
     let line = sys::first_line(&binary.to_string_lossy(), &["--version"]);
     let version = line
         .split_whitespace()

@@ -1,7 +1,7 @@
 //! The measured server: the test harness's throwaway `redis-server`, moved
 //! to a CPU of its own.
 
-use redis_script_test_support::server::{RedisServer, server_binary};
+use redis_script_test::{RedisServer, ServerBinary};
 
 use crate::sys;
 
@@ -53,7 +53,7 @@ impl Server {
 
 /// The `redis-benchmark` beside the server binary the tests would start.
 pub fn benchmark_binary() -> std::path::PathBuf {
-    let server = server_binary();
+    let server = ServerBinary::find().path().to_path_buf();
     let name = server
         .file_name()
         .and_then(|name| name.to_str())

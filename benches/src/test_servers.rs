@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
-use redis_script_test_support::server::{RedisServer, server_binary};
+use redis_script_test::{RedisServer, ServerBinary};
 
 use crate::markdown::{figure, table_head, table_row};
 use crate::options::Options;
@@ -63,7 +63,7 @@ pub fn one_test() -> ExitCode {
 
 pub fn run(options: &Options) -> Result<Results, String> {
     let tests = if options.quick { 5 } else { 30 };
-    let binary = server_binary().display().to_string();
+    let binary = ServerBinary::find().path().display().to_string();
     let timed = |mut test: Box<dyn FnMut() -> Result<(), String>>| -> Result<Vec<f64>, String> {
         // One untimed, for the page cache.
         test()?;

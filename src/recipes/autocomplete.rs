@@ -35,7 +35,7 @@
 //! Each script uses one key, so it works on a cluster as is.
 //!
 //! ```
-//! # use redis_script_test_support::server;
+//! # use redis_script_test::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use redis_script::recipes::autocomplete::{add_members, autocomplete_on_prefix};

@@ -31,7 +31,7 @@
 //! cluster, the marks spread over its nodes.
 //!
 //! ```
-//! # use redis_script_test_support::server;
+//! # use redis_script_test::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use std::time::Duration;
@@ -57,7 +57,7 @@ use crate::{Error, Invocation, KeyPrefix, redis_script};
 /// The binding behind [`Dedup::claim`].
 ///
 /// ```
-/// # use redis_script_test_support::server;
+/// # use redis_script_test::server;
 /// # let server = server::RedisServer::start();
 /// # let mut con = server.connection();
 /// use redis_script::recipes::dedup::claim_id_script;

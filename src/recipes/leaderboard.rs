@@ -39,7 +39,7 @@
 //! One key per call: works on a cluster as is.
 //!
 //! ```
-//! # use redis_script_test_support::server;
+//! # use redis_script_test::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use redis_script::recipes::leaderboard::{Leaderboard, Submitted};

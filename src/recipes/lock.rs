@@ -50,7 +50,7 @@
 //! with [`Lock::with_token`].
 //!
 //! ```
-//! # use redis_script_test_support::server;
+//! # use redis_script_test::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use std::time::Duration;
@@ -88,7 +88,7 @@ use crate::{Error, Invocation, KeyPrefix, redis_script};
 /// The binding behind [`Lock::try_acquire`].
 ///
 /// ```
-/// # use redis_script_test_support::server;
+/// # use redis_script_test::server;
 /// # let server = server::RedisServer::start();
 /// # let mut con = server.connection();
 /// use redis_script::recipes::lock::acquire_lock_script;

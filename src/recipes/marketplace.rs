@@ -37,7 +37,7 @@
 //!
 //! ```
 //! # use redis_script::redis;
-//! # use redis_script_test_support::server;
+//! # use redis_script_test::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use redis_script::recipes::marketplace::{inventory_key, list_item, purchase_item, user_key};

@@ -47,7 +47,7 @@
 //! they live in one slot: works on a cluster.
 //!
 //! ```
-//! # use redis_script_test_support::server;
+//! # use redis_script_test::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use redis_script::recipes::red_envelope::{Grab, RedEnvelopes};

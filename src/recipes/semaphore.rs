@@ -51,7 +51,7 @@
 //! with [`Semaphore::with_token`].
 //!
 //! ```
-//! # use redis_script_test_support::server;
+//! # use redis_script_test::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use std::time::Duration;
@@ -89,7 +89,7 @@ use crate::{Error, Invocation, KeyPrefix, redis_script};
 /// The binding behind [`Semaphore::try_acquire`].
 ///
 /// ```
-/// # use redis_script_test_support::server;
+/// # use redis_script_test::server;
 /// # let server = server::RedisServer::start();
 /// # let mut con = server.connection();
 /// use redis_script::recipes::semaphore::acquire_semaphore_script;

@@ -90,7 +90,7 @@
 //! it does not spread a list over nodes; different lists spread.
 //!
 //! ```
-//! # use redis_script_test_support::server;
+//! # use redis_script_test::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use std::time::Duration;
@@ -307,7 +307,7 @@ impl ShardedList {
     /// connection or server fails.
     ///
     /// ```
-    /// # use redis_script_test_support::server;
+    /// # use redis_script_test::server;
     /// # let server = server::RedisServer::start();
     /// # let mut con = server.connection();
     /// use redis_script::recipes::sharded_list::{DUMMY, End, ShardedList};
@@ -374,7 +374,7 @@ impl ShardedList {
     /// replies the [`DUMMY`]: dummies it meets are removed.
     ///
     /// ```
-    /// # use redis_script_test_support::server;
+    /// # use redis_script_test::server;
     /// # let server = server::RedisServer::start();
     /// # let mut con = server.connection();
     /// use redis_script::recipes::sharded_list::{End, ShardedList};

@@ -34,7 +34,7 @@
 //!
 //! ```
 //! # use redis_script::redis;
-//! # use redis_script_test_support::server;
+//! # use redis_script_test::server;
 //! # let server = server::RedisServer::start();
 //! # let mut con = server.connection();
 //! use redis_script::recipes::status::{create_status, get_status, user_key};

@@ -5,8 +5,8 @@
 #[cfg(feature = "redis-2")]
 extern crate redis2 as redis;
 
-use redis_script_test_support::cluster as cluster_server;
-use redis_script_test_support::server;
+use redis_script_test::cluster as cluster_server;
+use redis_script_test::server;
 
 mod analyzer;
 mod bad_input;

@@ -92,7 +92,7 @@ mod async_pools {
     use std::time::Duration;
 
     use redis::aio::MultiplexedConnection;
-    use redis_script_test_support::redis::RedisError;
+    use redis_script_test::redis::RedisError;
 
     use super::*;
 

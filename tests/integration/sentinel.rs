@@ -21,7 +21,7 @@ use redis::AsyncConnectionConfig;
 use redis::aio::MultiplexedConnection;
 use redis::sentinel::{SentinelClient, SentinelServerType};
 use redis_script::{Applied, Error, redis_script};
-use redis_script_test_support::sentinel::RedisSentinel;
+use redis_script_test::sentinel::RedisSentinel;
 
 use crate::counter::{counter_value, incr_counter};
 use crate::replicas::read_only_get;

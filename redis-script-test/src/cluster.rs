@@ -6,11 +6,15 @@
 //! 16384 slots are served, every replica has synced, and every node's
 //! `CLUSTER SLOTS` lists the replicas. Dropping it stops every node.
 
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::server::{RedisServer, cli_binary, free_port};
+use redis_script::redis;
+
+use crate::binary::ServerBinary;
+use crate::server::{RedisServer, free_port};
 
 /// How long `--cluster create` may take to join the nodes.
 const CREATE_TIMEOUT: Duration = Duration::from_secs(60);
@@ -38,14 +42,20 @@ impl RedisCluster {
     /// If a node does not start, the CLI fails, or the cluster is not ready
     /// within a minute.
     pub fn start(primaries: usize, replicas_each: usize) -> RedisCluster {
+        RedisCluster::start_on(&ServerBinary::find(), primaries, replicas_each)
+    }
+
+    /// [`start`](Self::start) with the nodes of `binary`, rather than the
+    /// one the environment names.
+    pub fn start_on(binary: &ServerBinary, primaries: usize, replicas_each: usize) -> RedisCluster {
         let nodes: Vec<RedisServer> = (0..primaries * (1 + replicas_each))
-            .map(|_| RedisServer::start_with_args(cluster_args))
+            .map(|_| RedisServer::start_binary(binary, None, cluster_args))
             .collect();
         let addresses: Vec<String> = nodes
             .iter()
             .map(|node| format!("127.0.0.1:{}", node.port()))
             .collect();
-        create(&addresses, replicas_each);
+        create(&binary.cli(), &addresses, replicas_each);
         let (primaries, replicas) = nodes.into_iter().partition(is_primary);
         let cluster = RedisCluster {
             primaries,
@@ -174,9 +184,8 @@ impl RedisCluster {
 
 /// Joins the nodes at `addresses` into a cluster with the server's CLI
 /// (`--cluster create`), killing it if it has not finished in time.
-fn create(addresses: &[String], replicas_each: usize) {
-    let cli = cli_binary();
-    let mut child = Command::new(&cli)
+fn create(cli: &Path, addresses: &[String], replicas_each: usize) {
+    let mut child = Command::new(cli)
         .args(["--cluster", "create"])
         .args(addresses)
         .args([

@@ -12,6 +12,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use redis_script::redis;
+
+use crate::binary::ServerBinary;
+use crate::spawn;
+
 /// Spawn attempts before giving up: the free port we picked can be taken by
 /// someone else between probing it and the server binding it.
 const START_ATTEMPTS: usize = 5;
@@ -24,9 +29,6 @@ const FIRST_POLL_INTERVAL: Duration = Duration::from_millis(1);
 const POLL_INTERVAL: Duration = Duration::from_millis(20);
 /// Lines of the server's logs quoted in a startup panic.
 const LOG_TAIL_LINES: usize = 30;
-
-/// The environment variable that chooses the server binary.
-pub const SERVER_ENV: &str = "REDIS_SCRIPT_SERVER";
 
 /// Which implementation answers: tests that depend on a server difference
 /// (a message, a global, `COMMAND COUNT`) assert each one's own behaviour,
@@ -51,7 +53,7 @@ pub struct RedisServer {
     child: Child,
     port: u16,
     dir: PathBuf,
-    binary: PathBuf,
+    binary: ServerBinary,
     /// Extra command-line arguments, kept for a restart on the same port.
     args: Vec<String>,
     /// The configuration file, in `dir`, that the server reads first (and
@@ -68,7 +70,7 @@ impl RedisServer {
     ///
     /// # Panics
     ///
-    /// If the server binary (see [`SERVER_ENV`]) is missing, or the server
+    /// If there is no server binary (see [`ServerBinary::find`]), or the server
     /// does not come up (the message then quotes the tail of its log).
     pub fn start() -> RedisServer {
         RedisServer::start_with(&[])
@@ -91,7 +93,22 @@ impl RedisServer {
     /// of the text `config`, written into the server's directory and passed
     /// as its first argument (Sentinel mode needs one, which it rewrites).
     pub fn start_with_config(config: Option<&str>, args: impl Fn() -> Vec<String>) -> RedisServer {
-        let binary = server_binary();
+        RedisServer::start_binary(&ServerBinary::find(), config, args)
+    }
+
+    /// A fresh server of `binary`, rather than the one the environment
+    /// names (see [`ServerBinary::find`]).
+    pub fn start_on(binary: &ServerBinary) -> RedisServer {
+        RedisServer::start_binary(binary, None, Vec::new)
+    }
+
+    /// [`start_with_config`](Self::start_with_config) on `binary`: the form
+    /// every other start is.
+    pub fn start_binary(
+        binary: &ServerBinary,
+        config: Option<&str>,
+        args: impl Fn() -> Vec<String>,
+    ) -> RedisServer {
         let mut last_failure = String::new();
         for attempt in 1..=START_ATTEMPTS {
             let dir = fresh_temp_dir();
@@ -101,14 +118,14 @@ impl RedisServer {
                     .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
                 path
             });
-            let mut server = RedisServer::spawn(&binary, free_port(), dir, config, &args());
+            let mut server = RedisServer::spawn(binary, free_port(), dir, config, &args());
             match server.wait_ready() {
                 Ok(()) => return server,
                 // Most likely lost the port race: retry on a new port.
                 Err(failure) => last_failure = server.describe(failure, attempt),
             }
         }
-        panic!("could not start a server after {START_ATTEMPTS} attempts; last: {last_failure}");
+        panic!("could not start {binary} after {START_ATTEMPTS} attempts; last: {last_failure}");
     }
 
     /// Kills the server process (as a crash would: no shutdown, nothing
@@ -126,7 +143,7 @@ impl RedisServer {
         let mut last_failure = String::new();
         for attempt in 1..=START_ATTEMPTS {
             self.child = launch(
-                &self.binary,
+                self.binary.path(),
                 self.port,
                 &self.dir,
                 self.config.as_deref(),
@@ -158,6 +175,16 @@ impl RedisServer {
     /// if INFO has no such field.
     pub fn version(&self) -> &str {
         &self.version
+    }
+
+    /// The binary this server runs.
+    pub fn binary(&self) -> &ServerBinary {
+        &self.binary
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// The TCP port the server listens on (on `127.0.0.1`).
@@ -207,18 +234,18 @@ impl RedisServer {
     /// Launches one server in `dir` on `port`. The result owns both at once,
     /// so its `Drop` cleans up even if a later step panics.
     fn spawn(
-        binary: &Path,
+        binary: &ServerBinary,
         port: u16,
         dir: PathBuf,
         config: Option<PathBuf>,
         args: &[String],
     ) -> RedisServer {
-        let child = launch(binary, port, &dir, config.as_deref(), args);
+        let child = launch(binary.path(), port, &dir, config.as_deref(), args);
         RedisServer {
             child,
             port,
             dir,
-            binary: binary.to_path_buf(),
+            binary: binary.clone(),
             args: args.to_vec(),
             config,
             flavor: Flavor::Redis,
@@ -238,7 +265,7 @@ impl RedisServer {
         };
         format!(
             "attempt {attempt}/{START_ATTEMPTS}: {} on port {} {what}\n{}",
-            self.binary.display(),
+            self.binary.path().display(),
             self.port,
             self.log_tail()
         )
@@ -358,7 +385,8 @@ fn launch(binary: &Path, port: u16, dir: &Path, config: Option<&Path>, args: &[S
         .open(dir.join("console.log"))
         .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
     let console_err = console.try_clone().expect("clone console log handle");
-    Command::new(binary)
+    let mut command = Command::new(binary);
+    command
         .args(config)
         .arg("--port")
         .arg(port.to_string())
@@ -374,60 +402,11 @@ fn launch(binary: &Path, port: u16, dir: &Path, config: Option<&Path>, args: &[S
         .args(args)
         .stdin(Stdio::null())
         .stdout(console)
-        .stderr(console_err)
-        .spawn()
-        .unwrap_or_else(|e| {
-            let _ = fs::remove_dir_all(dir);
-            panic!("cannot spawn {}: {e}", binary.display())
-        })
-}
-
-/// The server binary that [`SERVER_ENV`] names (a path, or a command on
-/// PATH), `redis-server` when it is unset, panicking with install
-/// instructions if it is missing: the tests need a real server, not a mock.
-pub fn server_binary() -> PathBuf {
-    let named = std::env::var_os(SERVER_ENV).filter(|name| !name.is_empty());
-    let name = named.clone().unwrap_or_else(|| "redis-server".into());
-    let path = PathBuf::from(&name);
-    let found = if path.components().count() > 1 {
-        Some(path).filter(|path| path.is_file())
-    } else {
-        std::env::var_os("PATH")
-            .iter()
-            .flat_map(std::env::split_paths)
-            .map(|dir| dir.join(&name))
-            .find(|candidate| candidate.is_file())
-    };
-    found.unwrap_or_else(|| match named {
-        Some(_) => panic!(
-            "{SERVER_ENV}={} is not a server binary (a path, or a command on PATH)",
-            name.to_string_lossy()
-        ),
-        None => panic!(
-            "redis-server not found on PATH: the tests start a real server. \
-             Install it with `apt-get install -y redis-server` (Debian/Ubuntu) \
-             or `brew install redis`, or name another binary in {SERVER_ENV}."
-        ),
+        .stderr(console_err);
+    spawn::spawn(command).unwrap_or_else(|e| {
+        let _ = fs::remove_dir_all(dir);
+        panic!("cannot spawn {}: {e}", binary.display())
     })
-}
-
-/// The CLI that comes with [`server_binary`]: `redis-cli` beside
-/// `redis-server`, `valkey-cli` beside `valkey-server`.
-pub fn cli_binary() -> PathBuf {
-    let server = server_binary();
-    let name = server
-        .file_name()
-        .and_then(|name| name.to_str())
-        .unwrap_or("redis-server")
-        .replace("-server", "-cli");
-    let cli = server.with_file_name(&name);
-    assert!(
-        cli.is_file(),
-        "{} not found beside {}",
-        name,
-        server.display()
-    );
-    cli
 }
 
 /// Asks the OS for a free loopback port. The listener is dropped before the

@@ -13,6 +13,8 @@ use std::collections::HashMap;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use redis_script::redis;
+
 use redis::sentinel::{SentinelClient, SentinelServerType};
 
 use crate::server::RedisServer;
