@@ -35,4 +35,5 @@ chapter!(redis_rs, "../docs/guide/redis_rs.md");
 #[cfg(any(feature = "fred", all(doc, not(doctest))))]
 chapter!(fred, "../docs/guide/fred.md");
 chapter!(security, "../docs/guide/security.md");
+chapter!(testing_scripts, "../docs/guide/testing_scripts.md");
 chapter!(testing, "../docs/guide/testing.md");

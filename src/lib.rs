@@ -271,6 +271,23 @@ pub use redis_script_macros::redis_script;
 /// error quoting its file and line. The guide, with the header's grammar
 /// and types: [Signatures in the Lua file](crate::guide::lua#signatures-in-the-lua-file).
 pub use redis_script_macros::scripts;
+/// A test run on real throwaway Redis or Valkey servers, with what it asks
+/// for made and handed to it; the harness is the dev-dependency
+/// `redis-script-test` (`cargo add --dev redis-script-test`).
+///
+/// ```ignore
+/// #[redis_script::test]
+/// fn a_held_lock_is_refused(con: &mut redis::Connection) { ... }
+///
+/// #[redis_script::test(cluster, fixtures("tests/users.redis"), load_all)]
+/// async fn on_a_cluster(mut con: redis::cluster_async::ClusterConnection) { ... }
+/// ```
+///
+/// Each run gets servers of its own, started for it and killed after it;
+/// `REDIS_SCRIPT_SERVERS` runs every test once per server it lists. The
+/// arguments, the parameters a test can take and the fault helpers are in
+/// the guide: [Testing your scripts](crate::guide::testing_scripts).
+pub use redis_script_macros::test;
 #[cfg(feature = "json")]
 #[cfg_attr(docsrs, doc(cfg(feature = "json")))]
 pub use redis_script_runtime::Json;

@@ -22,6 +22,7 @@ mod errors;
 mod expand;
 mod input;
 mod reply_type;
+mod test_fn;
 
 use proc_macro::TokenStream;
 
@@ -51,4 +52,11 @@ pub fn redis_function(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn bindings(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::impl_block::bindings(args.into(), item.into()).into()
+}
+
+// Runs a test function on real throwaway servers (the crate
+// `redis-script-test`); see the `redis-script` crate for the guide.
+#[proc_macro_attribute]
+pub fn test(args: TokenStream, item: TokenStream) -> TokenStream {
+    test_fn::test(args.into(), item.into()).into()
 }

@@ -10,14 +10,14 @@
 //! (`SENTINEL DEBUG`) so that a failover completes in about a second.
 
 use std::collections::HashMap;
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use redis_script::redis;
 
 use redis::sentinel::{SentinelClient, SentinelServerType};
 
 use crate::server::RedisServer;
+use crate::wait;
 
 /// The name under which the sentinel monitors the primary.
 pub const MASTER_NAME: &str = "mymaster";
@@ -40,7 +40,6 @@ const SENTINEL_PERIODS_MS: [(&str, u64); 4] = [
 ];
 /// The bound on every wait for the set-up to reach a state.
 const READY_TIMEOUT: Duration = Duration::from_secs(30);
-const POLL_INTERVAL: Duration = Duration::from_millis(20);
 
 /// A running primary, replica and sentinel, each a private [`RedisServer`]
 /// on `127.0.0.1`.
@@ -150,7 +149,7 @@ impl RedisSentinel {
     /// If the sentinel refuses otherwise, or finds no replica within 30 s.
     pub fn failover(&self) {
         let mut con = self.sentinel.connection();
-        wait_for("the sentinel to accept a failover", || {
+        wait::until(READY_TIMEOUT, "the sentinel to accept a failover", || {
             let reply = redis::cmd("SENTINEL")
                 .arg("FAILOVER")
                 .arg(MASTER_NAME)
@@ -171,10 +170,14 @@ impl RedisSentinel {
     /// After 30 s.
     pub fn wait_for_primary(&self, server: &RedisServer) {
         let mut sentinel = self.sentinel.connection();
-        wait_for("the sentinel to name the new primary", || {
-            primary_port(&mut sentinel) == server.port()
-                && role(server).as_deref() == Some("master")
-        });
+        wait::until(
+            READY_TIMEOUT,
+            "the sentinel to name the new primary",
+            || {
+                primary_port(&mut sentinel) == server.port()
+                    && server.role().as_deref() == Some("master")
+            },
+        );
     }
 
     /// Waits until `server` is a replica of the primary the sentinel names,
@@ -186,10 +189,11 @@ impl RedisSentinel {
     /// After 30 s.
     pub fn wait_for_replica(&self, server: &RedisServer) {
         let mut sentinel = self.sentinel.connection();
-        wait_for(
+        wait::until(
+            READY_TIMEOUT,
             "the replica to be in sync and known to the sentinel",
             || {
-                if role(server).as_deref() != Some("slave") {
+                if server.role().as_deref() != Some("slave") {
                     return false;
                 }
                 let replicas: Vec<HashMap<String, String>> = redis::cmd("SENTINEL")
@@ -231,30 +235,4 @@ fn primary_port(sentinel: &mut redis::Connection) -> u16 {
         .query(sentinel)
         .expect("the sentinel knows the primary");
     port
-}
-
-/// The role `server` reports (`master`, `slave`), `None` if it does not
-/// answer (as while it restarts its replication).
-fn role(server: &RedisServer) -> Option<String> {
-    let mut con = server
-        .client()
-        .get_connection_with_timeout(Duration::from_secs(1))
-        .ok()?;
-    let role: Vec<redis::Value> = redis::cmd("ROLE").query(&mut con).ok()?;
-    match role.first() {
-        Some(redis::Value::BulkString(name)) => String::from_utf8(name.clone()).ok(),
-        _ => None,
-    }
-}
-
-/// Polls `done` until it holds, panicking after [`READY_TIMEOUT`].
-fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + READY_TIMEOUT;
-    while !done() {
-        assert!(
-            Instant::now() < deadline,
-            "waited {READY_TIMEOUT:?} for {what}"
-        );
-        thread::sleep(POLL_INTERVAL);
-    }
 }

@@ -8,7 +8,8 @@ use std::fs::{self, File};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -50,7 +51,12 @@ static DIR_COUNTER: AtomicUsize = AtomicUsize::new(0);
 /// Listens on `127.0.0.1` only, keeps no data on disk, and is killed (and its
 /// temp dir removed) on drop. Keep it alive as long as any connection to it.
 pub struct RedisServer {
-    child: Child,
+    /// Behind a lock, so that a test holding a shared reference can
+    /// restart the server (the fault helpers take `&self`).
+    child: Mutex<Child>,
+    /// Set by [`kill`](Self::kill), cleared by a restart: an exit that is
+    /// not a crash.
+    killed: AtomicBool,
     port: u16,
     dir: PathBuf,
     binary: ServerBinary,
@@ -120,7 +126,11 @@ impl RedisServer {
             });
             let mut server = RedisServer::spawn(binary, free_port(), dir, config, &args());
             match server.wait_ready() {
-                Ok(()) => return server,
+                Ok((flavor, version)) => {
+                    server.flavor = flavor;
+                    server.version = version;
+                    return server;
+                }
                 // Most likely lost the port race: retry on a new port.
                 Err(failure) => last_failure = server.describe(failure, attempt),
             }
@@ -131,26 +141,29 @@ impl RedisServer {
     /// Kills the server process (as a crash would: no shutdown, nothing
     /// saved), keeping its port and directory for
     /// [`start_again`](Self::start_again).
-    pub fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    pub fn kill(&self) {
+        self.killed.store(true, Ordering::SeqCst);
+        let mut child = self.child();
+        let _ = child.kill();
+        let _ = child.wait();
     }
 
     /// Starts a killed server again on the same port, with the same
     /// arguments, and waits until it answers. Without persistence its data
     /// and script cache are gone.
-    pub fn start_again(&mut self) {
+    pub fn start_again(&self) {
         let mut last_failure = String::new();
         for attempt in 1..=START_ATTEMPTS {
-            self.child = launch(
+            *self.child() = launch(
                 self.binary.path(),
                 self.port,
                 &self.dir,
                 self.config.as_deref(),
                 &self.args,
             );
+            self.killed.store(false, Ordering::SeqCst);
             match self.wait_ready() {
-                Ok(()) => return,
+                Ok(_) => return,
                 // The old socket may still hold the port for a moment.
                 Err(failure) => {
                     last_failure = self.describe(failure, attempt);
@@ -184,7 +197,45 @@ impl RedisServer {
 
     /// The server's process id.
     pub fn pid(&self) -> u32 {
-        self.child.id()
+        self.child().id()
+    }
+
+    /// The role the server reports (`master`, `slave`, `sentinel`), `None`
+    /// if it does not answer within a second (as while it restarts its
+    /// replication).
+    pub fn role(&self) -> Option<String> {
+        let mut con = self
+            .client()
+            .get_connection_with_timeout(Duration::from_secs(1))
+            .ok()?;
+        let _ = con.set_read_timeout(Some(Duration::from_secs(1)));
+        let role: Vec<redis::Value> = redis::cmd("ROLE").query(&mut con).ok()?;
+        match role.first() {
+            Some(redis::Value::BulkString(name)) => String::from_utf8(name.clone()).ok(),
+            _ => None,
+        }
+    }
+
+    /// If the server has exited without being [`kill`](Self::kill)ed (it
+    /// crashed, or was killed from outside), how, with the tail of its log:
+    /// what a failed test reports.
+    pub fn crash_report(&self) -> Option<String> {
+        if self.killed.load(Ordering::SeqCst) {
+            return None;
+        }
+        let status = self.child().try_wait().ok()??;
+        Some(format!(
+            "{} on port {} exited during the test ({status})\n{}",
+            self.binary,
+            self.port,
+            self.log_tail()
+        ))
+    }
+
+    fn child(&self) -> MutexGuard<'_, Child> {
+        self.child
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The TCP port the server listens on (on `127.0.0.1`).
@@ -242,7 +293,8 @@ impl RedisServer {
     ) -> RedisServer {
         let child = launch(binary.path(), port, &dir, config.as_deref(), args);
         RedisServer {
-            child,
+            child: Mutex::new(child),
+            killed: AtomicBool::new(false),
             port,
             dir,
             binary: binary.clone(),
@@ -255,7 +307,7 @@ impl RedisServer {
 
     /// Why an attempt failed, for the panic message; kills a server that
     /// hangs, so that the next attempt does not race with it.
-    fn describe(&mut self, failure: Failure, attempt: usize) -> String {
+    fn describe(&self, failure: Failure, attempt: usize) -> String {
         let what = match failure {
             Failure::Exited(status) => format!("exited early ({status})"),
             Failure::TimedOut => {
@@ -272,17 +324,15 @@ impl RedisServer {
     }
 
     /// Polls until the server answers PING, it exits, or the timeout passes.
-    fn wait_ready(&mut self) -> Result<(), Failure> {
+    fn wait_ready(&self) -> Result<(Flavor, String), Failure> {
         let deadline = Instant::now() + READY_TIMEOUT;
         let mut pause = FIRST_POLL_INTERVAL;
         loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
+            if let Ok(Some(status)) = self.child().try_wait() {
                 return Err(Failure::Exited(status));
             }
-            if let Some((flavor, version)) = self.answers_as_ours() {
-                self.flavor = flavor;
-                self.version = version;
-                return Ok(());
+            if let Some(identity) = self.answers_as_ours() {
+                return Ok(identity);
             }
             if Instant::now() >= deadline {
                 return Err(Failure::TimedOut);
@@ -308,7 +358,7 @@ impl RedisServer {
                 .find_map(|line| line.trim().strip_prefix(name)?.strip_prefix(':'))
                 .map(str::to_owned)
         };
-        if field("process_id") != Some(self.child.id().to_string()) {
+        if field("process_id") != Some(self.pid().to_string()) {
             return None;
         }
         let (flavor, version) = if field("server_name").as_deref() == Some("valkey") {
@@ -326,10 +376,21 @@ impl RedisServer {
             let path = self.dir.join(name);
             let text = fs::read_to_string(&path).unwrap_or_default();
             let lines: Vec<&str> = text.lines().collect();
-            let tail = &lines[lines.len().saturating_sub(LOG_TAIL_LINES)..];
+            // A crash report begins with the signal and goes on with a
+            // memory test: quote its beginning, else the log's end.
+            let start = lines
+                .iter()
+                .rposition(|line| line.contains("crashed by signal"))
+                .unwrap_or(lines.len().saturating_sub(LOG_TAIL_LINES));
+            let quoted = &lines[start..lines.len().min(start + LOG_TAIL_LINES)];
             // File name only: the temp dir is gone by the time a panic prints.
-            out.push_str(&format!("--- {name} (last {} lines)\n", tail.len()));
-            for line in tail {
+            out.push_str(&format!(
+                "--- {name} (lines {} to {} of {})\n",
+                start + 1,
+                start + quoted.len(),
+                lines.len()
+            ));
+            for line in quoted {
                 out.push_str(line);
                 out.push('\n');
             }
@@ -342,8 +403,12 @@ impl Drop for RedisServer {
     /// Kills the server (SIGKILL is fine: there is nothing to persist), reaps
     /// it so no zombie remains, and removes its temp dir.
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let child = self
+            .child
+            .get_mut()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let _ = child.kill();
+        let _ = child.wait();
         let _ = fs::remove_dir_all(&self.dir);
     }
 }

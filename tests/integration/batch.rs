@@ -261,7 +261,7 @@ fn a_transaction_discarded_by_watch_applies_nothing() {
 
 #[test]
 fn a_lost_connection_fails_every_call_named() {
-    let mut server = RedisServer::start();
+    let server = RedisServer::start();
     let mut con = server.connection();
     assert!(con.check_connection());
     server.kill();

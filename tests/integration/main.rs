@@ -39,4 +39,5 @@ mod reply_mapping;
 mod restarts;
 mod sentinel;
 mod target_servers;
+mod test_attribute;
 mod variadic_keys;

@@ -41,7 +41,7 @@ pub(crate) fn start_persistent_server() -> RedisServer {
 /// [`CALLS_BEFORE_KILL`]; `restarted` turns true when it answers again. The
 /// thread hands the server back when joined.
 fn restart_mid_run(
-    mut server: RedisServer,
+    server: RedisServer,
     successes: Arc<AtomicUsize>,
     restarted: Arc<AtomicBool>,
 ) -> JoinHandle<RedisServer> {

@@ -28,7 +28,7 @@ fn role(con: &mut dyn ConnectionLike) -> Vec<u8> {
 
 #[tokio::test(flavor = "current_thread")]
 async fn bindings_recover_on_a_promoted_replica_without_the_script() {
-    let (mut primary, replica) = start_primary_and_replica();
+    let (primary, replica) = start_primary_and_replica();
     let mut on_primary = primary.connection();
     for expected in 1..=3 {
         let reply = incr_counter(COUNTER).invoke(&mut on_primary).unwrap();

@@ -54,7 +54,7 @@ struct Progress {
 /// it again on its port once `outage_seen` holds: the callers have met the
 /// outage. Hands the server back when joined.
 fn restart_mid_run(
-    mut server: RedisServer,
+    server: RedisServer,
     progress: Arc<Progress>,
     outage_seen: fn(&Progress) -> bool,
 ) -> JoinHandle<RedisServer> {
