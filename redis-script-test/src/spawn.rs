@@ -7,13 +7,23 @@
 //! started it ends. That thread must live as long as the process, not as
 //! long as one test (a test's thread ends while a server it started for a
 //! later test may still run), so every server is started by one thread of
-//! this module's own, which never returns.
+//! this module's own, which returns only when the process that ran the
+//! tests is gone.
+//!
+//! That covers a stopped `cargo test` too: Cargo does not pass a SIGTERM
+//! on to the test binary it runs, which goes on as an orphan. The spawning
+//! thread watches for that (its process's parent changes) and returns,
+//! and the kernel kills every server it started.
 
 use std::io;
 use std::process::{Child, Command};
 use std::sync::Mutex;
-use std::sync::mpsc::{self, Sender};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::thread;
+use std::time::Duration;
+
+/// How often the spawning thread checks that the process's parent lives.
+const ORPHAN_POLL: Duration = Duration::from_millis(100);
 
 /// A command to start, and where to send the started child.
 type Request = (Command, Sender<io::Result<Child>>);
@@ -25,12 +35,14 @@ static SPAWNER: Mutex<Option<Sender<Request>>> = Mutex::new(None);
 /// outlives the caller's thread but not the process.
 pub(crate) fn spawn(command: Command) -> io::Result<Child> {
     let (reply, answer) = mpsc::channel();
-    spawner()?
-        .send((command, reply))
-        .map_err(|_| io::Error::other("the server-spawning thread has stopped"))?;
-    answer
-        .recv()
-        .map_err(|_| io::Error::other("the server-spawning thread has stopped"))?
+    let stopped = || {
+        io::Error::other(
+            "no more servers: the process that ran the tests (cargo test) has exited, \
+             and the servers started for them were stopped",
+        )
+    };
+    spawner()?.send((command, reply)).map_err(|_| stopped())?;
+    answer.recv().map_err(|_| stopped())?
 }
 
 fn spawner() -> io::Result<Sender<Request>> {
@@ -44,15 +56,40 @@ fn spawner() -> io::Result<Sender<Request>> {
     thread::Builder::new()
         .name("redis-script-test-spawner".to_owned())
         .spawn(move || {
-            // Never returns while the process runs: the statics' sender
-            // keeps the queue open.
-            for (mut command, reply) in requests {
-                dies_with_this_thread(&mut command);
-                let _ = reply.send(command.spawn());
+            // The static's sender keeps the queue open: this returns only
+            // when the parent is gone.
+            let parent = parent();
+            loop {
+                match requests.recv_timeout(ORPHAN_POLL) {
+                    Ok((mut command, reply)) => {
+                        dies_with_this_thread(&mut command);
+                        let _ = reply.send(command.spawn());
+                    }
+                    Err(RecvTimeoutError::Timeout) if orphaned(parent) => return,
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => return,
+                }
             }
         })?;
     *slot = Some(sender.clone());
     Ok(sender)
+}
+
+/// The process's parent now.
+#[cfg(unix)]
+fn parent() -> u32 {
+    std::os::unix::process::parent_id()
+}
+
+#[cfg(not(unix))]
+fn parent() -> u32 {
+    0
+}
+
+/// Whether the parent the process started with is gone (the process was
+/// handed to another; a process started by init is never orphaned).
+fn orphaned(parent_at_start: u32) -> bool {
+    parent_at_start > 1 && parent() != parent_at_start
 }
 
 /// Asks the kernel to SIGKILL the child when the spawning thread ends.

@@ -40,4 +40,5 @@ mod restarts;
 mod sentinel;
 mod target_servers;
 mod test_attribute;
+mod test_crate;
 mod variadic_keys;

@@ -117,7 +117,9 @@ impl ProbeCrate {
         self.command(command, false).output().unwrap()
     }
 
-    fn command(&self, command: &str, offline: bool) -> Command {
+    /// The `cargo <command> --quiet [--offline]` of [`cargo`](Self::cargo),
+    /// to add arguments and environment to.
+    pub fn command(&self, command: &str, offline: bool) -> Command {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
         let mut cargo = Command::new(cargo);
         cargo.args([command, "--quiet"]);

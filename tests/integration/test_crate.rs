@@ -1,0 +1,517 @@
+//! The test crate as a user adds it: a crate outside the workspace whose
+//! only change is one `cargo add --dev redis-script-test` line, testing its
+//! own script with `#[redis_script::test]`; and what its test binary
+//! leaves behind when a test panics, hangs or is stopped.
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::probe::{ProbeCrate, REDIS_FEATURE, repo};
+
+const VISIT_LUA: &str = "return redis.call('INCR', KEYS[1])\n";
+
+const FIXTURE: &str = "# The page had 41 visits.\nSET page:home 41\n";
+
+/// The user's tests: sync, async, a cluster, a fixture, a fault helper, a
+/// test that names its server (for the matrix), and the tests that fail
+/// or hang on purpose (ignored unless asked for).
+const TESTS_RS: &str = r#"
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use redis_script::redis;
+use redis_script_test::RedisServer;
+
+#[redis_script::redis_script(file = "lua/visit.lua", keys = 1)]
+fn visit(page: &str) -> i64;
+
+#[redis_script::test]
+fn sync_test(con: &mut redis::Connection) {
+    assert_eq!(visit("page:home").invoke(con).unwrap(), 1);
+}
+
+#[redis_script::test]
+async fn async_test(mut con: redis::aio::MultiplexedConnection) {
+    assert_eq!(visit("page:home").invoke_async(&mut con).await.unwrap(), 1);
+}
+
+#[redis_script::test(cluster)]
+fn cluster_test(con: &mut redis::cluster::ClusterConnection) {
+    for page in ["page:a", "page:b", "page:c"] {
+        assert_eq!(visit(page).invoke(con).unwrap(), 1);
+    }
+}
+
+#[redis_script::test(fixtures("tests/visits.redis"))]
+fn fixture_test(con: &mut redis::Connection) {
+    assert_eq!(visit("page:home").invoke(con).unwrap(), 42);
+}
+
+#[redis_script::test]
+fn fault_test(server: &RedisServer, con: &mut redis::Connection) {
+    visit("page:home").invoke(con).unwrap();
+    server.flush_scripts();
+    assert_eq!(visit("page:home").invoke(con).unwrap(), 2);
+    server.restart();
+    let mut con = server.connection();
+    assert_eq!(visit("page:home").invoke(&mut con).unwrap(), 1);
+}
+
+#[redis_script::test]
+fn names_its_server(server: &RedisServer) {
+    println!("MATRIX {}", server.binary().path().display());
+}
+
+static RUNS: AtomicUsize = AtomicUsize::new(0);
+
+#[redis_script::test]
+#[ignore]
+fn fails_on_the_second_run(_server: &RedisServer) {
+    assert_eq!(RUNS.fetch_add(1, Ordering::SeqCst), 0, "the second run fails");
+}
+
+#[redis_script::test]
+#[ignore]
+fn panics_with_a_server(server: &RedisServer) {
+    println!("SERVER PID {}", server.pid());
+    panic!("on purpose");
+}
+
+#[redis_script::test(timeout_secs = 1)]
+#[ignore]
+fn hangs_past_its_timeout(server: &RedisServer) {
+    println!("SERVER PID {}", server.pid());
+    std::thread::sleep(Duration::from_secs(3600));
+}
+
+#[redis_script::test]
+#[ignore]
+fn hangs(server: &RedisServer) {
+    println!("SERVER PID {}", server.pid());
+    std::thread::sleep(Duration::from_secs(3600));
+}
+"#;
+
+/// The probe crate, its dev-dependency added as a user adds it.
+fn probe() -> ProbeCrate {
+    let probe = ProbeCrate::new("test-crate-probe", "fn main() {}\n");
+    probe.write("lua/visit.lua", VISIT_LUA);
+    probe.write("tests/visits.redis", FIXTURE);
+    probe.write("tests/scripts.rs", TESTS_RS);
+    let mut add = probe.command("add", true);
+    add.args(["--dev", "--path"])
+        .arg(repo().join("redis-script-test"));
+    if REDIS_FEATURE == "redis-2" {
+        add.args(["--no-default-features", "--features", "redis-2"]);
+    }
+    let added = add.output().unwrap();
+    assert!(added.status.success(), "cargo add --dev: {}", text(&added));
+    let manifest = std::fs::read_to_string(probe.path("Cargo.toml")).unwrap();
+    let added_lines: Vec<&str> = manifest
+        .lines()
+        .filter(|line| !probe.manifest().lines().any(|old| old == *line))
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    assert_eq!(
+        added_lines.len(),
+        2,
+        "cargo add wrote a [dev-dependencies] table of one line: {added_lines:?}"
+    );
+    probe
+}
+
+/// The probe's test binary, built.
+fn test_binary(probe: &ProbeCrate) -> PathBuf {
+    let built = probe
+        .command("test", true)
+        .args(["--test", "scripts", "--no-run", "--message-format=json"])
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "building the probe's tests: {}",
+        text(&built)
+    );
+    String::from_utf8_lossy(&built.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|message| message["target"]["name"] == "scripts")
+        .find_map(|message| Some(PathBuf::from(message["executable"].as_str()?)))
+        .expect("cargo names the test executable")
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// A second server for the matrix: another binary than this run's if the
+/// machine has one on PATH, else the same one again.
+fn matrix() -> [PathBuf; 2] {
+    let first = redis_script_test::ServerBinary::find().path().to_path_buf();
+    let second = ["redis-server", "valkey-server"]
+        .iter()
+        .filter_map(|name| {
+            std::env::split_paths(&std::env::var_os("PATH")?)
+                .map(|dir| dir.join(name))
+                .find(|path| path.is_file())
+        })
+        .find(|path| *path != first)
+        .unwrap_or_else(|| first.clone());
+    [first, second]
+}
+
+#[test]
+fn a_crate_with_one_cargo_add_line_tests_its_script_on_every_server() {
+    let probe = probe();
+
+    let all = probe.command("test", true).output().unwrap();
+    let output = text(&all);
+    assert!(all.status.success(), "{output}");
+    assert!(output.contains("test result: ok. 6 passed"), "{output}");
+
+    // A matrix of two: each test once on each, and every run named.
+    let [first, second] = matrix();
+    let servers = std::env::join_paths([&first, &second]).unwrap();
+    let matrix_run = probe
+        .command("test", true)
+        .args(["--test", "scripts", "names_its_server", "--", "--nocapture"])
+        .env("REDIS_SCRIPT_SERVERS", &servers)
+        .output()
+        .unwrap();
+    let output = text(&matrix_run);
+    assert!(matrix_run.status.success(), "{output}");
+    let named: Vec<&str> = output
+        .lines()
+        .filter(|l| l.starts_with("MATRIX "))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            format!("MATRIX {}", first.display()),
+            format!("MATRIX {}", second.display())
+        ],
+        "{output}"
+    );
+
+    // A failure on one server of the matrix names that one.
+    let failing = probe
+        .command("test", true)
+        .args([
+            "--test",
+            "scripts",
+            "fails_on_the_second_run",
+            "--",
+            "--ignored",
+        ])
+        .env("REDIS_SCRIPT_SERVERS", &servers)
+        .output()
+        .unwrap();
+    let output = text(&failing);
+    assert!(!failing.status.success(), "{output}");
+    let failures: Vec<&str> = output
+        .lines()
+        .filter(|line| line.starts_with("fails_on_the_second_run failed on "))
+        .collect();
+    assert_eq!(failures.len(), 1, "{output}");
+    let named = format!("{} (from REDIS_SCRIPT_SERVERS): ", second.display());
+    assert!(
+        failures[0].contains(&named),
+        "missing {named:?} in {:?}",
+        failures[0]
+    );
+    assert!(
+        failures[0].ends_with("the second run fails"),
+        "{:?}",
+        failures[0]
+    );
+}
+
+/// Runs the probe's test binary on the tests `args` select, its servers'
+/// directories under a temporary directory of its own, and returns the
+/// output and that directory (each server's command line names it).
+fn run_marked(binary: &Path, args: &[&str], envs: &[(&str, &str)]) -> (Output, Marker) {
+    let marker = Marker::new();
+    let mut command = Command::new(binary);
+    command.args(args).env("TMPDIR", &marker.dir);
+    for (name, value) in envs {
+        command.env(name, value);
+    }
+    (command.output().unwrap(), marker)
+}
+
+/// A temporary directory whose path marks the servers started under it.
+struct Marker {
+    dir: PathBuf,
+}
+
+impl Marker {
+    fn new() -> Marker {
+        let dir = std::env::temp_dir().join(format!(
+            "redis-script-leftover-{}-{}",
+            std::process::id(),
+            Instant::now().elapsed().as_nanos() ^ rand_bits()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        Marker { dir }
+    }
+
+    /// The processes whose environment names the marker: the test binary
+    /// (its TMPDIR) and the servers it started.
+    fn processes(&self) -> BTreeSet<u32> {
+        let needle = self.dir.to_string_lossy().into_owned();
+        pids()
+            .filter(|pid| {
+                std::fs::read(format!("/proc/{pid}/environ"))
+                    .is_ok_and(|bytes| String::from_utf8_lossy(&bytes).contains(&needle))
+            })
+            .collect()
+    }
+
+    /// The servers started under the marker that still run: those whose
+    /// working directory (the server's `--dir`) is in it. (A server
+    /// rewrites its command line to its title, `redis-server 127.0.0.1:port`.)
+    fn servers(&self) -> BTreeSet<u32> {
+        pids()
+            .filter(|pid| {
+                std::fs::read_link(format!("/proc/{pid}/cwd"))
+                    .is_ok_and(|cwd| cwd.starts_with(&self.dir))
+            })
+            .collect()
+    }
+
+    /// Waits, bounded, until no server of the marker runs.
+    fn wait_no_servers(&self, within: Duration) -> BTreeSet<u32> {
+        let deadline = Instant::now() + within;
+        loop {
+            let left = self.servers();
+            if left.is_empty() || Instant::now() >= deadline {
+                return left;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Marker {
+    fn drop(&mut self) {
+        // An orphaned test binary (its cargo stopped) still sleeps: end it.
+        for pid in self.processes() {
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn pids() -> impl Iterator<Item = u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+}
+
+fn rand_bits() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos()
+}
+
+/// The pid a probe test printed for its server.
+fn printed_pid(output: &str) -> u32 {
+    output
+        .lines()
+        .find_map(|line| line.strip_prefix("SERVER PID ")?.trim().parse().ok())
+        .unwrap_or_else(|| panic!("the test printed no server pid:\n{output}"))
+}
+
+#[test]
+fn no_server_outlives_a_panicking_a_timed_out_or_a_stopped_test() {
+    let probe = probe();
+    let binary = test_binary(&probe);
+
+    // Before: no server under a fresh marker.
+    let (panicked, marker) = run_marked(
+        &binary,
+        &[
+            "--ignored",
+            "--exact",
+            "panics_with_a_server",
+            "--nocapture",
+        ],
+        &[],
+    );
+    let output = text(&panicked);
+    assert!(!panicked.status.success(), "{output}");
+    assert!(output.contains("on purpose"), "{output}");
+    printed_pid(&output);
+    assert_eq!(
+        marker.wait_no_servers(Duration::ZERO),
+        BTreeSet::new(),
+        "after a panic"
+    );
+
+    let started = Instant::now();
+    let (timed_out, marker) = run_marked(
+        &binary,
+        &[
+            "--ignored",
+            "--exact",
+            "hangs_past_its_timeout",
+            "--nocapture",
+        ],
+        &[],
+    );
+    let output = text(&timed_out);
+    assert!(!timed_out.status.success(), "{output}");
+    assert!(
+        output.contains("timed out after 1s; its servers were killed"),
+        "{output}"
+    );
+    printed_pid(&output);
+    assert_eq!(
+        marker.wait_no_servers(Duration::ZERO),
+        BTreeSet::new(),
+        "after a timeout"
+    );
+    eprintln!(
+        "the timed-out test's process ended after {:?}",
+        started.elapsed()
+    );
+
+    // `cargo test` stopped with SIGTERM while a test holds a server: Cargo
+    // does not pass the signal on, and its test binary goes on as an
+    // orphan, whose servers must still go.
+    let marker = Marker::new();
+    let mut cargo = probe
+        .command("test", true)
+        .args([
+            "--test",
+            "scripts",
+            "--",
+            "--ignored",
+            "--exact",
+            "hangs",
+            "--nocapture",
+        ])
+        .env("TMPDIR", &marker.dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = BufReader::new(cargo.stdout.take().unwrap());
+    let mut seen = String::new();
+    for line in stdout.lines() {
+        let line = line.unwrap();
+        seen.push_str(&line);
+        seen.push('\n');
+        if line.starts_with("SERVER PID ") {
+            break;
+        }
+    }
+    let pid = printed_pid(&seen);
+    assert!(
+        marker.servers().contains(&pid),
+        "the server runs while the test does"
+    );
+    let stopped = Command::new("kill")
+        .args(["-TERM", &cargo.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(stopped.success());
+    cargo.wait().unwrap();
+    let left = marker.wait_no_servers(Duration::from_secs(10));
+    assert_eq!(
+        left,
+        BTreeSet::new(),
+        "servers left after cargo test was stopped"
+    );
+}
+
+#[test]
+fn one_process_per_test_as_nextest_runs_them_each_passes_and_leaves_nothing() {
+    let probe = probe();
+    let binary = test_binary(&probe);
+    let list = |args: &[&str]| -> BTreeSet<String> {
+        let listed = Command::new(&binary).args(args).output().unwrap();
+        String::from_utf8_lossy(&listed.stdout)
+            .lines()
+            .filter_map(|line| line.strip_suffix(": test").map(str::to_owned))
+            .collect()
+    };
+    let ignored = list(&["--list", "--format", "terse", "--ignored"]);
+    let tests: Vec<String> = list(&["--list", "--format", "terse"])
+        .difference(&ignored)
+        .cloned()
+        .collect();
+    assert_eq!(tests.len(), 6, "{tests:?}");
+    for test in &tests {
+        let (run, marker) = run_marked(&binary, &["--exact", test], &[]);
+        assert!(run.status.success(), "{test}: {}", text(&run));
+        assert_eq!(
+            marker.wait_no_servers(Duration::ZERO),
+            BTreeSet::new(),
+            "{test}"
+        );
+    }
+}
+
+#[test]
+fn a_test_without_a_server_fails_and_says_how_to_get_one() {
+    let probe = probe();
+    let binary = test_binary(&probe);
+
+    let mut command = Command::new(&binary);
+    command
+        .args(["--exact", "sync_test"])
+        .env("PATH", "/nonexistent")
+        .env_remove("REDIS_SCRIPT_SERVER")
+        .env_remove("REDIS_SCRIPT_SERVERS");
+    let none = command.output().unwrap();
+    let output = text(&none);
+    assert!(!none.status.success(), "{output}");
+    for expected in [
+        "no Redis or Valkey server found",
+        "apt-get install redis-server",
+        "REDIS_SCRIPT_SERVER=/path/to/redis-server",
+    ] {
+        assert!(
+            output.contains(expected),
+            "missing {expected:?} in:\n{output}"
+        );
+    }
+
+    // A server that exits at start: its own words are in the failure.
+    let fake = probe.path("bin/fake-server");
+    probe.write(
+        "bin/fake-server",
+        "#!/bin/sh\necho '*** FATAL CONFIG FILE ERROR (from the fake server)' >&2\nexit 1\n",
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (refused, _marker) = run_marked(
+        &binary,
+        &["--exact", "sync_test"],
+        &[("REDIS_SCRIPT_SERVER", fake.to_str().unwrap())],
+    );
+    let output = text(&refused);
+    assert!(!refused.status.success(), "{output}");
+    for expected in [
+        "sync_test: no server for it",
+        "exited early (exit status: 1)",
+        "FATAL CONFIG FILE ERROR (from the fake server)",
+        "(from REDIS_SCRIPT_SERVER)",
+    ] {
+        assert!(
+            output.contains(expected),
+            "missing {expected:?} in:\n{output}"
+        );
+    }
+}
