@@ -328,7 +328,8 @@ macro_rules! guide_links {
          [redis_rs]: crate::guide::redis_rs\n\
          [fred]: crate::guide::fred\n\
          [security]: crate::guide::security\n\
-         [testing]: crate::guide::testing\n"
+         [testing]: crate::guide::testing\n\
+         [testing_scripts]: crate::guide::testing_scripts\n"
     };
 }
 

@@ -8,31 +8,36 @@
 //!
 //! ```no_run
 //! use redis_script::redis;
+//! use redis_script_test::RedisServer;
 //!
-//! #[redis_script::redis_script(file = "scripts/lock_acquire.lua", keys = 1)]
-//! fn acquire_lock(lock: &str, ttl_ms: u64, token: &str) -> bool;
+//! #[redis_script::redis_script(file = "scripts/visit.lua", keys = 1)]
+//! fn visit(page: &str) -> i64;
 //!
 //! // A server of its own, started for this test and killed after it.
 //! #[redis_script::test]
-//! fn a_held_lock_is_refused(con: &mut redis::Connection) {
-//!     assert!(acquire_lock("lock:job", 30_000, "me").invoke(con).unwrap());
-//!     assert!(!acquire_lock("lock:job", 30_000, "you").invoke(con).unwrap());
+//! fn visits_are_counted(con: &mut redis::Connection) {
+//!     assert_eq!(visit("page:home").invoke(con).unwrap(), 1);
+//!     assert_eq!(visit("page:home").invoke(con).unwrap(), 2);
 //! }
 //!
 //! // Async tests take async connections; the script cache is flushed
 //! // mid-test and the binding recovers (EVALSHA, NOSCRIPT, EVAL).
 //! #[redis_script::test]
-//! async fn the_lock_survives_a_script_flush(
-//!     server: &redis_script_test::RedisServer,
+//! async fn counting_survives_a_script_flush(
+//!     server: &RedisServer,
 //!     mut con: redis::aio::MultiplexedConnection,
 //! ) -> Result<(), redis_script::Error> {
-//!     acquire_lock("lock:a", 30_000, "me").invoke_async(&mut con).await?;
+//!     visit("page:home").invoke_async(&mut con).await?;
 //!     server.flush_scripts();
-//!     assert!(acquire_lock("lock:b", 30_000, "me").invoke_async(&mut con).await?);
+//!     assert_eq!(visit("page:home").invoke_async(&mut con).await?, 2);
 //!     Ok(())
 //! }
 //! # fn main() {}
 //! ```
+//!
+//! The guide's chapter [Testing your
+//! scripts](https://docs.rs/redis-script/latest/redis_script/guide/testing_scripts/index.html)
+//! says more.
 //!
 //! # Servers
 //!

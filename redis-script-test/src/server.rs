@@ -42,6 +42,15 @@ pub enum Flavor {
     Valkey,
 }
 
+impl std::fmt::Display for Flavor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Flavor::Redis => "Redis",
+            Flavor::Valkey => "Valkey",
+        })
+    }
+}
+
 /// Makes temp dir names unique within this process (several servers may start
 /// in the same nanosecond from parallel tests).
 static DIR_COUNTER: AtomicUsize = AtomicUsize::new(0);

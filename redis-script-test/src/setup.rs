@@ -9,7 +9,7 @@ use crate::binary::ServerBinary;
 use crate::cluster::RedisCluster;
 use crate::fixtures;
 use crate::replicated::Replicated;
-use crate::server::{Flavor, RedisServer};
+use crate::server::RedisServer;
 
 /// The servers a test asked for: one server (the default), a cluster of
 /// three primaries (`cluster`), or a primary and its replica (`replica`).
@@ -162,10 +162,6 @@ impl fmt::Display for Setup {
     /// `Valkey 9.1.2, /usr/bin/valkey-server (from PATH)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let first = self.servers()[0];
-        let flavor = match first.flavor() {
-            Flavor::Redis => "Redis",
-            Flavor::Valkey => "Valkey",
-        };
-        write!(f, "{flavor} {}, {}", first.version(), self.binary)
+        write!(f, "{} {}, {}", first.flavor(), first.version(), self.binary)
     }
 }
