@@ -2,7 +2,8 @@
 //! every failure.
 //!
 //! The order is [`SERVER_ENV`] (`REDIS_SCRIPT_SERVER`: a path, or a command
-//! on `PATH`), then `redis-server` and `valkey-server` on `PATH`. A test
+//! on `PATH`), then `redis-server` and `valkey-server` on `PATH`, then, with
+//! the feature `bundled`, the Valkey built from vendored source. A test
 //! never skips for want of a server: [`ServerBinary::find`] panics with the
 //! ways to get one. [`SERVERS_ENV`] (`REDIS_SCRIPT_SERVERS`) lists several,
 //! and each `#[redis_script::test]` then runs once on each.
@@ -41,13 +42,16 @@ pub enum Origin {
     ServersEnv,
     /// Found on `PATH`.
     Path,
+    /// Built from the source vendored with the feature `bundled`.
+    Bundled,
     /// Given by the caller ([`ServerBinary::at`]).
     Given,
 }
 
 impl ServerBinary {
     /// The server [`SERVER_ENV`] names, else `redis-server` or
-    /// `valkey-server` on `PATH`.
+    /// `valkey-server` on `PATH`, else (with the feature `bundled`) the
+    /// Valkey built from vendored source.
     ///
     /// # Panics
     ///
@@ -64,6 +68,7 @@ impl ServerBinary {
             None => ON_PATH
                 .iter()
                 .find_map(|name| ServerBinary::resolve(name.as_ref(), Origin::Path))
+                .or_else(bundled)
                 .unwrap_or_else(|| panic!("{}", no_server_message())),
         }
     }
@@ -156,6 +161,7 @@ impl fmt::Display for ServerBinary {
             Origin::ServerEnv => SERVER_ENV,
             Origin::ServersEnv => SERVERS_ENV,
             Origin::Path => "PATH",
+            Origin::Bundled => "the bundled build",
             Origin::Given => "given",
         };
         write!(f, "{} (from {origin})", self.path.display())
@@ -167,6 +173,28 @@ fn env_value(name: &str) -> Option<OsString> {
     std::env::var_os(name).filter(|value| !value.is_empty())
 }
 
+/// The Valkey built from vendored source, if the feature is on.
+#[cfg(feature = "bundled")]
+fn bundled() -> Option<ServerBinary> {
+    let path = redis_script_bundled_valkey::server();
+    assert!(
+        path.is_file(),
+        "the bundled Valkey server is missing at {}: it is built with the crate \
+         redis-script-bundled-valkey; build it again (`cargo clean -p \
+         redis-script-bundled-valkey`, then the tests)",
+        path.display()
+    );
+    Some(ServerBinary {
+        path: path.to_path_buf(),
+        origin: Origin::Bundled,
+    })
+}
+
+#[cfg(not(feature = "bundled"))]
+fn bundled() -> Option<ServerBinary> {
+    None
+}
+
 /// What a test without a server says.
 fn no_server_message() -> String {
     format!(
@@ -174,6 +202,8 @@ fn no_server_message() -> String {
          neither redis-server nor valkey-server is on PATH. Install one \
          (`apt-get install redis-server` or `apt-get install valkey-server` on \
          Debian and Ubuntu, `brew install redis` or `brew install valkey` on \
-         macOS), or name a binary in {SERVER_ENV}=/path/to/redis-server."
+         macOS), name a binary in {SERVER_ENV}=/path/to/redis-server, or turn on \
+         the feature `bundled` of redis-script-test, which builds Valkey from \
+         source (needs make and a C compiler)."
     )
 }
