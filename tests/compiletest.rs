@@ -1,8 +1,9 @@
 //! The compile-time diagnostics of `#[redis_script]`, as trybuild snapshots.
 //!
 //! `tests/ui/*.rs` (mistakes in the declaration), `tests/ui/checks/*.rs`
-//! (mistakes in the Lua, one per check) and `tests/ui/seeds/*.rs` (the real
-//! bugs of the scripts this project grew from) must fail to compile with
+//! (mistakes in the Lua, one per check), `tests/ui/seeds/*.rs` (the real
+//! bugs of the scripts this project grew from) and `tests/ui/test_attr/*.rs`
+//! (mistakes in a `#[redis_script::test]`) must fail to compile with
 //! exactly the neighbouring `.stderr`; `tests/ui/pass/*.rs` must compile and run. Regenerate the
 //! snapshots with `TRYBUILD=overwrite cargo test --test compiletest`, then
 //! read every changed `.stderr`.
@@ -32,6 +33,7 @@ fn ui() {
     t.compile_fail("tests/ui/headers/*.rs");
     t.compile_fail("tests/ui/functions/*.rs");
     t.compile_fail("tests/ui/includes/*.rs");
+    t.compile_fail("tests/ui/test_attr/*.rs");
     t.pass("tests/ui/pass/*.rs");
 }
 

@@ -515,3 +515,41 @@ fn a_test_without_a_server_fails_and_says_how_to_get_one() {
         );
     }
 }
+
+const BAD_PARAMETERS_RS: &str = r#"
+use redis_script::redis;
+
+#[redis_script::test]
+fn sync_test_with_an_async_connection(_con: redis::aio::MultiplexedConnection) {}
+
+#[redis_script::test]
+async fn async_test_with_a_string(_name: String) {}
+"#;
+
+/// In a test build (where `#[test]` functions exist) a parameter the
+/// harness cannot make is a compile error at its type, naming it and what
+/// a test can take instead.
+#[test]
+fn a_parameter_the_harness_cannot_make_is_a_compile_error() {
+    let probe = probe();
+    probe.write("tests/bad.rs", BAD_PARAMETERS_RS);
+    let built = probe
+        .command("test", true)
+        .args(["--test", "bad", "--no-run"])
+        .output()
+        .unwrap();
+    let output = text(&built);
+    assert!(!built.status.success(), "{output}");
+    for expected in [
+        "a synchronous `#[redis_script::test]` cannot take a `MultiplexedConnection`",
+        "async connections need an `async fn` test",
+        "tests/bad.rs:5:45",
+        "an async `#[redis_script::test]` cannot take a `std::string::String`",
+        "tests/bad.rs:8:42",
+    ] {
+        assert!(
+            output.contains(expected),
+            "missing {expected:?} in:\n{output}"
+        );
+    }
+}

@@ -184,9 +184,9 @@ fn fixtures(list: &syn::MetaList, errors: &mut Errors) -> Vec<Fixture> {
                 errors.push(syn::Error::new(
                     lit.span(),
                     format!(
-                        "fixture file not found: {} (a fixture's path is relative to the \
-                         directory of Cargo.toml)",
-                        absolute.display()
+                        "fixture file not found: `{}` (a fixture's path is relative to the \
+                         directory of the crate's Cargo.toml)",
+                        lit.value()
                     ),
                 ));
                 None
