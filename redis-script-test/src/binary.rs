@@ -35,6 +35,7 @@ pub struct ServerBinary {
 
 /// Where a [`ServerBinary`] came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Origin {
     /// Named by [`SERVER_ENV`].
     ServerEnv,
@@ -84,7 +85,7 @@ impl ServerBinary {
         let Some(list) = env_value(SERVERS_ENV) else {
             return vec![ServerBinary::find()];
         };
-        std::env::split_paths(&list)
+        let binaries: Vec<ServerBinary> = std::env::split_paths(&list)
             .filter(|entry| !entry.as_os_str().is_empty())
             .map(|entry| {
                 ServerBinary::resolve(entry.as_os_str(), Origin::ServersEnv).unwrap_or_else(|| {
@@ -95,7 +96,14 @@ impl ServerBinary {
                     )
                 })
             })
-            .collect()
+            .collect();
+        // Else every test would pass having run nowhere.
+        assert!(
+            !binaries.is_empty(),
+            "{SERVERS_ENV}={} lists no server (entries are separated as in PATH)",
+            list.to_string_lossy()
+        );
+        binaries
     }
 
     /// The binary at `path`, as the caller names it.

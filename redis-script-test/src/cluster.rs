@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use redis_script::redis;
 
 use crate::binary::ServerBinary;
+use crate::replicated::NO_SYNC_DELAY;
 use crate::server::{RedisServer, free_port};
 
 /// How long `--cluster create` may take to join the nodes.
@@ -230,12 +231,11 @@ fn cluster_args() -> Vec<String> {
         "5000",
         "--cluster-port",
         &bus_port,
-        // A primary otherwise waits 5 s for more replicas before it syncs one.
-        "--repl-diskless-sync-delay",
-        "0",
     ]
+    .into_iter()
+    .chain(NO_SYNC_DELAY)
     .map(String::from)
-    .to_vec()
+    .collect()
 }
 
 /// A command's reply as text, e.g. `CLUSTER INFO` or `INFO replication`.
@@ -255,7 +255,7 @@ fn role(node: &RedisServer) -> Vec<redis::Value> {
 }
 
 fn is_primary(node: &RedisServer) -> bool {
-    role(node).first() == Some(&redis::Value::BulkString(b"master".to_vec()))
+    node.role().as_deref() == Some("master")
 }
 
 /// Whether every slot range in `node`'s `CLUSTER SLOTS` lists `replicas`

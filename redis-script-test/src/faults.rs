@@ -8,7 +8,7 @@
 //! | [`restart`](RedisServer::restart) | its connections broken, then a server on the same port with no data, scripts or libraries |
 //! | [`kill_clients`](RedisServer::kill_clients) | its connections closed by the server (as by a proxy or a `CLIENT KILL`) |
 //! | [`pause`](RedisServer::pause) | every command waits until the pause ends (`CLIENT PAUSE`) |
-//! | [`freeze`](RedisServer::freeze) | a peer that accepts bytes and never answers, until [`thaw`](RedisServer::thaw) |
+//! | [`freeze`](RedisServer::freeze) | a peer that accepts bytes and never answers, until [`thaw`](RedisServer::thaw) (Unix) |
 //!
 //! A failover is a fault of a [`Replicated`](crate::Replicated) pair.
 
@@ -95,6 +95,7 @@ impl RedisServer {
     /// # Panics
     ///
     /// If the signal cannot be sent.
+    #[cfg(unix)]
     pub fn freeze(&self) {
         self.signal(libc::SIGSTOP);
     }
@@ -105,18 +106,25 @@ impl RedisServer {
     /// # Panics
     ///
     /// If the signal cannot be sent.
+    #[cfg(unix)]
     pub fn thaw(&self) {
         self.signal(libc::SIGCONT);
     }
 
+    #[cfg(unix)]
     fn signal(&self, signal: libc::c_int) {
-        // SAFETY: `kill` only sends a signal; the pid is our own live child.
-        let sent = unsafe { libc::kill(self.pid() as libc::pid_t, signal) };
-        assert!(
-            sent == 0,
-            "cannot signal the server on port {}: {}",
-            self.port(),
-            std::io::Error::last_os_error()
-        );
+        self.with_running_child(|pid| {
+            // SAFETY: `kill` only sends a signal. The pid is our child's,
+            // running and not reaped while the child's lock is held, so it
+            // cannot name another process.
+            let sent = unsafe { libc::kill(pid as libc::pid_t, signal) };
+            assert!(
+                sent == 0,
+                "cannot signal the server on port {}: {}",
+                self.port(),
+                std::io::Error::last_os_error()
+            );
+        })
+        .unwrap_or_else(|| panic!("the server on port {} is not running", self.port()));
     }
 }

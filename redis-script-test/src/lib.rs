@@ -49,8 +49,11 @@
 //! and faults that touch no other test.
 //!
 //! The binary is [`SERVER_ENV`] (`REDIS_SCRIPT_SERVER`, a path or a command
-//! name), else `redis-server`, else `valkey-server` on `PATH`; a test
-//! without one fails with a message that says how to get one. With
+//! name), else `redis-server`, else `valkey-server` on `PATH`, else, with
+//! the feature `bundled`, Valkey 9.1.2 built from source vendored in the
+//! crate `redis-script-bundled-valkey` (needs `make` and a C compiler; about
+//! 45 s once per target directory); a test without one fails with a
+//! message that says how to get one. With
 //! [`SERVERS_ENV`] (`REDIS_SCRIPT_SERVERS=redis-server:valkey-server`) every
 //! test runs once on each, and a failure names the server it failed on.
 //!
@@ -69,7 +72,7 @@
 //! | `replica` | a primary and a replica of it ([`Replicated`], which can fail over) |
 //! | `fixtures("a.redis", "b.lua")` | files (relative to the crate's `Cargo.toml`) run first: see [`fixtures`] |
 //! | `load_all` | every binding's script and library is loaded first ([`redis_script::load_all`]); without it a test starts from an empty script cache, as a server does after a restart |
-//! | `timeout_secs = 30` | the run fails after that long, its servers killed |
+//! | `timeout_secs = 30` | the test's body fails after that long, its servers killed |
 //!
 //! What the function takes is listed in [`test_args`]; it returns `()` or
 //! a `Result` whose `Err` fails it, and may be `async` (it then runs on a

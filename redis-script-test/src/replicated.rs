@@ -8,6 +8,9 @@ use crate::binary::ServerBinary;
 use crate::server::RedisServer;
 use crate::wait;
 
+/// A primary otherwise waits 5 s for more replicas before it syncs one.
+pub(crate) const NO_SYNC_DELAY: [&str; 2] = ["--repl-diskless-sync-delay", "0"];
+
 /// The bound on every wait for the pair to reach a state.
 const READY_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -32,13 +35,12 @@ impl Replicated {
 
     /// [`start`](Self::start) with servers of `binary`.
     pub fn start_on(binary: &ServerBinary) -> Replicated {
-        // A primary otherwise waits 5 s for more replicas before it syncs
-        // one; set on both, as each may become the primary.
-        let no_sync_delay = || vec!["--repl-diskless-sync-delay".to_owned(), "0".to_owned()];
-        let primary = RedisServer::start_binary(binary, None, no_sync_delay);
+        // Set on both, as each may become the primary.
+        let primary =
+            RedisServer::start_binary(binary, None, || NO_SYNC_DELAY.map(String::from).to_vec());
         let replica_of = primary.port().to_string();
         let replica = RedisServer::start_binary(binary, None, || {
-            let mut args = no_sync_delay();
+            let mut args = NO_SYNC_DELAY.map(String::from).to_vec();
             args.extend(["--replicaof".to_owned(), "127.0.0.1".to_owned()]);
             args.push(replica_of.clone());
             args

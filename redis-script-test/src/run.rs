@@ -23,7 +23,8 @@ pub struct Options {
     pub fixtures: &'static [(&'static str, &'static str)],
     /// Whether every binding's script and library is loaded first.
     pub load_all: bool,
-    /// How long a run may take before it fails and its servers are killed.
+    /// How long the test's body may run before it fails and its servers
+    /// are killed (starting the servers and the fixtures are not counted).
     pub timeout: Option<Duration>,
 }
 
@@ -63,20 +64,23 @@ pub fn run(options: &Options, body: Body) {
 }
 
 /// One run, on servers of `binary` started for it and stopped after it.
+/// A panic anywhere in it (a server that does not start, a pair that loses
+/// its primary) fails this run only, named by its server.
 fn run_on(options: &Options, binary: &ServerBinary, body: Body) -> Result<(), String> {
     let name = options.name;
     let setup = panic::catch_unwind(|| Setup::start(binary, options.topology))
         .map_err(|payload| format!("{name}: no server for it: {}", message(&*payload)))?;
     let setup = Arc::new(setup);
-    // Captured with the test's output, shown when it fails.
-    eprintln!("{name}: running on {setup}");
-    let outcome = setup
-        .prepare(options.fixtures, options.load_all)
-        .and_then(|()| match options.timeout {
-            None => panic::catch_unwind(AssertUnwindSafe(|| body(&setup)))
-                .unwrap_or_else(|payload| Err(message(&*payload))),
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+        // Captured with the test's output, shown when it fails.
+        eprintln!("{name}: running on {setup}");
+        setup.prepare(options.fixtures, options.load_all)?;
+        match options.timeout {
+            None => body(&setup),
             Some(limit) => within(limit, &setup, body),
-        });
+        }
+    }))
+    .unwrap_or_else(|payload| Err(message(&*payload)));
     outcome.map_err(|why| {
         let mut report = format!("{name} failed on {setup}: {why}");
         for crash in setup.crash_reports() {
@@ -102,7 +106,7 @@ fn within(limit: Duration, setup: &Arc<Setup>, body: Body) -> Result<(), String>
         })
         .map_err(|e| format!("cannot start the test's thread: {e}"))?;
     outcome.recv_timeout(limit).unwrap_or_else(|_| {
-        setup.kill();
+        setup.discard();
         Err(format!(
             "timed out after {limit:?}; its servers were killed"
         ))

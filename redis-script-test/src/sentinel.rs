@@ -16,6 +16,7 @@ use redis_script::redis;
 
 use redis::sentinel::{SentinelClient, SentinelServerType};
 
+use crate::replicated::Replicated;
 use crate::server::RedisServer;
 use crate::wait;
 
@@ -48,7 +49,7 @@ pub struct RedisSentinel {
     // primary would start a failover while the set-up is torn down.
     sentinel: RedisServer,
     /// The primary and the replica as started; a failover swaps their roles.
-    servers: [RedisServer; 2],
+    pair: Replicated,
 }
 
 impl RedisSentinel {
@@ -60,19 +61,8 @@ impl RedisSentinel {
     ///
     /// If a server does not start, or the set-up is not ready within 30 s.
     pub fn start() -> RedisSentinel {
-        // A primary otherwise waits 5 s for more replicas before a diskless
-        // sync; set on both, as each may be the primary.
-        let no_sync_delay = ["--repl-diskless-sync-delay", "0"];
-        let primary = RedisServer::start_with(&no_sync_delay);
-        let port = primary.port().to_string();
-        let replica = RedisServer::start_with(&[
-            no_sync_delay[0],
-            no_sync_delay[1],
-            "--replicaof",
-            "127.0.0.1",
-            &port,
-        ]);
-        let config = sentinel_config(primary.port());
+        let pair = Replicated::start();
+        let config = sentinel_config(pair.servers()[0].port());
         let sentinel =
             RedisServer::start_with_config(Some(&config), || vec!["--sentinel".to_owned()]);
         let mut con = sentinel.connection();
@@ -84,11 +74,8 @@ impl RedisSentinel {
                 .exec(&mut con)
                 .unwrap_or_else(|e| panic!("SENTINEL DEBUG {name} {millis}: {e}"));
         }
-        let setup = RedisSentinel {
-            sentinel,
-            servers: [primary, replica],
-        };
-        setup.wait_for_replica(&setup.servers[1]);
+        let setup = RedisSentinel { sentinel, pair };
+        setup.wait_for_replica(&setup.pair.servers()[1]);
         setup
     }
 
@@ -116,18 +103,19 @@ impl RedisSentinel {
 
     /// The server that started as the primary.
     pub fn first_primary(&self) -> &RedisServer {
-        &self.servers[0]
+        &self.pair.servers()[0]
     }
 
     /// The server that started as the replica.
     pub fn first_replica(&self) -> &RedisServer {
-        &self.servers[1]
+        &self.pair.servers()[1]
     }
 
     /// The server the sentinel names as the primary now.
     pub fn primary(&self) -> &RedisServer {
         let port = self.primary_port();
-        self.servers
+        self.pair
+            .servers()
             .iter()
             .find(|server| server.port() == port)
             .unwrap_or_else(|| panic!("the sentinel names port {port}, none of the set-up's"))

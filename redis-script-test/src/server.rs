@@ -28,6 +28,9 @@ const READY_TIMEOUT: Duration = Duration::from_secs(10);
 /// longest for one that is slow to start.
 const FIRST_POLL_INTERVAL: Duration = Duration::from_millis(1);
 const POLL_INTERVAL: Duration = Duration::from_millis(20);
+/// How long a crash report waits for a server that closed its connections
+/// to be gone.
+const CRASH_EXIT_WAIT: Duration = Duration::from_secs(2);
 /// Lines of the server's logs quoted in a startup panic.
 const LOG_TAIL_LINES: usize = 30;
 
@@ -161,6 +164,8 @@ impl RedisServer {
     /// arguments, and waits until it answers. Without persistence its data
     /// and script cache are gone.
     pub fn start_again(&self) {
+        // A server still running (not killed first) would hold the port.
+        self.kill();
         let mut last_failure = String::new();
         for attempt in 1..=START_ATTEMPTS {
             *self.child() = launch(
@@ -232,13 +237,39 @@ impl RedisServer {
         if self.killed.load(Ordering::SeqCst) {
             return None;
         }
-        let status = self.child().try_wait().ok()??;
+        // A client can see the connection close before the process is gone.
+        let deadline = Instant::now() + CRASH_EXIT_WAIT;
+        let status = loop {
+            match self.child().try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if Instant::now() < deadline => thread::sleep(FIRST_POLL_INTERVAL),
+                _ => return None,
+            }
+        };
         Some(format!(
             "{} on port {} exited during the test ({status})\n{}",
             self.binary,
             self.port,
             self.log_tail()
         ))
+    }
+
+    /// Runs `f` with the pid of the server process while it runs and cannot
+    /// be reaped (the child's lock is held); `None` if it is not running.
+    pub(crate) fn with_running_child<T>(&self, f: impl FnOnce(u32) -> T) -> Option<T> {
+        let mut child = self.child();
+        match child.try_wait() {
+            Ok(None) => Some(f(child.id())),
+            _ => None,
+        }
+    }
+
+    /// Kills the server and removes its directory now, rather than when it
+    /// is dropped: for a test that ran out of time, whose thread may never
+    /// drop it.
+    pub(crate) fn discard(&self) {
+        self.kill();
+        let _ = fs::remove_dir_all(&self.dir);
     }
 
     fn child(&self) -> MutexGuard<'_, Child> {

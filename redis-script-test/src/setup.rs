@@ -14,6 +14,7 @@ use crate::server::RedisServer;
 /// The servers a test asked for: one server (the default), a cluster of
 /// three primaries (`cluster`), or a primary and its replica (`replica`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Topology {
     /// One server.
     Server,
@@ -45,7 +46,7 @@ impl Setup {
     /// # Panics
     ///
     /// If a server does not start (the message quotes its log).
-    pub fn start(binary: &ServerBinary, topology: Topology) -> Setup {
+    pub(crate) fn start(binary: &ServerBinary, topology: Topology) -> Setup {
         let deployment = match topology {
             Topology::Server => Deployment::Server(RedisServer::start_on(binary)),
             Topology::Cluster { replicas } => {
@@ -66,6 +67,11 @@ impl Setup {
 
     /// The one server, or the primary of a replicated pair; `None` on a
     /// cluster.
+    ///
+    /// # Panics
+    ///
+    /// For a pair in the middle of a failover, when neither server says it
+    /// is the primary (see [`Replicated::primary`]).
     pub fn server(&self) -> Option<&RedisServer> {
         match &self.deployment {
             Deployment::Server(server) => Some(server),
@@ -107,7 +113,7 @@ impl Setup {
     /// # Errors
     ///
     /// A fixture's failure, or the load's, as a message.
-    pub fn prepare(&self, fixtures: &[(&str, &str)], load_all: bool) -> Result<(), String> {
+    pub(crate) fn prepare(&self, fixtures: &[(&str, &str)], load_all: bool) -> Result<(), String> {
         let mut con: Box<dyn redis::ConnectionLike> = match &self.deployment {
             Deployment::Cluster(cluster) => Box::new(
                 cluster
@@ -136,17 +142,18 @@ impl Setup {
 
     /// What a failed run adds to its message: each server that exited
     /// during the test, with the tail of its log.
-    pub fn crash_reports(&self) -> Vec<String> {
+    pub(crate) fn crash_reports(&self) -> Vec<String> {
         self.servers()
             .iter()
             .filter_map(|server| server.crash_report())
             .collect()
     }
 
-    /// Kills every server (a test that ran out of time).
-    pub fn kill(&self) {
+    /// Kills every server and removes its directory (a test that ran out
+    /// of time, whose thread may never drop them).
+    pub(crate) fn discard(&self) {
         for server in self.servers() {
-            server.kill();
+            server.discard();
         }
     }
 }

@@ -60,12 +60,16 @@ fn spawner() -> io::Result<Sender<Request>> {
             // when the parent is gone.
             let parent = parent();
             loop {
-                match requests.recv_timeout(ORPHAN_POLL) {
+                let request = requests.recv_timeout(ORPHAN_POLL);
+                // Checked on every turn: a busy suite never lets it time out.
+                if orphaned(parent) {
+                    return;
+                }
+                match request {
                     Ok((mut command, reply)) => {
                         dies_with_this_thread(&mut command);
                         let _ = reply.send(command.spawn());
                     }
-                    Err(RecvTimeoutError::Timeout) if orphaned(parent) => return,
                     Err(RecvTimeoutError::Timeout) => {}
                     Err(RecvTimeoutError::Disconnected) => return,
                 }

@@ -26,14 +26,16 @@ use crate::replicated::Replicated;
 use crate::server::RedisServer;
 use crate::setup::Setup;
 
-/// A parameter of a synchronous `#[redis_script::test]`.
+/// A parameter of a synchronous `#[redis_script::test]`. The types are
+/// this crate's to choose (the trait is sealed): a test that needs another
+/// makes it from one of these, e.g. a bb8 pool from `&RedisServer`'s URL.
 #[diagnostic::on_unimplemented(
     message = "a synchronous `#[redis_script::test]` cannot take a `{Self}`",
     note = "it takes a redis::Connection, redis::Client, r2d2::Pool<redis::Client>, \
             redis::cluster::ClusterConnection or ClusterClient, or &RedisServer, \
             &RedisCluster, &Replicated, &Setup; async connections need an `async fn` test"
 )]
-pub trait TestArg<'a>: Sized {
+pub trait TestArg<'a>: Sized + sealed::Sealed {
     /// Makes the value from the test's servers.
     ///
     /// # Errors
@@ -43,14 +45,14 @@ pub trait TestArg<'a>: Sized {
     fn from_setup(setup: &'a Setup) -> Result<Self, String>;
 }
 
-/// A parameter of an `async fn` `#[redis_script::test]`: every
-/// [`TestArg`], and the async connections.
+/// A parameter of an `async fn` `#[redis_script::test]`: what a
+/// [`TestArg`] is, and the async connections.
 #[diagnostic::on_unimplemented(
     message = "an async `#[redis_script::test]` cannot take a `{Self}`",
     note = "it takes what a synchronous test takes, and redis::aio::MultiplexedConnection, \
             redis::aio::ConnectionManager or redis::cluster_async::ClusterConnection"
 )]
-pub trait AsyncTestArg<'a>: Sized {
+pub trait AsyncTestArg<'a>: Sized + sealed::Sealed {
     /// Makes the value from the test's servers.
     ///
     /// # Errors
@@ -82,9 +84,16 @@ fn failed(what: &str) -> impl FnOnce(redis::RedisError) -> String + '_ {
     move |error| format!("cannot make the test's {what}: {error}")
 }
 
+mod sealed {
+    /// Only this crate implements the parameter traits.
+    pub trait Sealed {}
+}
+
 /// Implements both traits for values made without a runtime.
 macro_rules! sync_args {
     ($($(#[$doc:meta])* $ty:ty => |$setup:ident| $make:expr;)*) => {$(
+        impl<'a> sealed::Sealed for $ty {}
+
         $(#[$doc])*
         impl<'a> TestArg<'a> for $ty {
             fn from_setup($setup: &'a Setup) -> Result<Self, String> {
@@ -129,6 +138,8 @@ sync_args! {
     };
 }
 
+impl sealed::Sealed for redis::aio::MultiplexedConnection {}
+
 impl<'a> AsyncTestArg<'a> for redis::aio::MultiplexedConnection {
     async fn from_setup_async(setup: &'a Setup) -> Result<Self, String> {
         server(setup, "MultiplexedConnection")?
@@ -139,6 +150,8 @@ impl<'a> AsyncTestArg<'a> for redis::aio::MultiplexedConnection {
     }
 }
 
+impl sealed::Sealed for redis::aio::ConnectionManager {}
+
 impl<'a> AsyncTestArg<'a> for redis::aio::ConnectionManager {
     async fn from_setup_async(setup: &'a Setup) -> Result<Self, String> {
         redis::aio::ConnectionManager::new(server(setup, "ConnectionManager")?.client())
@@ -146,6 +159,8 @@ impl<'a> AsyncTestArg<'a> for redis::aio::ConnectionManager {
             .map_err(failed("ConnectionManager"))
     }
 }
+
+impl sealed::Sealed for redis::cluster_async::ClusterConnection {}
 
 impl<'a> AsyncTestArg<'a> for redis::cluster_async::ClusterConnection {
     async fn from_setup_async(setup: &'a Setup) -> Result<Self, String> {

@@ -89,11 +89,31 @@ fn hangs_past_its_timeout(server: &RedisServer) {
 
 #[redis_script::test]
 #[ignore]
+fn z_waits(server: &RedisServer) {
+    println!("WAITING {}", server.pid());
+    std::thread::sleep(Duration::from_secs(3600));
+}
+
+#[redis_script::test]
+#[ignore]
 fn hangs(server: &RedisServer) {
     println!("SERVER PID {}", server.pid());
     std::thread::sleep(Duration::from_secs(3600));
 }
 "#;
+
+/// The server this run tests on, for the probe's tests: the probe has no
+/// bundled build of its own, and a machine may have no server on PATH.
+fn this_server() -> PathBuf {
+    redis_script_test::ServerBinary::find().path().to_path_buf()
+}
+
+/// `cargo <command>` on the probe, its tests on this run's server.
+fn cargo(probe: &ProbeCrate, command: &str) -> Command {
+    let mut cargo = probe.command(command, true);
+    cargo.env("REDIS_SCRIPT_SERVER", this_server());
+    cargo
+}
 
 /// The probe crate, its dev-dependency added as a user adds it.
 fn probe() -> ProbeCrate {
@@ -154,7 +174,7 @@ fn text(output: &Output) -> String {
 /// A second server for the matrix: another binary than this run's if the
 /// machine has one on PATH, else the same one again.
 fn matrix() -> [PathBuf; 2] {
-    let first = redis_script_test::ServerBinary::find().path().to_path_buf();
+    let first = this_server();
     let second = ["redis-server", "valkey-server"]
         .iter()
         .filter_map(|name| {
@@ -171,7 +191,7 @@ fn matrix() -> [PathBuf; 2] {
 fn a_crate_with_one_cargo_add_line_tests_its_script_on_every_server() {
     let probe = probe();
 
-    let all = probe.command("test", true).output().unwrap();
+    let all = cargo(&probe, "test").output().unwrap();
     let output = text(&all);
     assert!(all.status.success(), "{output}");
     assert!(output.contains("test result: ok. 6 passed"), "{output}");
@@ -179,8 +199,7 @@ fn a_crate_with_one_cargo_add_line_tests_its_script_on_every_server() {
     // A matrix of two: each test once on each, and every run named.
     let [first, second] = matrix();
     let servers = std::env::join_paths([&first, &second]).unwrap();
-    let matrix_run = probe
-        .command("test", true)
+    let matrix_run = cargo(&probe, "test")
         .args(["--test", "scripts", "names_its_server", "--", "--nocapture"])
         .env("REDIS_SCRIPT_SERVERS", &servers)
         .output()
@@ -201,8 +220,7 @@ fn a_crate_with_one_cargo_add_line_tests_its_script_on_every_server() {
     );
 
     // A failure on one server of the matrix names that one.
-    let failing = probe
-        .command("test", true)
+    let failing = cargo(&probe, "test")
         .args([
             "--test",
             "scripts",
@@ -239,7 +257,10 @@ fn a_crate_with_one_cargo_add_line_tests_its_script_on_every_server() {
 fn run_marked(binary: &Path, args: &[&str], envs: &[(&str, &str)]) -> (Output, Marker) {
     let marker = Marker::new();
     let mut command = Command::new(binary);
-    command.args(args).env("TMPDIR", &marker.dir);
+    command
+        .args(args)
+        .env("TMPDIR", &marker.dir)
+        .env("REDIS_SCRIPT_SERVER", this_server());
     for (name, value) in envs {
         command.env(name, value);
     }
@@ -324,12 +345,41 @@ fn rand_bits() -> u128 {
         .as_nanos()
 }
 
-/// The pid a probe test printed for its server.
-fn printed_pid(output: &str) -> u32 {
+/// What `output` prints up to the end of the first line that contains
+/// `needle`, waiting at most two minutes (a build may come first).
+fn read_until(output: impl std::io::Read + Send + 'static, needle: &str) -> String {
+    let (lines, received) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(output).lines() {
+            if lines.send(line.unwrap_or_default()).is_err() {
+                return;
+            }
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut seen = String::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match received.recv_timeout(left) {
+            Ok(line) => {
+                seen.push_str(&line);
+                seen.push('\n');
+                if line.contains(needle) {
+                    return seen;
+                }
+            }
+            Err(_) => panic!("no {needle:?} within 2 minutes; the output so far:\n{seen}"),
+        }
+    }
+}
+
+/// The pids the probe's tests printed for their servers.
+fn printed_pids(output: &str) -> Vec<u32> {
     output
         .lines()
-        .find_map(|line| line.strip_prefix("SERVER PID ")?.trim().parse().ok())
-        .unwrap_or_else(|| panic!("the test printed no server pid:\n{output}"))
+        // libtest prints a test's output after its `test name ... `.
+        .filter_map(|line| line.split("SERVER PID ").nth(1)?.trim().parse().ok())
+        .collect()
 }
 
 #[test]
@@ -337,54 +387,40 @@ fn no_server_outlives_a_panicking_a_timed_out_or_a_stopped_test() {
     let probe = probe();
     let binary = test_binary(&probe);
 
-    // Before: no server under a fresh marker.
-    let (panicked, marker) = run_marked(
-        &binary,
-        &[
-            "--ignored",
-            "--exact",
-            "panics_with_a_server",
-            "--nocapture",
-        ],
-        &[],
-    );
-    let output = text(&panicked);
-    assert!(!panicked.status.success(), "{output}");
-    assert!(output.contains("on purpose"), "{output}");
-    printed_pid(&output);
-    assert_eq!(
-        marker.wait_no_servers(Duration::ZERO),
-        BTreeSet::new(),
-        "after a panic"
-    );
-
+    // A panicking test, then one that outlives its timeout, then one that
+    // waits: when the third starts, the first two's servers must be gone
+    // while their process still runs (so neither the process's end nor the
+    // kernel's PR_SET_PDEATHSIG took them).
+    let marker = Marker::new();
     let started = Instant::now();
-    let (timed_out, marker) = run_marked(
-        &binary,
-        &[
-            "--ignored",
-            "--exact",
-            "hangs_past_its_timeout",
-            "--nocapture",
-        ],
-        &[],
-    );
-    let output = text(&timed_out);
-    assert!(!timed_out.status.success(), "{output}");
+    let mut run = Command::new(&binary)
+        .args(["--ignored", "--test-threads=1", "--exact", "--nocapture"])
+        .args(["hangs_past_its_timeout", "panics_with_a_server", "z_waits"])
+        .env("TMPDIR", &marker.dir)
+        .env("REDIS_SCRIPT_SERVER", this_server())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let seen = read_until(run.stdout.take().unwrap(), "WAITING");
+    let pids = printed_pids(&seen);
+    assert_eq!(pids.len(), 2, "{seen}");
     assert!(
-        output.contains("timed out after 1s; its servers were killed"),
-        "{output}"
+        run.try_wait().unwrap().is_none(),
+        "the test process still runs"
     );
-    printed_pid(&output);
+    let waiting: u32 = seen
+        .lines()
+        .find_map(|line| line.split("WAITING ").nth(1)?.trim().parse().ok())
+        .expect("the waiting test prints its server's pid");
     assert_eq!(
-        marker.wait_no_servers(Duration::ZERO),
-        BTreeSet::new(),
-        "after a timeout"
+        marker.servers(),
+        BTreeSet::from([waiting]),
+        "after a panic and a timeout, only the waiting test's server runs:\n{seen}"
     );
-    eprintln!(
-        "the timed-out test's process ended after {:?}",
-        started.elapsed()
-    );
+    eprintln!("panic and timeout handled after {:?}", started.elapsed());
+    let _ = run.kill();
+    run.wait().unwrap();
 
     // `cargo test` stopped with SIGTERM while a test holds a server: Cargo
     // does not pass the signal on, and its test binary goes on as an
@@ -406,17 +442,8 @@ fn no_server_outlives_a_panicking_a_timed_out_or_a_stopped_test() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let stdout = BufReader::new(cargo.stdout.take().unwrap());
-    let mut seen = String::new();
-    for line in stdout.lines() {
-        let line = line.unwrap();
-        seen.push_str(&line);
-        seen.push('\n');
-        if line.starts_with("SERVER PID ") {
-            break;
-        }
-    }
-    let pid = printed_pid(&seen);
+    let seen = read_until(cargo.stdout.take().unwrap(), "SERVER PID ");
+    let pid = printed_pids(&seen)[0];
     assert!(
         marker.servers().contains(&pid),
         "the server runs while the test does"

@@ -45,11 +45,13 @@ impl Args {
         let mut seen: Vec<String> = Vec::new();
         let mut topology_written: Option<String> = None;
         for meta in args {
-            let name = meta
-                .path()
-                .get_ident()
-                .map(ToString::to_string)
-                .unwrap_or_default();
+            let Some(name) = meta.path().get_ident().map(ToString::to_string) else {
+                errors.push(syn::Error::new_spanned(
+                    meta.path(),
+                    format!("unknown argument of #[redis_script::test]: it takes {ACCEPTED}"),
+                ));
+                continue;
+            };
             if seen.contains(&name) {
                 errors.push(syn::Error::new_spanned(
                     meta.path(),
@@ -120,10 +122,7 @@ impl Args {
                 _ => errors.push(syn::Error::new_spanned(
                     meta.path(),
                     format!(
-                        "unknown argument `{}` of #[redis_script::test]: it takes {ACCEPTED}",
-                        quote::ToTokens::to_token_stream(meta.path())
-                            .to_string()
-                            .replace(' ', "")
+                        "unknown argument `{name}` of #[redis_script::test]: it takes {ACCEPTED}"
                     ),
                 )),
             }

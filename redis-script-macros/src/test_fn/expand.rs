@@ -88,10 +88,38 @@ fn validate(function: &ItemFn, errors: &mut Errors) {
         ));
     }
     for input in &sig.inputs {
-        if let FnArg::Receiver(receiver) = input {
-            errors.push(syn::Error::new_spanned(
+        match input {
+            FnArg::Receiver(receiver) => errors.push(syn::Error::new_spanned(
                 receiver,
                 "a #[redis_script::test] function is free-standing: it cannot take `self`",
+            )),
+            FnArg::Typed(typed) => {
+                let ty = match &*typed.ty {
+                    Type::Reference(reference) => &*reference.elem,
+                    other => other,
+                };
+                if let Type::ImplTrait(_) = ty {
+                    errors.push(syn::Error::new_spanned(
+                        ty,
+                        "a #[redis_script::test] parameter names its type (`redis::Connection`, \
+                         `&RedisServer`, ...): the harness makes it from the type, and \
+                         `impl Trait` names none",
+                    ));
+                }
+            }
+        }
+    }
+    // Another test attribute would run the function a second way.
+    for attr in &function.attrs {
+        let last = attr
+            .path()
+            .segments
+            .last()
+            .map(|segment| segment.ident.to_string());
+        if last.as_deref() == Some("test") {
+            errors.push(syn::Error::new_spanned(
+                attr,
+                "#[redis_script::test] makes the function a test: remove this attribute",
             ));
         }
     }
@@ -178,7 +206,9 @@ fn expand(args: &Args, function: &ItemFn) -> TokenStream {
     let vis = &function.vis;
 
     quote! {
-        #[test]
+        // Named in full: a `test` imported in the test's module (tokio's,
+        // or this very attribute) would otherwise take its place.
+        #[::core::prelude::v1::test]
         #(#outer_attrs)*
         #vis fn #name() {
             #inner
