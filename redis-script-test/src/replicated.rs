@@ -106,13 +106,20 @@ impl Replicated {
     }
 
     /// Waits until one server is the primary and the other a replica of it
-    /// with its link up.
+    /// in sync, as both see it: the replica's link is up, and the primary
+    /// lists it as online (which FAILOVER requires; the primary learns it a
+    /// moment after the replica).
     fn wait_in_sync(&self) {
         wait::until(READY_TIMEOUT, "the replica to be in sync", || {
-            self.servers.iter().any(|server| {
-                server.role().as_deref() == Some("slave")
-                    && replication_info(server).contains("master_link_status:up")
-            })
+            let [first, second] = &self.servers;
+            [(first, second), (second, first)]
+                .iter()
+                .any(|(primary, replica)| {
+                    replica.role().as_deref() == Some("slave")
+                        && replication_info(replica).contains("master_link_status:up")
+                        && replication_info(primary)
+                            .contains(&format!("port={},state=online", replica.port()))
+                })
         });
     }
 }
