@@ -439,10 +439,17 @@ fn no_server_outlives_a_panicking_a_timed_out_or_a_stopped_test() {
         ])
         .env("TMPDIR", &marker.dir)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(marker.dir.join("cargo-stderr.txt")).unwrap())
         .spawn()
         .unwrap();
-    let seen = read_until(cargo.stdout.take().unwrap(), "SERVER PID ");
+    let stderr_file = marker.dir.join("cargo-stderr.txt");
+    let seen = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        read_until(cargo.stdout.take().unwrap(), "SERVER PID ")
+    }))
+    .unwrap_or_else(|_| {
+        let stderr = std::fs::read_to_string(&stderr_file).unwrap_or_default();
+        panic!("cargo test's stderr:\n{stderr}")
+    });
     let pid = printed_pids(&seen)[0];
     assert!(
         marker.servers().contains(&pid),
