@@ -426,8 +426,7 @@ fn no_server_outlives_a_panicking_a_timed_out_or_a_stopped_test() {
     // does not pass the signal on, and its test binary goes on as an
     // orphan, whose servers must still go.
     let marker = Marker::new();
-    let mut cargo = probe
-        .command("test", true)
+    let mut cargo = cargo(&probe, "test")
         .args([
             "--test",
             "scripts",
