@@ -53,11 +53,5 @@ impl Server {
 
 /// The `redis-benchmark` beside the server binary the tests would start.
 pub fn benchmark_binary() -> std::path::PathBuf {
-    let server = ServerBinary::find().path().to_path_buf();
-    let name = server
-        .file_name()
-        .and_then(|name| name.to_str())
-        .unwrap_or("redis-server")
-        .replace("-server", "-benchmark");
-    server.with_file_name(name)
+    ServerBinary::find().companion("benchmark")
 }

@@ -132,19 +132,28 @@ impl ServerBinary {
     ///
     /// If it is not there.
     pub fn cli(&self) -> PathBuf {
+        let cli = self.companion("cli");
+        assert!(
+            cli.is_file(),
+            "{} not found beside {}: a cluster is joined with the server's own CLI",
+            cli.display(),
+            self.path.display()
+        );
+        cli
+    }
+
+    /// The path of the server's companion program `tool` beside it, as its
+    /// distribution names them: `redis-benchmark` for `benchmark` beside
+    /// `redis-server`, `valkey-benchmark` beside `valkey-server`. It may
+    /// not exist.
+    pub fn companion(&self, tool: &str) -> PathBuf {
         let name = self
             .path
             .file_name()
             .and_then(|name| name.to_str())
             .unwrap_or("redis-server")
-            .replace("-server", "-cli");
-        let cli = self.path.with_file_name(&name);
-        assert!(
-            cli.is_file(),
-            "{name} not found beside {}: a cluster is joined with the server's own CLI",
-            self.path.display()
-        );
-        cli
+            .replace("-server", &format!("-{tool}"));
+        self.path.with_file_name(name)
     }
 
     /// `name` as a path (if it has a directory part) or a command on `PATH`.
